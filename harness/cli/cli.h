@@ -1,0 +1,18 @@
+/*
+ * cli.h - the sub-commands of the mcpspec program, one file each.
+ *
+ * Each takes the arguments after its name and returns the process exit code:
+ * 0 success, 1 findings (FAIL / violations), 2 usage or input error,
+ * 3 incomplete (the target could not be run or a check could not be judged).
+ */
+#ifndef MCPS_CLI_CLI_H
+#define MCPS_CLI_CLI_H
+
+#define MCPS_EXIT_OK 0
+#define MCPS_EXIT_FAIL 1
+#define MCPS_EXIT_USAGE 2
+#define MCPS_EXIT_INCOMPLETE 3
+
+int mcps_cli_lint(int argc, char **argv);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * main.c - the mcpspec command line: one sub-command per file in cli/.
+ */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"lint", mcps_cli_lint, "judge a captured stdio transcript"},
+};
+
+static int usage(FILE *out)
+{
+    fprintf(out, "usage: mcpspec COMMAND [ARGS]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(out, "\n  mcpspec COMMAND --help for its options; mcpspec --version\n");
+    return MCPS_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage(stderr);
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("mcpspec %s\n", MCPS_VERSION);
+        return MCPS_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return MCPS_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 2, argv + 2);
+    fprintf(stderr, "mcpspec: unknown command '%s'\n", argv[1]);
+    return usage(stderr);
+}

@@ -1,0 +1,477 @@
+/*
+ * observe.c - the passive observer; see observe.h.
+ *
+ * Requests are remembered by (direction, exact id text) in a hash table, so a
+ * long session costs constant time per message. Memory is bounded by
+ * max_tracked: past it the observer stops remembering and, so as not to
+ * report false mismatches, stops judging unknown response ids too. Explaining
+ * a mismatch (same value, other type) looks back over the newest requests only.
+ */
+#include "session/observe.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TRACKED_DEFAULT 65536
+#define MAX_HELD_LINES 256
+#define LOOSE_LOOKBACK 256
+
+static void report(mcps_observer *obs, const char *reqs, mcps_dir dir, uint64_t offset,
+                   size_t line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+static void report(mcps_observer *obs, const char *reqs, mcps_dir dir, uint64_t offset,
+                   size_t line, const char *fmt, ...)
+{
+    mcps_finding f = {.reqs = reqs, .dir = dir, .offset = offset, .line = line};
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f.message, sizeof f.message, fmt, ap);
+    va_end(ap);
+    if (obs->on_finding)
+        obs->on_finding(obs->ctx, &f);
+}
+
+void mcps_observer_init(mcps_observer *obs, mcps_rev rev, size_t max_message,
+                        mcps_finding_fn on_finding, void *ctx)
+{
+    *obs = (mcps_observer){
+        .rev = rev,
+        .max_message = max_message,
+        .on_finding = on_finding,
+        .ctx = ctx,
+        .max_tracked = MAX_TRACKED_DEFAULT,
+    };
+}
+
+void mcps_observer_free(mcps_observer *obs)
+{
+    for (size_t i = 0; i < obs->nrequests; i++) {
+        mcps_json_delete(obs->requests[i].id);
+        free(obs->requests[i].key);
+    }
+    free(obs->requests);
+    free(obs->slots);
+    obs->slots = NULL;
+    obs->nslots = 0;
+    mcps_buf_free(&obs->held);
+    obs->requests = NULL;
+    obs->nrequests = obs->cap_requests = 0;
+}
+
+void mcps_observer_set_rev(mcps_observer *obs, mcps_rev rev)
+{
+    obs->rev = rev;
+}
+
+/* ---- request bookkeeping ------------------------------------------------------ */
+
+static mcps_dir other_side(mcps_dir dir)
+{
+    return dir == MCPS_DIR_TO_SERVER     ? MCPS_DIR_FROM_SERVER
+           : dir == MCPS_DIR_FROM_SERVER ? MCPS_DIR_TO_SERVER
+                                         : MCPS_DIR_UNKNOWN;
+}
+
+/* "<dir><id as printed>": ids of different JSON types print differently. */
+static char *request_key(const cJSON *id, mcps_dir dir)
+{
+    size_t n;
+    char *text = mcps_json_print(id, &n);
+    char *key = text ? malloc(n + 2) : NULL;
+    if (key) {
+        key[0] = (char)('0' + dir);
+        memcpy(key + 1, text, n + 1);
+    }
+    free(text);
+    return key;
+}
+
+static size_t hash_key(const char *s)
+{
+    size_t h = 5381;
+    for (; *s; s++)
+        h = h * 33 + (unsigned char)*s;
+    return h;
+}
+
+static size_t *slot_for(const mcps_observer *obs, const char *key)
+{
+    size_t mask = obs->nslots - 1;
+    for (size_t i = hash_key(key) & mask;; i = (i + 1) & mask) {
+        size_t *slot = &obs->slots[i];
+        if (!*slot || strcmp(obs->requests[*slot - 1].key, key) == 0)
+            return slot;
+    }
+}
+
+static bool grow_slots(mcps_observer *obs)
+{
+    size_t n = obs->nslots ? obs->nslots * 2 : 128;
+    size_t *slots = calloc(n, sizeof *slots);
+    if (!slots)
+        return false;
+    free(obs->slots);
+    obs->slots = slots;
+    obs->nslots = n;
+    for (size_t i = 0; i < obs->nrequests; i++)
+        *slot_for(obs, obs->requests[i].key) = i + 1;
+    return true;
+}
+
+static mcps_tracked_request *find_request(const mcps_observer *obs, const cJSON *id,
+                                          mcps_dir dir)
+{
+    if (!obs->nslots)
+        return NULL;
+    char *key = request_key(id, dir);
+    size_t index = key ? *slot_for(obs, key) : 0;
+    free(key);
+    return index ? &obs->requests[index - 1] : NULL;
+}
+
+const mcps_tracked_request *mcps_observer_request_for(const mcps_observer *obs, const cJSON *id,
+                                                      mcps_dir request_dir)
+{
+    return find_request(obs, id, request_dir);
+}
+
+/* Same value, different JSON type: 42 and "42". Only used to explain a mismatch. */
+static const mcps_tracked_request *find_loose(const mcps_observer *obs, const cJSON *id,
+                                              mcps_dir dir)
+{
+    const char *want = cJSON_IsString(id) ? id->valuestring : mcps_json_number_text(id);
+    if (!want)
+        return NULL;
+    size_t stop = obs->nrequests > LOOSE_LOOKBACK ? obs->nrequests - LOOSE_LOOKBACK : 0;
+    for (size_t i = obs->nrequests; i-- > stop;) {
+        const mcps_tracked_request *r = &obs->requests[i];
+        const char *have =
+            cJSON_IsString(r->id) ? r->id->valuestring : mcps_json_number_text(r->id);
+        if (r->dir == dir && have && strcmp(have, want) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+static const char *reuse_reqs(mcps_rev rev, bool answered)
+{
+    if (rev == MCPS_REV_2026_07_28)
+        return answered ? NULL : "RPC-ID-004";
+    if (rev == MCPS_REV_NONE)
+        return answered ? "RPC-ID-003" : "RPC-ID-003 RPC-ID-004";
+    return "RPC-ID-003";
+}
+
+static bool reserve_request(mcps_observer *obs)
+{
+    if (obs->nrequests == obs->cap_requests) {
+        size_t cap = obs->cap_requests ? obs->cap_requests * 2 : 64;
+        mcps_tracked_request *r = realloc(obs->requests, cap * sizeof *r);
+        if (!r)
+            return false;
+        obs->requests = r;
+        obs->cap_requests = cap;
+    }
+    return (obs->nrequests + 1) * 2 <= obs->nslots || grow_slots(obs);
+}
+
+static void remember_request(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                             size_t line)
+{
+    if (obs->nrequests >= obs->max_tracked || !reserve_request(obs)) {
+        obs->tracking_full = true;
+        return;
+    }
+    mcps_tracked_request *r = &obs->requests[obs->nrequests];
+    *r = (mcps_tracked_request){.id = cJSON_Duplicate(info->id, true),
+                                .key = request_key(info->id, dir),
+                                .dir = dir,
+                                .line = line};
+    snprintf(r->method, sizeof r->method, "%s", info->method ? info->method : "");
+    if (!r->id || !r->key) {
+        cJSON_Delete(r->id);
+        free(r->key);
+        obs->tracking_full = true;
+        return;
+    }
+    *slot_for(obs, r->key) = ++obs->nrequests;
+}
+
+static void track_request(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                          uint64_t offset, size_t line)
+{
+    if (!mcps_rpc_id_valid(info->id))
+        return;
+    mcps_tracked_request *prev = find_request(obs, info->id, dir);
+    if (prev) {
+        const char *reqs = reuse_reqs(obs->rev, prev->answered);
+        char id[64];
+        mcps_rpc_id_text(info->id, id, sizeof id);
+        if (reqs)
+            report(obs, reqs, dir, offset, line, "request id %s reused; line %zu already used it%s",
+                   id, prev->line, prev->answered ? "" : " and is still unanswered");
+        /* Track the newest use so the next response pairs with it. */
+        prev->line = line;
+        prev->answered = false;
+        snprintf(prev->method, sizeof prev->method, "%s", info->method ? info->method : "");
+        return;
+    }
+    remember_request(obs, info, dir, line);
+}
+
+static void track_response(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                           uint64_t offset, size_t line)
+{
+    if (!info->id || cJSON_IsNull(info->id) || !mcps_rpc_id_valid(info->id))
+        return; /* shape problems were reported by the classifier */
+    char id[64];
+    mcps_rpc_id_text(info->id, id, sizeof id);
+    mcps_tracked_request *req = find_request(obs, info->id, other_side(dir));
+    if (!req) {
+        if (obs->tracking_full)
+            return;
+        const mcps_tracked_request *loose = find_loose(obs, info->id, other_side(dir));
+        if (loose)
+            report(obs, "RPC-RSP-001", dir, offset, line,
+                   "response id %s has the wrong JSON type: the request on line %zu used the same "
+                   "value as a %s",
+                   id, loose->line, cJSON_IsString(loose->id) ? "string" : "number");
+        else
+            report(obs, "RPC-RSP-001", dir, offset, line, "response id %s answers no request", id);
+        return;
+    }
+    if (req->answered) {
+        report(obs, "RPC-RSP-004", dir, offset, line,
+               "second response to request %s (line %zu); a request gets exactly one", id,
+               req->line);
+        return;
+    }
+    req->answered = true;
+}
+
+void mcps_observer_track(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                         uint64_t offset, size_t line)
+{
+    if (info->kind == MCPS_RPC_REQUEST)
+        track_request(obs, info, dir, offset, line);
+    else if (info->kind == MCPS_RPC_RESULT || info->kind == MCPS_RPC_ERROR)
+        track_response(obs, info, dir, offset, line);
+}
+
+/* ---- one whole message -------------------------------------------------------- */
+
+static void report_classification(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                                  uint64_t offset, size_t line)
+{
+    size_t kept = info->nviolations < MCPS_RPC_MAX_VIOLATIONS ? info->nviolations
+                                                              : MCPS_RPC_MAX_VIOLATIONS;
+    for (size_t i = 0; i < kept; i++)
+        report(obs, info->violations[i].reqs, dir, offset, line, "%s", info->violations[i].message);
+}
+
+static void judge_batch(mcps_observer *obs, const cJSON *msg, mcps_dir dir, uint64_t offset,
+                        size_t line)
+{
+    size_t index = 0;
+    for (const cJSON *item = msg->child; item; item = item->next, index++) {
+        mcps_rpc_info info;
+        mcps_rpc_classify_batch_item(item, obs->rev, &info);
+        size_t kept = info.nviolations < MCPS_RPC_MAX_VIOLATIONS ? info.nviolations
+                                                                 : MCPS_RPC_MAX_VIOLATIONS;
+        for (size_t i = 0; i < kept; i++)
+            report(obs, info.violations[i].reqs, dir, offset, line, "batch element %zu: %s", index,
+                   info.violations[i].message);
+        mcps_observer_track(obs, &info, dir, offset, line);
+    }
+}
+
+static void report_json_findings(mcps_observer *obs, const mcps_json_result *r, mcps_dir dir,
+                                 uint64_t offset, size_t line)
+{
+    size_t kept = r->nfindings < MCPS_JSON_MAX_FINDINGS ? r->nfindings : MCPS_JSON_MAX_FINDINGS;
+    for (size_t i = 0; i < kept; i++) {
+        const mcps_json_finding *f = &r->findings[i];
+        if (f->kind == MCPS_JSON_DUPLICATE_KEY)
+            report(obs, "JSON-DUP-001", dir, offset + f->offset, line, "%s", f->detail);
+        else
+            report(obs, "JSON-SURR-001", dir, offset + f->offset, line, "lone surrogate %s",
+                   f->detail);
+    }
+    if (r->nfindings > kept)
+        report(obs, "JSON-DUP-001 JSON-SURR-001", dir, offset, line,
+               "%zu more JSON findings in this message", r->nfindings - kept);
+}
+
+static void accept_message(mcps_observer *obs, const mcps_json_result *r, mcps_dir dir,
+                           uint64_t offset, size_t line, mcps_observed *out)
+{
+    report_json_findings(obs, r, dir, offset, line);
+    *out = (mcps_observed){.msg = r->root, .dir = dir, .offset = offset, .line = line,
+                           .last_line = line};
+    mcps_rpc_classify(r->root, obs->rev, &out->info);
+    report_classification(obs, &out->info, dir, offset, line);
+    if (out->info.kind == MCPS_RPC_BATCH)
+        judge_batch(obs, r->root, dir, offset, line);
+    else
+        mcps_observer_track(obs, &out->info, dir, offset, line);
+}
+
+/* ---- lines that are not messages ----------------------------------------------- */
+
+static const char *stdio_req(mcps_dir dir)
+{
+    return dir == MCPS_DIR_FROM_SERVER ? "JSON-SYNTAX-001 STDIO-002"
+           : dir == MCPS_DIR_TO_SERVER ? "JSON-SYNTAX-001 STDIO-003"
+                                       : "JSON-SYNTAX-001";
+}
+
+static const char *utf8_reqs(mcps_rev rev)
+{
+    return rev == MCPS_REV_2024_11_05 ? "JSON-UTF8-001" : "JSON-UTF8-001 RPC-MSG-002";
+}
+
+static void report_garbage(mcps_observer *obs, const char *data, size_t len,
+                           const mcps_json_result *r, mcps_dir dir, uint64_t offset, size_t line)
+{
+    size_t bad;
+    if (!mcps_json_utf8_valid(data, len, &bad)) {
+        report(obs, utf8_reqs(obs->rev), dir, offset + bad, line,
+               "invalid UTF-8 (byte 0x%02X at column %zu)", (unsigned char)data[bad], bad + 1);
+        return;
+    }
+    if (len == 0) {
+        report(obs, stdio_req(dir), dir, offset, line, "an empty line, which is not an MCP message");
+        return;
+    }
+    char excerpt[80];
+    mcps_excerpt(data, len, excerpt, sizeof excerpt);
+    report(obs, stdio_req(dir), dir, offset + r->error_offset, line,
+           "not a JSON message: %s (column %zu): %s", r->error, r->error_offset + 1, excerpt);
+}
+
+void mcps_excerpt(const char *data, size_t len, char *dst, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    if (n < 8) {
+        if (n)
+            dst[0] = '\0';
+        return;
+    }
+    dst[o++] = '"';
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)data[i];
+        size_t need = (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') ? 1 : 4;
+        if (o + need + 5 > n) {
+            memcpy(dst + o, "\"...", 4);
+            dst[o + 4] = '\0';
+            return;
+        }
+        if (need == 1) {
+            dst[o++] = (char)c;
+        } else {
+            dst[o++] = '\\';
+            dst[o++] = 'x';
+            dst[o++] = hex[c >> 4];
+            dst[o++] = hex[c & 15];
+        }
+    }
+    dst[o++] = '"';
+    dst[o] = '\0';
+}
+
+static void hold(mcps_observer *obs, mcps_dir dir, const char *data, size_t len, uint64_t offset,
+                 size_t line)
+{
+    mcps_buf_clear(&obs->held);
+    mcps_buf_append(&obs->held, data, len);
+    obs->held_dir = dir;
+    obs->held_offset = offset;
+    obs->held_line = line;
+    obs->held_lines = 1;
+}
+
+/* The held lines never became a message: report them as what they are. */
+static void flush_held(mcps_observer *obs)
+{
+    if (!obs->held_lines)
+        return;
+    mcps_json_result r;
+    mcps_json_parse(obs->held.data, obs->held.len, NULL, &r);
+    mcps_json_delete(r.root);
+    if (obs->held_lines == 1)
+        report_garbage(obs, obs->held.data, obs->held.len, &r, obs->held_dir, obs->held_offset,
+                       obs->held_line);
+    else
+        report(obs, stdio_req(obs->held_dir), obs->held_dir, obs->held_offset, obs->held_line,
+               "lines %zu to %zu are not a JSON message: %s", obs->held_line,
+               obs->held_line + obs->held_lines - 1, r.error);
+    mcps_buf_clear(&obs->held);
+    obs->held_lines = 0;
+}
+
+static bool parse_line(mcps_observer *obs, const char *data, size_t len, mcps_json_result *r)
+{
+    mcps_json_limits lim = mcps_json_default_limits();
+    lim.max_bytes = obs->max_message;
+    return mcps_json_parse(data, len, &lim, r);
+}
+
+/* Continue held lines with this one; true when the joined text became a message. */
+static bool continue_held(mcps_observer *obs, const char *data, size_t len, size_t line,
+                          mcps_observed *out)
+{
+    mcps_buf_putc(&obs->held, ' '); /* where the raw newline was */
+    mcps_buf_append(&obs->held, data, len);
+    obs->held_lines++;
+    mcps_json_result r;
+    if (parse_line(obs, obs->held.data, obs->held.len, &r)) {
+        report(obs, "STDIO-001", obs->held_dir, obs->held_offset, obs->held_line,
+               "one message spans lines %zu to %zu: it contains raw newlines", obs->held_line,
+               line);
+        accept_message(obs, &r, obs->held_dir, obs->held_offset, obs->held_line, out);
+        out->last_line = line;
+        mcps_buf_clear(&obs->held);
+        obs->held_lines = 0;
+        return true;
+    }
+    if (!r.incomplete || obs->held_lines >= MAX_HELD_LINES || obs->held.len >= obs->max_message)
+        flush_held(obs);
+    return false;
+}
+
+bool mcps_observer_line(mcps_observer *obs, mcps_dir dir, const char *data, size_t len,
+                        uint64_t offset, size_t line, mcps_observed *out)
+{
+    /* An unmarked line continues a held message: transcripts mark only the first. */
+    if (obs->held_lines && (obs->held_dir == dir || dir == MCPS_DIR_UNKNOWN))
+        return continue_held(obs, data, len, line, out);
+    flush_held(obs);
+    mcps_json_result r;
+    if (parse_line(obs, data, len, &r)) {
+        accept_message(obs, &r, dir, offset, line, out);
+        return true;
+    }
+    if (r.incomplete && len > 0)
+        hold(obs, dir, data, len, offset, line);
+    else
+        report_garbage(obs, data, len, &r, dir, offset, line);
+    return false;
+}
+
+void mcps_observer_oversize(mcps_observer *obs, mcps_dir dir, size_t len, uint64_t offset,
+                            size_t line)
+{
+    flush_held(obs);
+    report(obs, NULL, dir, offset, line,
+           "message longer than the limit of %zu bytes (%zu seen); not judged (raise "
+           "--max-message to judge it)",
+           obs->max_message, len);
+}
+
+void mcps_observer_finish(mcps_observer *obs)
+{
+    flush_held(obs);
+}
