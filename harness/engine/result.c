@@ -1,0 +1,82 @@
+/*
+ * result.c - verdict names, counting and exit codes for run results; see result.h.
+ */
+#include "engine/result.h"
+
+#include <stdlib.h>
+
+const char *mcps_verdict_name(mcps_verdict v)
+{
+    static const char *const names[] = {"PASS", "FAIL", "WARN", "INFO", "SKIP", "ERROR"};
+    return v < MCPS_VERDICT_COUNT ? names[v] : "?";
+}
+
+const char *mcps_wire_dir_name(mcps_wire_dir d)
+{
+    static const char *const names[] = {"sent", "received", "stderr", "event"};
+    return d <= MCPS_WIRE_EVENT ? names[d] : "?";
+}
+
+mcps_verdict mcps_verdict_for_level(mcps_level level)
+{
+    if (mcps_level_is_hard(level))
+        return MCPS_VERDICT_FAIL;
+    if (mcps_level_is_soft(level))
+        return MCPS_VERDICT_WARN;
+    return MCPS_VERDICT_INFO;
+}
+
+void mcps_run_result_count(mcps_run_result *run)
+{
+    for (int v = 0; v < MCPS_VERDICT_COUNT; v++)
+        run->counts[v] = 0;
+    for (size_t i = 0; i < run->ncases; i++)
+        run->counts[run->cases[i].verdict]++;
+}
+
+int mcps_run_result_exit_code(const mcps_run_result *run)
+{
+    if (run->fatal)
+        return 3;
+    if (run->counts[MCPS_VERDICT_FAIL])
+        return 1;
+    if (run->counts[MCPS_VERDICT_ERROR])
+        return 3;
+    if (run->strict && run->counts[MCPS_VERDICT_WARN])
+        return 1;
+    return 0;
+}
+
+void mcps_case_result_free(mcps_case_result *c)
+{
+    free(c->id);
+    free(c->suite);
+    free(c->title);
+    free(c->section);
+    free(c->requirements);
+    free(c->expected);
+    free(c->observed);
+    free(c->reason);
+    for (size_t i = 0; i < c->nwire; i++)
+        free(c->wire[i].bytes);
+    free(c->wire);
+    for (size_t i = 0; i < c->nnotes; i++) {
+        free(c->notes[i].reqs);
+        free(c->notes[i].message);
+    }
+    free(c->notes);
+}
+
+void mcps_run_result_free(mcps_run_result *run)
+{
+    free(run->tool_version);
+    free(run->target);
+    free(run->transport);
+    free(run->started_at);
+    free(run->fatal);
+    for (int r = 0; r < MCPS_REV_COUNT; r++)
+        free(run->probes[r].detail);
+    for (size_t i = 0; i < run->ncases; i++)
+        mcps_case_result_free(&run->cases[i]);
+    free(run->cases);
+}
