@@ -14,9 +14,9 @@
 typedef struct mcps_args {
     int argc;
     char **argv;
-    int i;              /* next argument to look at */
-    bool options_done;  /* after "--" */
-    const char *value;  /* value of the option just matched */
+    int i;             /* next argument to look at */
+    bool options_done; /* after "--" */
+    const char *value; /* value of the option just matched */
     char error[160];
 } mcps_args;
 

@@ -8,11 +8,23 @@
 #ifndef MCPS_CLI_CLI_H
 #define MCPS_CLI_CLI_H
 
-#define MCPS_EXIT_OK 0
-#define MCPS_EXIT_FAIL 1
-#define MCPS_EXIT_USAGE 2
+#define MCPS_EXIT_OK         0
+#define MCPS_EXIT_FAIL       1
+#define MCPS_EXIT_USAGE      2
 #define MCPS_EXIT_INCOMPLETE 3
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/suite.h"
+
 int mcps_cli_lint(int argc, char **argv);
+int mcps_cli_run(int argc, char **argv);
+int mcps_cli_list(int argc, char **argv);
+
+/* The suites folder to use (see suites_dir.c); buf is scratch space. */
+const char *mcps_cli_suites_dir(const char *given, char *buf, size_t n);
+/* Load every suite; prints the error (file:line: why) and returns false on failure. */
+bool mcps_cli_load_suites(const char *given, mcps_suite_set *set);
 
 #endif

@@ -23,9 +23,9 @@
 #define LINT_DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024)
 
 typedef struct lint_state {
-    const char *name;    /* file name for messages */
+    const char *name; /* file name for messages */
     mcps_observer obs;
-    mcps_rev rev;        /* from --revision, or learned from initialize */
+    mcps_rev rev; /* from --revision, or learned from initialize */
     bool rev_fixed;
     size_t violations;
     size_t notes;
@@ -48,8 +48,8 @@ static void print_finding(void *ctx, const mcps_finding *f)
                f->message, dir_label(f->dir));
         return;
     }
-    const char *lvl = mcps_catalog_level_of(f->reqs, st->rev, &level) ? mcps_level_name(level)
-                                                                       : "NOTE";
+    const char *lvl =
+        mcps_catalog_level_of(f->reqs, st->rev, &level) ? mcps_level_name(level) : "NOTE";
     st->violations++;
     printf("%s:%zu: byte %llu: %s %s: %s%s\n", st->name, f->line, (unsigned long long)f->offset,
            lvl, f->reqs, f->message, dir_label(f->dir));

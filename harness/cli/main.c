@@ -3,8 +3,12 @@
  */
 #include "cli/cli.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 typedef struct command {
     const char *name;
@@ -13,6 +17,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
+    {"run", mcps_cli_run, "run the conformance suites against a target"},
+    {"list", mcps_cli_list, "list the cases and the requirements they test"},
     {"lint", mcps_cli_lint, "judge a captured stdio transcript"},
 };
 
@@ -29,6 +35,13 @@ int main(int argc, char **argv)
 {
     if (argc < 2)
         return usage(stderr);
+    /* A target that closes its stdin must turn our writes into EPIPE, not kill us. */
+    signal(SIGPIPE, SIG_IGN);
+#ifdef __linux__
+    /* Orphans of a target's process group come back to us, so shutdown can reap
+     * them even where PID 1 does not (containers). */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
     if (strcmp(argv[1], "--version") == 0) {
         printf("mcpspec %s\n", MCPS_VERSION);
         return MCPS_EXIT_OK;

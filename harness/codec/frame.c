@@ -50,8 +50,8 @@ bool mcps_framer_next(mcps_framer *f, mcps_frame *out)
     for (;;) {
         size_t avail = f->buf.len - f->start;
         const char *line = f->buf.data + f->start;
-        const char *nl = avail > f->scanned ? memchr(line + f->scanned, '\n', avail - f->scanned)
-                                            : NULL;
+        const char *nl =
+            avail > f->scanned ? memchr(line + f->scanned, '\n', avail - f->scanned) : NULL;
         if (f->discarding) {
             if (!nl) {
                 drop_pending(f, f->buf.len);

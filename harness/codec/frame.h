@@ -17,20 +17,20 @@
 #include "codec/buf.h"
 
 typedef struct mcps_framer {
-    mcps_buf buf;        /* unconsumed bytes; buf.data[start..len) is pending */
-    size_t start;        /* first byte of the current line */
-    size_t scanned;      /* bytes after start known to hold no newline */
-    size_t max_line;     /* longest line kept, without its newline */
-    bool discarding;     /* inside an over-long line: drop until newline */
-    uint64_t base;       /* stream offset of buf.data[0] */
+    mcps_buf buf;    /* unconsumed bytes; buf.data[start..len) is pending */
+    size_t start;    /* first byte of the current line */
+    size_t scanned;  /* bytes after start known to hold no newline */
+    size_t max_line; /* longest line kept, without its newline */
+    bool discarding; /* inside an over-long line: drop until newline */
+    uint64_t base;   /* stream offset of buf.data[0] */
 } mcps_framer;
 
 typedef struct mcps_frame {
-    const char *data;  /* the line without its '\n'; valid until the next feed/next */
+    const char *data; /* the line without its '\n'; valid until the next feed/next */
     size_t len;
-    uint64_t offset;   /* stream offset of the line's first byte */
-    bool terminated;   /* false for a final line cut off by end of stream */
-    bool oversize;     /* the line crossed max_line: data holds only its first bytes */
+    uint64_t offset; /* stream offset of the line's first byte */
+    bool terminated; /* false for a final line cut off by end of stream */
+    bool oversize;   /* the line crossed max_line: data holds only its first bytes */
 } mcps_frame;
 
 void mcps_framer_init(mcps_framer *f, size_t max_line);

@@ -211,7 +211,7 @@ static size_t utf8_encode(unsigned cp, unsigned char *dst)
 
 /* ---- strings --------------------------------------------------------------- */
 
-#define ONES UINT64_C(0x0101010101010101)
+#define ONES  UINT64_C(0x0101010101010101)
 #define HIGHS UINT64_C(0x8080808080808080)
 
 /*
@@ -657,8 +657,7 @@ static void key_remember(frame *f)
 
 static inline void skip_ws(parser *ps)
 {
-    while (ps->p < ps->end &&
-           (*ps->p == ' ' || *ps->p == '\n' || *ps->p == '\r' || *ps->p == '\t'))
+    while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\n' || *ps->p == '\r' || *ps->p == '\t'))
         ps->p++;
 }
 
@@ -767,8 +766,9 @@ static bool parse_after_member(parser *ps, bool *opened_value)
         return true;
     }
     if (ps->p >= ps->end || *ps->p != ',')
-        return fail_unexpected(ps, ps->p, is_object ? "',' or '}' after object member"
-                                                    : "',' or ']' after array element");
+        return fail_unexpected(ps, ps->p,
+                               is_object ? "',' or '}' after object member"
+                                         : "',' or ']' after array element");
     ps->p++;
     skip_ws(ps);
     *opened_value = true;

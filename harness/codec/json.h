@@ -41,16 +41,16 @@ typedef enum mcps_json_finding_kind {
 
 typedef struct mcps_json_finding {
     mcps_json_finding_kind kind;
-    size_t offset;    /* byte offset of the key or escape in the input */
-    char detail[96];  /* e.g. the duplicated key, truncated */
+    size_t offset;   /* byte offset of the key or escape in the input */
+    char detail[96]; /* e.g. the duplicated key, truncated */
 } mcps_json_finding;
 
 typedef struct mcps_json_result {
-    cJSON *root;          /* NULL when the input was rejected */
-    size_t error_offset;  /* where the input stopped being JSON */
-    char error[128];      /* why, for a person; empty on success */
-    bool incomplete;      /* rejected only because the input ended early */
-    size_t nfindings;     /* all findings, even those not kept */
+    cJSON *root;         /* NULL when the input was rejected */
+    size_t error_offset; /* where the input stopped being JSON */
+    char error[128];     /* why, for a person; empty on success */
+    bool incomplete;     /* rejected only because the input ended early */
+    size_t nfindings;    /* all findings, even those not kept */
     mcps_json_finding findings[MCPS_JSON_MAX_FINDINGS];
 } mcps_json_result;
 

@@ -22,8 +22,8 @@ typedef enum mcps_rev {
 
 typedef unsigned mcps_rev_set; /* bit (1u << rev) per revision */
 
-#define MCPS_REV_BIT(r) (1u << (unsigned)(r))
-#define MCPS_REV_ALL ((1u << MCPS_REV_COUNT) - 1)
+#define MCPS_REV_BIT(r)        (1u << (unsigned)(r))
+#define MCPS_REV_ALL           ((1u << MCPS_REV_COUNT) - 1)
 #define MCPS_REV_HANDSHAKE_ERA (MCPS_REV_ALL & ~MCPS_REV_BIT(MCPS_REV_2026_07_28))
 
 /* "2025-06-18" for MCPS_REV_2025_06_18; "none" for MCPS_REV_NONE. */

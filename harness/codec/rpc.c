@@ -123,7 +123,8 @@ static void classify_call(const cJSON *msg, mcps_rpc_info *out)
     }
     out->method = method->valuestring;
     if (cJSON_HasObjectItem(msg, "result") || cJSON_HasObjectItem(msg, "error")) {
-        violate(out, "RPC-MSG-001", "a message with \"method\" also carries \"result\" or \"error\"");
+        violate(out, "RPC-MSG-001",
+                "a message with \"method\" also carries \"result\" or \"error\"");
         return;
     }
     check_params(out);

@@ -29,12 +29,12 @@ typedef enum mcps_binds {
 } mcps_binds;
 
 typedef struct mcps_req {
-    const char *id;      /* e.g. "LIFE-VER-003" */
-    mcps_rev_set revs;   /* revisions it applies to */
+    const char *id;    /* e.g. "LIFE-VER-003" */
+    mcps_rev_set revs; /* revisions it applies to */
     mcps_level level;
     mcps_binds binds;
-    const char *text;    /* the catalog's paraphrase */
-    const char *source;  /* spec page and section */
+    const char *text;   /* the catalog's paraphrase */
+    const char *source; /* spec page and section */
 } mcps_req;
 
 /* The row with this ID, or NULL. */

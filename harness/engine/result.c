@@ -34,13 +34,13 @@ void mcps_run_result_count(mcps_run_result *run)
         run->counts[run->cases[i].verdict]++;
 }
 
+/* A FAIL is a definite finding even when the run could not go on (a broken
+ * initialize ends it early), so it decides the code before "incomplete". */
 int mcps_run_result_exit_code(const mcps_run_result *run)
 {
-    if (run->fatal)
-        return 3;
     if (run->counts[MCPS_VERDICT_FAIL])
         return 1;
-    if (run->counts[MCPS_VERDICT_ERROR])
+    if (run->fatal || run->counts[MCPS_VERDICT_ERROR])
         return 3;
     if (run->strict && run->counts[MCPS_VERDICT_WARN])
         return 1;

@@ -39,7 +39,7 @@ typedef enum mcps_wire_dir {
 } mcps_wire_dir;
 
 typedef struct mcps_wire_entry {
-    int64_t t_us;    /* microseconds since the case started */
+    int64_t t_us; /* microseconds since the case started */
     mcps_wire_dir dir;
     char *bytes;     /* as on the wire (may be invalid UTF-8), NUL-terminated, cut to a limit */
     size_t len;      /* bytes kept */
@@ -48,23 +48,23 @@ typedef struct mcps_wire_entry {
 
 /* Something an observer saw during the case (the observer checks carry the verdicts). */
 typedef struct mcps_case_note {
-    char *reqs;    /* requirement IDs, or NULL for a harness note */
+    char *reqs; /* requirement IDs, or NULL for a harness note */
     char *message;
 } mcps_case_note;
 
 typedef struct mcps_case_result {
-    char *id;            /* e.g. "lifecycle/initialize-result" */
-    char *suite;         /* e.g. "lifecycle" */
-    char *title;         /* one line: what the case checks */
-    char *section;       /* spec section, e.g. "basic/lifecycle" */
+    char *id;      /* e.g. "lifecycle/initialize-result" */
+    char *suite;   /* e.g. "lifecycle" */
+    char *title;   /* one line: what the case checks */
+    char *section; /* spec section, e.g. "basic/lifecycle" */
     mcps_rev revision;
-    char *requirements;  /* space-separated IDs it tests */
-    mcps_level level;    /* strictest level of those IDs in this revision */
+    char *requirements; /* space-separated IDs it tests */
+    mcps_level level;   /* strictest level of those IDs in this revision */
     mcps_verdict verdict;
-    char *expected;      /* what conformance looks like, for a person */
-    char *observed;      /* what the target did instead (or did, on PASS) */
-    char *reason;        /* SKIP and ERROR: why the check did not run; else NULL */
-    double seconds;      /* wall time of the case */
+    char *expected; /* what conformance looks like, for a person */
+    char *observed; /* what the target did instead (or did, on PASS) */
+    char *reason;   /* SKIP and ERROR: why the check did not run; else NULL */
+    double seconds; /* wall time of the case */
     mcps_wire_entry *wire;
     size_t nwire;
     size_t wire_dropped; /* entries not kept once the per-case log limit was hit */
@@ -75,26 +75,31 @@ typedef struct mcps_case_result {
 /* What revision discovery found for one revision. */
 typedef struct mcps_rev_probe {
     mcps_rev revision;
-    bool probed;         /* false: not attempted (filtered by --revision, or unsupported by us) */
+    bool probed; /* false: not attempted (filtered by --revision, or unsupported by us) */
     bool supported;
-    char *detail;        /* e.g. "initialize answered 2025-06-18", "answered 2025-11-25 instead" */
+    char *detail; /* e.g. "initialize answered 2025-06-18", "answered 2025-11-25 instead" */
 } mcps_rev_probe;
 
 typedef struct mcps_run_result {
     char *tool_version;
-    char *target;        /* the command line or URL as given */
-    char *transport;     /* "stdio" */
-    char *started_at;    /* ISO 8601 UTC */
+    char *target;     /* the command line or URL as given */
+    char *transport;  /* "stdio" */
+    char *started_at; /* ISO 8601 UTC */
     double seconds;
     mcps_rev_probe probes[MCPS_REV_COUNT];
     mcps_case_result *cases;
     size_t ncases;
     size_t counts[MCPS_VERDICT_COUNT];
-    bool strict;         /* --strict: WARN fails the run */
-    char *fatal;         /* set when the run could not proceed (target would not start) */
+    bool strict; /* --strict: WARN fails the run */
+    char *fatal; /* set when the run could not proceed (target would not start) */
+    /* the harness's own costs, for benchmarks and the hostile-target tests */
+    long max_rss_kib;     /* peak resident memory of the mcpspec process */
+    double cpu_seconds;   /* user + system CPU of the mcpspec process (not the target) */
+    size_t messages_sent; /* to the target, all cases and probes */
+    size_t messages_received;
 } mcps_run_result;
 
-const char *mcps_verdict_name(mcps_verdict v);  /* "PASS", "FAIL", ... */
+const char *mcps_verdict_name(mcps_verdict v);   /* "PASS", "FAIL", ... */
 const char *mcps_wire_dir_name(mcps_wire_dir d); /* "sent", "received", "stderr", "event" */
 
 /* The verdict a broken requirement of this level earns: FAIL, WARN or INFO. */
@@ -102,7 +107,8 @@ mcps_verdict mcps_verdict_for_level(mcps_level level);
 
 /* Recount run->counts from the cases. */
 void mcps_run_result_count(mcps_run_result *run);
-/* Exit code: 0 no FAIL (and no WARN with strict), 1 FAIL, 3 incomplete (fatal or ERROR). */
+/* Exit code: 1 any FAIL; else 3 incomplete (fatal or ERROR); else 1 for WARN under strict; else 0.
+ */
 int mcps_run_result_exit_code(const mcps_run_result *run);
 
 void mcps_case_result_free(mcps_case_result *c);

@@ -15,14 +15,14 @@
 #include <string.h>
 
 #define MAX_TRACKED_DEFAULT 65536
-#define MAX_HELD_LINES 256
-#define LOOSE_LOOKBACK 256
+#define MAX_HELD_LINES      256
+#define LOOSE_LOOKBACK      256
 
-static void report(mcps_observer *obs, const char *reqs, mcps_dir dir, uint64_t offset,
-                   size_t line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void report(mcps_observer *obs, const char *reqs, mcps_dir dir, uint64_t offset, size_t line,
+                   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-static void report(mcps_observer *obs, const char *reqs, mcps_dir dir, uint64_t offset,
-                   size_t line, const char *fmt, ...)
+static void report(mcps_observer *obs, const char *reqs, mcps_dir dir, uint64_t offset, size_t line,
+                   const char *fmt, ...)
 {
     mcps_finding f = {.reqs = reqs, .dir = dir, .offset = offset, .line = line};
     va_list ap;
@@ -120,8 +120,7 @@ static bool grow_slots(mcps_observer *obs)
     return true;
 }
 
-static mcps_tracked_request *find_request(const mcps_observer *obs, const cJSON *id,
-                                          mcps_dir dir)
+static mcps_tracked_request *find_request(const mcps_observer *obs, const cJSON *id, mcps_dir dir)
 {
     if (!obs->nslots)
         return NULL;
@@ -265,8 +264,8 @@ void mcps_observer_track(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir
 static void report_classification(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
                                   uint64_t offset, size_t line)
 {
-    size_t kept = info->nviolations < MCPS_RPC_MAX_VIOLATIONS ? info->nviolations
-                                                              : MCPS_RPC_MAX_VIOLATIONS;
+    size_t kept =
+        info->nviolations < MCPS_RPC_MAX_VIOLATIONS ? info->nviolations : MCPS_RPC_MAX_VIOLATIONS;
     for (size_t i = 0; i < kept; i++)
         report(obs, info->violations[i].reqs, dir, offset, line, "%s", info->violations[i].message);
 }
@@ -278,8 +277,8 @@ static void judge_batch(mcps_observer *obs, const cJSON *msg, mcps_dir dir, uint
     for (const cJSON *item = msg->child; item; item = item->next, index++) {
         mcps_rpc_info info;
         mcps_rpc_classify_batch_item(item, obs->rev, &info);
-        size_t kept = info.nviolations < MCPS_RPC_MAX_VIOLATIONS ? info.nviolations
-                                                                 : MCPS_RPC_MAX_VIOLATIONS;
+        size_t kept =
+            info.nviolations < MCPS_RPC_MAX_VIOLATIONS ? info.nviolations : MCPS_RPC_MAX_VIOLATIONS;
         for (size_t i = 0; i < kept; i++)
             report(obs, info.violations[i].reqs, dir, offset, line, "batch element %zu: %s", index,
                    info.violations[i].message);
@@ -304,14 +303,33 @@ static void report_json_findings(mcps_observer *obs, const mcps_json_result *r, 
                "%zu more JSON findings in this message", r->nfindings - kept);
 }
 
+/* RPC-ERR-002: a short, single-sentence description (catalog: warn when empty,
+ * multi-line or over 200 characters). */
+static void judge_error_message(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                                uint64_t offset, size_t line)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(info->error, "message");
+    if (!cJSON_IsString(m))
+        return;
+    size_t n = strlen(m->valuestring);
+    const char *why = n == 0                         ? "is empty"
+                      : strchr(m->valuestring, '\n') ? "spans several lines"
+                      : n > 200                      ? "is longer than 200 characters"
+                                                     : NULL;
+    if (why)
+        report(obs, "RPC-ERR-002", dir, offset, line, "error message %s (%zu bytes)", why, n);
+}
+
 static void accept_message(mcps_observer *obs, const mcps_json_result *r, mcps_dir dir,
                            uint64_t offset, size_t line, mcps_observed *out)
 {
     report_json_findings(obs, r, dir, offset, line);
-    *out = (mcps_observed){.msg = r->root, .dir = dir, .offset = offset, .line = line,
-                           .last_line = line};
+    *out = (mcps_observed){
+        .msg = r->root, .dir = dir, .offset = offset, .line = line, .last_line = line};
     mcps_rpc_classify(r->root, obs->rev, &out->info);
     report_classification(obs, &out->info, dir, offset, line);
+    if (out->info.kind == MCPS_RPC_ERROR)
+        judge_error_message(obs, &out->info, dir, offset, line);
     if (out->info.kind == MCPS_RPC_BATCH)
         judge_batch(obs, r->root, dir, offset, line);
     else
@@ -342,7 +360,8 @@ static void report_garbage(mcps_observer *obs, const char *data, size_t len,
         return;
     }
     if (len == 0) {
-        report(obs, stdio_req(dir), dir, offset, line, "an empty line, which is not an MCP message");
+        report(obs, stdio_req(dir), dir, offset, line,
+               "an empty line, which is not an MCP message");
         return;
     }
     char excerpt[80];
@@ -351,9 +370,20 @@ static void report_garbage(mcps_observer *obs, const char *data, size_t len,
            "not a JSON message: %s (column %zu): %s", r->error, r->error_offset + 1, excerpt);
 }
 
+/* Length of the valid UTF-8 sequence at s (1..4), or 0. */
+static size_t utf8_len_at(const unsigned char *s, size_t avail)
+{
+    size_t bad;
+    for (size_t n = 1; n <= 4 && n <= avail; n++)
+        if (mcps_json_utf8_valid((const char *)s, n, &bad))
+            return n;
+    return 0;
+}
+
 void mcps_excerpt(const char *data, size_t len, char *dst, size_t n)
 {
     static const char hex[] = "0123456789ABCDEF";
+    const unsigned char *s = (const unsigned char *)data;
     size_t o = 0;
     if (n < 8) {
         if (n)
@@ -361,25 +391,44 @@ void mcps_excerpt(const char *data, size_t len, char *dst, size_t n)
         return;
     }
     dst[o++] = '"';
-    for (size_t i = 0; i < len; i++) {
-        unsigned char c = (unsigned char)data[i];
-        size_t need = (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') ? 1 : 4;
+    for (size_t i = 0; i < len;) {
+        size_t seq = s[i] >= 0x20 && s[i] != 0x7F ? utf8_len_at(s + i, len - i) : 0;
+        size_t need = seq ? seq : 4;
         if (o + need + 5 > n) {
             memcpy(dst + o, "\"...", 4);
             dst[o + 4] = '\0';
             return;
         }
-        if (need == 1) {
-            dst[o++] = (char)c;
-        } else {
-            dst[o++] = '\\';
-            dst[o++] = 'x';
-            dst[o++] = hex[c >> 4];
-            dst[o++] = hex[c & 15];
+        if (seq) {
+            memcpy(dst + o, s + i, seq);
+            o += seq;
+            i += seq;
+            continue;
         }
+        dst[o++] = '\\';
+        dst[o++] = 'x';
+        dst[o++] = hex[s[i] >> 4];
+        dst[o++] = hex[s[i] & 15];
+        i++;
     }
     dst[o++] = '"';
     dst[o] = '\0';
+}
+
+/* A copy with every byte that is not part of valid UTF-8 replaced by U+FFFD. */
+static void repair_utf8(const char *data, size_t len, mcps_buf *out)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    for (size_t i = 0; i < len;) {
+        size_t seq = utf8_len_at(s + i, len - i);
+        if (seq) {
+            mcps_buf_append(out, s + i, seq);
+            i += seq;
+        } else {
+            mcps_buf_puts(out, "\xEF\xBF\xBD");
+            i++;
+        }
+    }
 }
 
 static void hold(mcps_observer *obs, mcps_dir dir, const char *data, size_t len, uint64_t offset,
@@ -442,6 +491,31 @@ static bool continue_held(mcps_observer *obs, const char *data, size_t len, size
     return false;
 }
 
+/*
+ * Invalid UTF-8 is reported once; if the line is JSON apart from that, the
+ * repaired message goes on, so one bad byte does not hide everything else.
+ */
+static bool accept_repaired(mcps_observer *obs, const char *data, size_t len, mcps_dir dir,
+                            uint64_t offset, size_t line, mcps_observed *out)
+{
+    size_t bad;
+    if (mcps_json_utf8_valid(data, len, &bad))
+        return false;
+    mcps_buf fixed = {0};
+    repair_utf8(data, len, &fixed);
+    mcps_json_result r;
+    bool ok = !fixed.oom && parse_line(obs, fixed.data, fixed.len, &r);
+    if (ok) {
+        report(obs, utf8_reqs(obs->rev), dir, offset + bad, line,
+               "invalid UTF-8 (byte 0x%02X at column %zu); judged the rest with U+FFFD in its "
+               "place",
+               (unsigned char)data[bad], bad + 1);
+        accept_message(obs, &r, dir, offset, line, out);
+    }
+    mcps_buf_free(&fixed);
+    return ok;
+}
+
 bool mcps_observer_line(mcps_observer *obs, mcps_dir dir, const char *data, size_t len,
                         uint64_t offset, size_t line, mcps_observed *out)
 {
@@ -454,6 +528,8 @@ bool mcps_observer_line(mcps_observer *obs, mcps_dir dir, const char *data, size
         accept_message(obs, &r, dir, offset, line, out);
         return true;
     }
+    if (accept_repaired(obs, data, len, dir, offset, line, out))
+        return true;
     if (r.incomplete && len > 0)
         hold(obs, dir, data, len, offset, line);
     else

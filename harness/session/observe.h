@@ -53,7 +53,7 @@ typedef struct mcps_observed {
 
 typedef struct mcps_tracked_request {
     cJSON *id;
-    char *key;  /* direction + exact id text: the hash key */
+    char *key; /* direction + exact id text: the hash key */
     mcps_dir dir;
     char method[64];
     size_t line;
@@ -62,7 +62,7 @@ typedef struct mcps_tracked_request {
 
 typedef struct mcps_observer {
     mcps_rev rev;
-    size_t max_message;   /* longest message judged; longer ones are a finding */
+    size_t max_message; /* longest message judged; longer ones are a finding */
     mcps_finding_fn on_finding;
     void *ctx;
     /* requests seen, for id matching and reuse; bounded by max_tracked */

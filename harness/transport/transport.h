@@ -31,15 +31,17 @@ typedef enum mcps_tevent_kind {
 
 typedef struct mcps_tevent {
     mcps_tevent_kind kind;
-    const char *data;   /* MESSAGE, OVERSIZE, STDERR: bytes without the newline; valid until
-                           the next call on the transport */
+    const char *data; /* MESSAGE, OVERSIZE, STDERR: bytes without the newline; valid until
+                         the next call on the transport */
     size_t len;
-    uint64_t offset;    /* MESSAGE, OVERSIZE: byte offset in the target's output stream */
-    size_t line;        /* MESSAGE, OVERSIZE: 1-based line number in that stream */
-    bool terminated;    /* MESSAGE: false for a last line cut off by end of stream */
-    int exit_code;      /* EXITED: exit status, or -1 when killed by a signal */
-    int term_signal;    /* EXITED: the signal that killed it, or 0 */
-    char detail[160];   /* ERROR, EXITED, CLOSED: a sentence for the wire log */
+    uint64_t offset;  /* MESSAGE, OVERSIZE: byte offset in the target's output stream */
+    size_t line;      /* MESSAGE, OVERSIZE: 1-based line number in that stream */
+    bool terminated;  /* MESSAGE: false for a last line cut off by end of stream */
+    int exit_code;    /* EXITED: exit status, or -1 when killed by a signal */
+    int term_signal;  /* EXITED: the signal that killed it, or 0 */
+    char detail[160]; /* ERROR, EXITED, CLOSED: a sentence for the wire log; STDERR: empty,
+                         or a note that this line was truncated (at 4 KiB) and/or that
+                         earlier stderr lines were dropped (more than 256 KiB waited) */
 } mcps_tevent;
 
 /* How a target ended when the harness shut it down (LIFE-SHUT-001, STDIO-012). */
@@ -52,22 +54,23 @@ typedef enum mcps_shutdown_how {
 
 typedef struct mcps_shutdown_report {
     mcps_shutdown_how how;
-    double seconds;          /* from the start of shutdown to the exit */
-    int exit_code;           /* -1 when killed by a signal */
+    double seconds; /* from the start of shutdown to the exit */
+    int exit_code;  /* -1 when killed by a signal */
     int term_signal;
-    bool killed_leftovers;   /* other processes of its group were still alive and got SIGKILL */
+    bool killed_leftovers; /* other processes of its group were still alive and got SIGKILL */
 } mcps_shutdown_report;
 
 /* What to run and the limits to run it under. */
 typedef struct mcps_target_config {
-    char *const *argv;          /* program and arguments; argv[0] is searched in PATH */
-    const char *cwd;            /* NULL: inherit */
-    char *const *env_extra;     /* NULL-terminated "K=V" entries added to (or replacing in) our
-                                   environment; NULL for none */
-    size_t max_message;         /* longest message framed; longer ones are OVERSIZE */
-    double close_grace;         /* seconds to wait for exit after closing input (default 2) */
-    double term_grace;          /* seconds to wait after SIGTERM before SIGKILL (default 2) */
-    double send_timeout;        /* seconds a send may wait for the target to read (default 5) */
+    char *const *argv;      /* program and arguments; argv[0] is searched in PATH */
+    const char *cwd;        /* NULL: inherit */
+    char *const *env_extra; /* NULL-terminated "K=V" entries added to (or replacing in) our
+                               environment, a bare "K" removes K; NULL for none. PATH here
+                               is the one argv[0] is searched in. */
+    size_t max_message;     /* longest message framed; longer ones are OVERSIZE */
+    double close_grace;     /* seconds to wait for exit after closing input (default 2) */
+    double term_grace;      /* seconds to wait after SIGTERM before SIGKILL (default 2) */
+    double send_timeout;    /* seconds a send may wait for the target to read (default 5) */
 } mcps_target_config;
 
 typedef struct mcps_transport mcps_transport;
@@ -76,9 +79,13 @@ typedef struct mcps_transport_ops {
     const char *name; /* "stdio" */
     /* Write one message (bytes include the framing, e.g. the newline). While
      * waiting for the target to read, output is still drained so neither side
-     * deadlocks. False with err filled when it cannot be delivered. */
+     * deadlocks. False with err filled when it cannot be delivered; after a
+     * message was only partly written, every later send fails too. */
     bool (*send)(mcps_transport *t, const char *bytes, size_t len, char *err, size_t errlen);
-    /* The next event, waiting until deadline_ms (mcps_clock_ms() time base). */
+    /* The next event, waiting until deadline_ms (mcps_clock_ms() time base).
+     * Order: lines in stream order; every line read before the exit comes
+     * before EXITED, every stdout line before CLOSED; GONE only after both,
+     * then forever. Events still queued at shutdown are delivered after it. */
     void (*next)(mcps_transport *t, int64_t deadline_ms, mcps_tevent *ev);
     /* Close the target's input (stdio: its stdin). Further sends fail. */
     void (*close_input)(mcps_transport *t);

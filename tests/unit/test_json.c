@@ -38,7 +38,9 @@ static const char *documented_decision(const char *doc, const char *name)
     if (!row)
         return NULL;
     row += strlen(needle);
-    return strncmp(row, "accept", 6) == 0 ? "accept" : strncmp(row, "reject", 6) == 0 ? "reject" : NULL;
+    return strncmp(row, "accept", 6) == 0   ? "accept"
+           : strncmp(row, "reject", 6) == 0 ? "reject"
+                                            : NULL;
 }
 
 static void test_json_test_suite(void **state)
@@ -77,8 +79,8 @@ static void test_json_test_suite(void **state)
             if (want && strcmp(want, ok ? "accept" : "reject") == 0)
                 counts[2]++;
             else
-                print_error("%s: parser says %s, docs say %s\n", e->d_name, ok ? "accept" : "reject",
-                            want ? want : "nothing");
+                print_error("%s: parser says %s, docs say %s\n", e->d_name,
+                            ok ? "accept" : "reject", want ? want : "nothing");
         } else {
             print_error("%s: %s (%s at %zu)\n", e->d_name, ok ? "accepted" : "rejected", r.error,
                         r.error_offset);
@@ -263,16 +265,18 @@ static void test_rejections_have_offset_and_reason(void **state)
 static void test_printer_is_one_line_and_exact(void **state)
 {
     (void)state;
-    const char *src = "{ \"s\" : \"line1\\nline2\\t\\u0000\\u001f\\\"q\\\\ \\u00e9 \xF0\x9D\x84\x9E\","
-                      " \"n\" : [ -0.0e+10 , 1E3 , 123456789012345678901234567890 ], \"t\":true,"
-                      " \"f\":false, \"z\":null, \"o\":{}, \"a\":[] }";
+    const char *src =
+        "{ \"s\" : \"line1\\nline2\\t\\u0000\\u001f\\\"q\\\\ \\u00e9 \xF0\x9D\x84\x9E\","
+        " \"n\" : [ -0.0e+10 , 1E3 , 123456789012345678901234567890 ], \"t\":true,"
+        " \"f\":false, \"z\":null, \"o\":{}, \"a\":[] }";
     cJSON *tree = must_parse(src);
     size_t len;
     char *out = mcps_json_print(tree, &len);
     assert_null(memchr(out, '\n', len));
-    assert_string_equal(out, "{\"s\":\"line1\\nline2\\t\\u0000\\u001f\\\"q\\\\ \xC3\xA9 \xF0\x9D\x84\x9E\","
-                             "\"n\":[-0.0e+10,1E3,123456789012345678901234567890],\"t\":true,"
-                             "\"f\":false,\"z\":null,\"o\":{},\"a\":[]}");
+    assert_string_equal(
+        out, "{\"s\":\"line1\\nline2\\t\\u0000\\u001f\\\"q\\\\ \xC3\xA9 \xF0\x9D\x84\x9E\","
+             "\"n\":[-0.0e+10,1E3,123456789012345678901234567890],\"t\":true,"
+             "\"f\":false,\"z\":null,\"o\":{},\"a\":[]}");
     cJSON *again = must_parse(out);
     assert_true(mcps_json_equal(tree, again));
     char *out2 = mcps_json_print(again, NULL);

@@ -28,7 +28,8 @@ static const classify_case cases[] = {
      NULL},
     {"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}", MCPS_REV_2025_06_18,
      MCPS_RPC_NOTIFICATION, NULL},
-    {"{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":{}}", MCPS_REV_2025_06_18, MCPS_RPC_RESULT, NULL},
+    {"{\"jsonrpc\":\"2.0\",\"id\":\"a\",\"result\":{}}", MCPS_REV_2025_06_18, MCPS_RPC_RESULT,
+     NULL},
     {"{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}",
      MCPS_REV_2024_11_05, MCPS_RPC_ERROR, NULL},
     {"{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32700,\"message\":\"Parse error\"}}",
@@ -119,7 +120,7 @@ static void test_batch_items(void **state)
 static void test_ids_compare_exactly(void **state)
 {
     (void)state;
-    const char *ids[] = {"\"42\"", "42", "42.0", "9007199254740993", "9007199254740992",
+    const char *ids[] = {"\"42\"",           "42", "42.0", "9007199254740993", "9007199254740992",
                          "\"abc-\xC3\xBC\"", "0"};
     size_t n = sizeof ids / sizeof *ids;
     for (size_t i = 0; i < n; i++)

@@ -1,0 +1,230 @@
+/*
+ * run.c - `mcpspec run --server "CMD ARGS"`: the conformance run.
+ *
+ * Parses the options, loads the suites (a broken suite file is exit 2 with
+ * its file and line), runs, prints progress, writes the reports whatever
+ * happened, and exits 0 (no FAIL), 1 (FAIL, or WARN with --strict), 2 (usage)
+ * or 3 (incomplete: the target could not be run, or ERROR verdicts).
+ */
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "engine/run.h"
+#include "report/console.h"
+#include "report/report.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_LIST 64
+
+typedef struct run_options {
+    const char *server;
+    const char *cwd;
+    const char *suites;
+    const char *out;
+    const char *env[MAX_LIST + 1];
+    const char *suite_globs[MAX_LIST + 1];
+    const char *case_globs[MAX_LIST + 1];
+    size_t nenv, nsuite, ncase;
+    mcps_rev_set revisions;
+    unsigned formats;
+    bool quiet;
+    mcps_run_config cfg;
+} run_options;
+
+static int usage(const char *why)
+{
+    if (why)
+        fprintf(stderr, "mcpspec run: %s\n", why);
+    fprintf(stderr,
+            "usage: mcpspec run --server \"CMD ARGS\" [options]\n"
+            "  --server CMD         the stdio MCP server to test (split like a shell, no shell)\n"
+            "  --cwd DIR            run it in DIR\n"
+            "  --env K=V            add to its environment (repeatable)\n"
+            "  --revision REV       test only this revision (repeatable; default: all it speaks)\n"
+            "  --suite GLOB         run only matching suites (repeatable)\n"
+            "  --case GLOB          run only matching case ids (repeatable)\n"
+            "  --suites DIR         suite files (default: the bundled suites)\n"
+            "  --out DIR            report folder (default: reports/<server name>)\n"
+            "  --format LIST        json,junit,markdown,html,sarif (default: all)\n"
+            "  --timeout S          seconds to wait for an expected message (default 5)\n"
+            "  --probe-timeout S    seconds to wait for an initialize probe (default 10)\n"
+            "  --max-message SIZE   longest message judged (default 4M)\n"
+            "  --jobs N             cases run at once, each on its own process (default 8)\n"
+            "  --shutdown-grace S   wait after closing stdin, then after SIGTERM (default 2)\n"
+            "  --strict             WARN fails the run too\n"
+            "  --quiet              no progress output\n"
+            "exit: 0 no FAIL, 1 FAIL, 2 usage or suite error, 3 incomplete\n");
+    return MCPS_EXIT_USAGE;
+}
+
+static bool push(const char **list, size_t *n, const char *v)
+{
+    if (*n >= MAX_LIST)
+        return false;
+    list[(*n)++] = v;
+    list[*n] = NULL;
+    return true;
+}
+
+static int bad_value(const char *option, const char *value)
+{
+    char why[300];
+    snprintf(why, sizeof why, "bad value for %s: '%s'", option, value);
+    return usage(why);
+}
+
+/* One option; returns -1 when consumed, else an exit code. */
+static int parse_option(mcps_args *a, run_options *o)
+{
+    mcps_run_config *c = &o->cfg;
+    if (mcps_args_option(a, "--server"))
+        o->server = a->value;
+    else if (mcps_args_option(a, "--cwd"))
+        o->cwd = a->value;
+    else if (mcps_args_option(a, "--env")) {
+        if (!strchr(a->value, '=') || a->value[0] == '=' || !push(o->env, &o->nenv, a->value))
+            return bad_value("--env", a->value);
+    } else if (mcps_args_option(a, "--revision")) {
+        mcps_rev r = mcps_rev_parse(a->value);
+        if (r == MCPS_REV_NONE)
+            return bad_value("--revision", a->value);
+        o->revisions |= MCPS_REV_BIT(r);
+    } else if (mcps_args_option(a, "--suite")) {
+        if (!push(o->suite_globs, &o->nsuite, a->value))
+            return bad_value("--suite", a->value);
+    } else if (mcps_args_option(a, "--case")) {
+        if (!push(o->case_globs, &o->ncase, a->value))
+            return bad_value("--case", a->value);
+    } else if (mcps_args_option(a, "--suites"))
+        o->suites = a->value;
+    else if (mcps_args_option(a, "--out"))
+        o->out = a->value;
+    else if (mcps_args_option(a, "--format")) {
+        if (!mcps_report_parse_formats(a->value, &o->formats))
+            return bad_value("--format", a->value);
+    } else if (mcps_args_option(a, "--timeout")) {
+        if (!mcps_args_seconds(a->value, &c->timeout) || c->timeout <= 0)
+            return bad_value("--timeout", a->value);
+    } else if (mcps_args_option(a, "--probe-timeout")) {
+        if (!mcps_args_seconds(a->value, &c->probe_timeout) || c->probe_timeout <= 0)
+            return bad_value("--probe-timeout", a->value);
+    } else if (mcps_args_option(a, "--max-message")) {
+        if (!mcps_args_size(a->value, &c->target.max_message) || c->target.max_message < 1024)
+            return bad_value("--max-message", a->value);
+    } else if (mcps_args_option(a, "--shutdown-grace")) {
+        if (!mcps_args_seconds(a->value, &c->target.close_grace) || c->target.close_grace <= 0)
+            return bad_value("--shutdown-grace", a->value);
+        c->target.term_grace = c->target.close_grace;
+    } else if (mcps_args_option(a, "--jobs")) {
+        size_t jobs;
+        if (!mcps_args_size(a->value, &jobs) || jobs < 1 || jobs > 64)
+            return bad_value("--jobs", a->value);
+        c->jobs = jobs;
+    } else if (mcps_args_flag(a, "--strict"))
+        c->strict = true;
+    else if (mcps_args_flag(a, "--quiet"))
+        o->quiet = true;
+    else if (mcps_args_flag(a, "--help")) {
+        usage(NULL);
+        return MCPS_EXIT_OK;
+    } else {
+        char why[300];
+        snprintf(why, sizeof why, "%s '%s'", a->error[0] ? a->error : "unknown argument",
+                 a->argv[a->i < a->argc ? a->i : a->argc - 1]);
+        return usage(a->error[0] ? a->error : why);
+    }
+    return -1;
+}
+
+/* reports/<basename of the server program>, unless --out says otherwise. */
+static void default_out(char **argv, char *buf, size_t n)
+{
+    const char *base = strrchr(argv[0], '/');
+    base = base ? base + 1 : argv[0];
+    snprintf(buf, n, "reports/%s", base[0] && base[0] != '.' ? base : "target");
+}
+
+typedef struct progress {
+    mcps_console console;
+    bool quiet;
+} progress;
+
+static void on_started(void *ctx, const char *case_id, mcps_rev rev, size_t index, size_t total)
+{
+    progress *p = ctx;
+    (void)index;
+    if (p->quiet)
+        return;
+    mcps_console_set_total(&p->console, total);
+    mcps_console_case_started(&p->console, case_id, rev);
+}
+
+static void on_finished(void *ctx, const mcps_case_result *r, size_t index, size_t total)
+{
+    progress *p = ctx;
+    (void)index;
+    (void)total;
+    if (!p->quiet)
+        mcps_console_case_finished(&p->console, r);
+}
+
+static int execute(run_options *o, char **argv)
+{
+    mcps_suite_set suites;
+    if (!mcps_cli_load_suites(o->suites, &suites))
+        return MCPS_EXIT_USAGE;
+    progress p = {.quiet = o->quiet};
+    mcps_console_init_auto(&p.console, stdout);
+    mcps_run_config *c = &o->cfg;
+    c->target.argv = argv;
+    c->target.cwd = o->cwd;
+    c->target.env_extra = o->nenv ? (char *const *)o->env : NULL;
+    c->target_text = o->server;
+    c->revisions = o->revisions;
+    c->suite_globs = o->nsuite ? o->suite_globs : NULL;
+    c->case_globs = o->ncase ? o->case_globs : NULL;
+    c->hooks = (mcps_run_hooks){on_started, on_finished, &p};
+    mcps_run_result run;
+    mcps_run(&suites, c, &run);
+    char outdir[1024], err[400];
+    if (o->out)
+        snprintf(outdir, sizeof outdir, "%s", o->out);
+    else
+        default_out(argv, outdir, sizeof outdir);
+    int rc = mcps_run_result_exit_code(&run);
+    if (!o->quiet)
+        mcps_console_summary(&p.console, &run);
+    if (!mcps_report_write(&run, outdir, o->formats, err, sizeof err)) {
+        fprintf(stderr, "mcpspec run: cannot write the report: %s\n", err);
+        rc = MCPS_EXIT_INCOMPLETE;
+    } else if (!o->quiet) {
+        printf("report: %s/\n", outdir);
+    }
+    mcps_run_result_free(&run);
+    mcps_suite_set_free(&suites);
+    return rc;
+}
+
+int mcps_cli_run(int argc, char **argv)
+{
+    run_options o = {0};
+    mcps_run_config_defaults(&o.cfg);
+    mcps_args a;
+    mcps_args_init(&a, argc, argv);
+    while (mcps_args_more(&a)) {
+        int rc = parse_option(&a, &o);
+        if (rc >= 0)
+            return rc;
+    }
+    if (!o.server)
+        return usage("--server is required");
+    char err[200];
+    char **target_argv = mcps_argv_split(o.server, err, sizeof err);
+    if (!target_argv)
+        return bad_value("--server", err);
+    int rc = execute(&o, target_argv);
+    mcps_argv_free(target_argv);
+    return rc;
+}

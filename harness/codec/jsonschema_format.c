@@ -1,0 +1,300 @@
+/*
+ * jsonschema_format.c - the cheap "format" checks: dates and times (RFC 3339),
+ * email, hostname, uri (RFC 3986 absolute), uuid, ipv4, ipv6, regex.
+ *
+ * Format is an annotation in 2020-12 unless the caller opts in, so these run
+ * only when asked. Each check is a hand-written scanner over ASCII (no regex,
+ * no allocation); anything outside the grammar is invalid. Unknown formats are
+ * not ours to judge and pass.
+ */
+#include "codec/jsonschema_internal.h"
+
+#include <string.h>
+
+static bool is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static bool is_alpha(char c)
+{
+    return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
+}
+
+static bool is_hex(char c)
+{
+    return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* n decimal digits at *p, their value in *v; advances *p. */
+static bool digits(const char **p, int n, int *v)
+{
+    *v = 0;
+    for (int i = 0; i < n; i++, (*p)++) {
+        if (!is_digit(**p))
+            return false;
+        *v = *v * 10 + (**p - '0');
+    }
+    return true;
+}
+
+static bool expect(const char **p, char c)
+{
+    if (**p != c)
+        return false;
+    (*p)++;
+    return true;
+}
+
+/* ---- RFC 3339 ----------------------------------------------------------------- */
+
+static int days_in_month(int y, int m)
+{
+    static const int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m == 2 && leap ? 29 : days[m - 1];
+}
+
+static bool full_date(const char **p)
+{
+    int y, m, d;
+    return digits(p, 4, &y) && expect(p, '-') && digits(p, 2, &m) && expect(p, '-') &&
+           digits(p, 2, &d) && m >= 1 && m <= 12 && d >= 1 && d <= days_in_month(y, m);
+}
+
+static bool time_offset(const char **p)
+{
+    int h, m;
+    if (**p == 'Z' || **p == 'z') {
+        (*p)++;
+        return true;
+    }
+    if (**p != '+' && **p != '-')
+        return false;
+    (*p)++;
+    return digits(p, 2, &h) && expect(p, ':') && digits(p, 2, &m) && h <= 23 && m <= 59;
+}
+
+static bool full_time(const char **p)
+{
+    int h, m, s;
+    if (!(digits(p, 2, &h) && expect(p, ':') && digits(p, 2, &m) && expect(p, ':') &&
+          digits(p, 2, &s) && h <= 23 && m <= 59 && s <= 60))
+        return false;
+    if (**p == '.') {
+        (*p)++;
+        if (!is_digit(**p))
+            return false;
+        while (is_digit(**p))
+            (*p)++;
+    }
+    return time_offset(p);
+}
+
+static bool check_date(const char *s)
+{
+    return full_date(&s) && *s == '\0';
+}
+
+static bool check_time(const char *s)
+{
+    return full_time(&s) && *s == '\0';
+}
+
+static bool check_date_time(const char *s)
+{
+    return full_date(&s) && (*s == 'T' || *s == 't') && (s++, full_time(&s)) && *s == '\0';
+}
+
+/* ---- names and addresses ------------------------------------------------------- */
+
+static bool check_hostname_n(const char *s, size_t n)
+{
+    size_t label = 0;
+    if (n == 0 || n > 253)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '.') {
+            if (label == 0 || s[i - 1] == '-')
+                return false;
+            label = 0;
+        } else if (is_alpha(c) || is_digit(c) || (c == '-' && label > 0)) {
+            if (++label > 63)
+                return false;
+        } else {
+            return false;
+        }
+    }
+    return label > 0 && s[n - 1] != '-';
+}
+
+static bool check_hostname(const char *s)
+{
+    return check_hostname_n(s, strlen(s));
+}
+
+static bool check_ipv4_n(const char *s, size_t n)
+{
+    const char *p = s, *end = s + n;
+    for (int part = 0; part < 4; part++) {
+        if (part && (p >= end || *p++ != '.'))
+            return false;
+        int v = 0, len = 0;
+        const char *start = p;
+        while (p < end && is_digit(*p) && len < 4)
+            v = v * 10 + (*p++ - '0'), len++;
+        if (len == 0 || len > 3 || v > 255 || (len > 1 && *start == '0'))
+            return false;
+    }
+    return p == end;
+}
+
+static bool check_ipv4(const char *s)
+{
+    return check_ipv4_n(s, strlen(s));
+}
+
+/* Groups of 1-4 hex digits split by ':', one "::" at most, an IPv4 tail allowed. */
+static bool check_ipv6_n(const char *s, size_t n)
+{
+    const char *p = s, *end = s + n;
+    int groups = 0;
+    bool gap = false;
+    if (n >= 2 && p[0] == ':' && p[1] == ':') {
+        gap = true;
+        p += 2;
+    } else if (n && p[0] == ':') {
+        return false;
+    }
+    while (p < end) {
+        const char *start = p;
+        while (p < end && is_hex(*p) && p - start < 5)
+            p++;
+        if (p < end && *p == '.')
+            return groups <= 6 && check_ipv4_n(start, (size_t)(end - start)) &&
+                   (groups + 2 == 8 || (gap && groups + 2 < 8));
+        if (p == start || p - start > 4)
+            return false;
+        groups++;
+        if (p == end)
+            break;
+        if (*p++ != ':' || p == end)
+            return false;
+        if (*p == ':') {
+            if (gap)
+                return false;
+            gap = true;
+            p++;
+        }
+    }
+    return gap ? groups < 8 : groups == 8;
+}
+
+static bool check_ipv6(const char *s)
+{
+    return check_ipv6_n(s, strlen(s));
+}
+
+static bool email_local(const char *s, size_t n)
+{
+    static const char atext[] = "!#$%&'*+/=?^_`{|}~-";
+    if (n == 0 || n > 64 || s[0] == '.' || s[n - 1] == '.')
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c == '.' ? s[i + 1] == '.' : !(is_alpha(c) || is_digit(c) || strchr(atext, c)))
+            return false;
+    }
+    return true;
+}
+
+static bool email_domain(const char *s, size_t n)
+{
+    if (n >= 2 && s[0] == '[' && s[n - 1] == ']') {
+        if (n > 7 && strncmp(s + 1, "IPv6:", 5) == 0)
+            return check_ipv6_n(s + 6, n - 7);
+        return check_ipv4_n(s + 1, n - 2);
+    }
+    return check_hostname_n(s, n);
+}
+
+static bool check_email(const char *s)
+{
+    const char *at = strrchr(s, '@');
+    return at && email_local(s, (size_t)(at - s)) && email_domain(at + 1, strlen(at + 1));
+}
+
+/* ---- URIs and identifiers ------------------------------------------------------- */
+
+static bool uri_char(const char **p)
+{
+    static const char allowed[] = "-._~:/?#[]@!$&'()*+,;=";
+    char c = **p;
+    if (c == '%') {
+        if (!is_hex((*p)[1]) || !is_hex((*p)[2]))
+            return false;
+        *p += 3;
+        return true;
+    }
+    if (!(is_alpha(c) || is_digit(c) || (c && strchr(allowed, c))))
+        return false;
+    (*p)++;
+    return true;
+}
+
+static bool check_uri(const char *s)
+{
+    const char *p = s;
+    if (!is_alpha(*p))
+        return false;
+    while (is_alpha(*p) || is_digit(*p) || *p == '+' || *p == '-' || *p == '.')
+        p++;
+    if (*p++ != ':')
+        return false;
+    const char *hash = strchr(p, '#');
+    if (hash && strchr(hash + 1, '#'))
+        return false;
+    while (*p)
+        if (!uri_char(&p))
+            return false;
+    return true;
+}
+
+static bool check_uuid(const char *s)
+{
+    static const int groups[] = {8, 4, 4, 4, 12};
+    for (int g = 0; g < 5; g++) {
+        if (g && *s++ != '-')
+            return false;
+        for (int i = 0; i < groups[g]; i++)
+            if (!is_hex(*s++))
+                return false;
+    }
+    return *s == '\0';
+}
+
+static bool check_regex(const char *s)
+{
+    mcps_schema_regex *re = NULL;
+    mcps_schema_regex_status st = mcps_schema_regex_compile(s, strlen(s), &re, NULL, 0);
+    mcps_schema_regex_free(re);
+    return st != MCPS_SCHEMA_REGEX_SYNTAX;
+}
+
+int mcps_si_format_check(const char *format, const char *s)
+{
+    static const struct {
+        const char *name;
+        bool (*check)(const char *);
+    } formats[] = {
+        {"date-time", check_date_time}, {"date", check_date},         {"time", check_time},
+        {"email", check_email},         {"hostname", check_hostname}, {"ipv4", check_ipv4},
+        {"ipv6", check_ipv6},           {"uri", check_uri},           {"uuid", check_uuid},
+        {"regex", check_regex},
+    };
+    for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
+        if (strcmp(format, formats[i].name) == 0)
+            return formats[i].check(s);
+    return -1;
+}

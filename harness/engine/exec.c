@@ -1,0 +1,604 @@
+/*
+ * exec.c - run one case on one revision and grade it.
+ *
+ * Each case gets a fresh process. Steps run in order; the first expectation
+ * that is not met ends the case with the verdict its requirements' level
+ * earns (MUST: FAIL, SHOULD: WARN, MAY: INFO), unless the suite lists a
+ * tolerated alternative for it ("<-- else warn ..."), which grades the case
+ * and lets it go on. A case that cannot even be set up is ERROR, never PASS.
+ */
+#include "engine/internal.h"
+
+#include "codec/buf.h"
+#include "codec/json.h"
+#include "engine/match.h"
+#include "transport/clock.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INIT_ID "\"mcpspec-init\""
+
+typedef struct case_run {
+    const mcps_exec_env *env;
+    const mcps_case *c;
+    mcps_rev rev;
+    mcps_session *s;
+    mcps_vars vars;
+    mcps_verdict verdict;     /* worst so far */
+    mcps_verdict broken;      /* what an unmet expectation earns */
+    mcps_buf observed;        /* what happened, for the report */
+    mcps_buf expected_detail; /* the step that was not met */
+    bool stop;
+    size_t met; /* expectations met */
+} case_run;
+
+/* FAIL is worst, then ERROR, WARN, INFO, PASS. */
+static int severity(mcps_verdict v)
+{
+    switch (v) {
+    case MCPS_VERDICT_FAIL:
+        return 5;
+    case MCPS_VERDICT_ERROR:
+        return 4;
+    case MCPS_VERDICT_WARN:
+        return 3;
+    case MCPS_VERDICT_INFO:
+        return 2;
+    case MCPS_VERDICT_SKIP:
+        return 1; /* nothing to judge beats a pass, never a finding */
+    default:
+        return 0;
+    }
+}
+
+/* A failing or skipped alternative ends the case: there is nothing more to judge. */
+static bool stops(mcps_verdict v)
+{
+    return v == MCPS_VERDICT_FAIL || v == MCPS_VERDICT_SKIP;
+}
+
+static void grade(case_run *cr, mcps_verdict v, bool stop, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void grade(case_run *cr, mcps_verdict v, bool stop, const char *fmt, ...)
+{
+    if (severity(v) > severity(cr->verdict))
+        cr->verdict = v;
+    if (cr->observed.len)
+        mcps_buf_puts(&cr->observed, "; ");
+    va_list ap;
+    va_start(ap, fmt);
+    mcps_buf_vprintf(&cr->observed, fmt, ap);
+    va_end(ap);
+    cr->stop |= stop;
+}
+
+static void note_expected(case_run *cr, const mcps_step *st, const cJSON *pattern)
+{
+    char *p = pattern ? mcps_json_print(pattern, NULL) : NULL;
+    mcps_buf_clear(&cr->expected_detail);
+    mcps_buf_printf(&cr->expected_detail, "%s:%zu: %.600s", cr->c->file, st->line,
+                    p ? p : "(see the suite)");
+    free(p);
+}
+
+/* Until the target has said anything, it may still be starting: it gets the startup
+ * (probe) timeout for its first message, however short the step's own is. */
+static double wait_seconds(const case_run *cr, const mcps_step *st)
+{
+    double t = st->seconds > 0      ? st->seconds
+               : cr->c->timeout > 0 ? cr->c->timeout
+                                    : cr->env->cfg->timeout;
+    if (cr->s->counts.lines == 0 && t < cr->env->cfg->probe_timeout)
+        t = cr->env->cfg->probe_timeout;
+    return t;
+}
+
+/* Why nothing more will come, for a timeout message. */
+static const char *gone_reason(const mcps_session *s)
+{
+    if (s->exited || s->gone)
+        return s->last_event[0] ? s->last_event : "the target is gone";
+    if (s->stream_closed)
+        return "the target closed its stdout";
+    return NULL;
+}
+
+static void excerpt_of(const cJSON *msg, char *dst, size_t n)
+{
+    char *text = mcps_json_print(msg, NULL);
+    mcps_excerpt(text ? text : "", text ? strlen(text) : 0, dst, n);
+    free(text);
+}
+
+/* ---- sending ---------------------------------------------------------------------- */
+
+static void send_failed(case_run *cr, const mcps_step *st, const char *err)
+{
+    const char *why = gone_reason(cr->s);
+    grade(cr, cr->broken, true, "line %zu could not be sent: %s%s%s", st->line, err,
+          why ? "; " : "", why ? why : "");
+}
+
+static void step_send(case_run *cr, const mcps_step *st)
+{
+    char err[200] = "";
+    cJSON *msg = mcps_template_expand(st->json, &cr->vars, err, sizeof err);
+    if (!msg) {
+        grade(cr, MCPS_VERDICT_ERROR, true, "suite error at %s:%zu: %s", cr->c->file, st->line,
+              err);
+        return;
+    }
+    if (!mcps_session_send(cr->s, msg, err, sizeof err))
+        send_failed(cr, st, err);
+    cJSON_Delete(msg);
+}
+
+static void step_send_raw(case_run *cr, const mcps_step *st)
+{
+    char err[200];
+    char *bytes = malloc(st->raw_len + 1);
+    if (!bytes) {
+        grade(cr, MCPS_VERDICT_ERROR, true, "out of memory");
+        return;
+    }
+    memcpy(bytes, st->raw, st->raw_len);
+    bytes[st->raw_len] = '\n';
+    if (!mcps_session_send_raw(cr->s, bytes, st->raw_len + 1, err, sizeof err))
+        send_failed(cr, st, err);
+    free(bytes);
+}
+
+/* ---- expecting ---------------------------------------------------------------------- */
+
+static mcps_shape shape_of_pattern(const cJSON *p)
+{
+    if (cJSON_IsArray(p))
+        return MCPS_SHAPE_BATCH;
+    bool method = cJSON_HasObjectItem(p, "method"), id = cJSON_HasObjectItem(p, "id");
+    if (method)
+        return id ? MCPS_SHAPE_REQUEST : MCPS_SHAPE_NOTIFICATION;
+    return MCPS_SHAPE_RESPONSE;
+}
+
+/* Does this message answer the pattern's id (responses) or carry its method (others)? */
+static bool correlates(const case_run *cr, const cJSON *pattern, const mcps_inmsg *m,
+                       mcps_shape want)
+{
+    if (m->consumed || m->shape != want)
+        return false;
+    if (want == MCPS_SHAPE_BATCH)
+        return true;
+    const char *key = want == MCPS_SHAPE_RESPONSE ? "id" : "method";
+    const cJSON *sub = cJSON_GetObjectItemCaseSensitive(pattern, key);
+    if (!sub)
+        return true;
+    mcps_match_result r;
+    return mcps_match_peek(sub, cJSON_GetObjectItemCaseSensitive(m->msg, key), &cr->vars, &r);
+}
+
+static mcps_inmsg *find_candidate(case_run *cr, const cJSON *pattern)
+{
+    mcps_shape want = shape_of_pattern(pattern);
+    for (size_t i = 0; i < cr->s->ninbox; i++)
+        if (correlates(cr, pattern, &cr->s->inbox[i], want))
+            return &cr->s->inbox[i];
+    return NULL;
+}
+
+/* The message counts as "in a batch" only when the pattern says it must (not) be. */
+static bool batch_flag_ok(const cJSON *pattern, const mcps_inmsg *m)
+{
+    const cJSON *flag = cJSON_GetObjectItemCaseSensitive(pattern, "$in-batch");
+    return !flag || cJSON_IsTrue(flag) == m->in_batch;
+}
+
+static bool try_pattern(case_run *cr, const cJSON *pattern, const mcps_inmsg *m,
+                        mcps_match_result *r)
+{
+    if (!batch_flag_ok(pattern, m)) {
+        *r = (mcps_match_result){.matched = false};
+        snprintf(r->path, sizeof r->path, "$");
+        snprintf(r->detail, sizeof r->detail, "expected a message %s a batch array, got one %s",
+                 cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pattern, "$in-batch")) ? "inside"
+                                                                                      : "outside",
+                 m->in_batch ? "inside" : "outside");
+        return false;
+    }
+    return mcps_match(pattern, m->msg, &cr->vars, r);
+}
+
+/* The main pattern did not match: the first alternative that does grades the case. */
+static void judge_alternatives(case_run *cr, const mcps_step *st, const mcps_inmsg *m,
+                               const mcps_match_result *main)
+{
+    char ex[300];
+    excerpt_of(m->msg, ex, sizeof ex);
+    for (size_t i = 0; i < st->nalts; i++) {
+        mcps_match_result r;
+        if (!st->alts[i].pattern || !try_pattern(cr, st->alts[i].pattern, m, &r))
+            continue;
+        cr->met++;
+        if (st->alts[i].grade != MCPS_VERDICT_PASS)
+            grade(cr, st->alts[i].grade, stops(st->alts[i].grade), "line %zu: %s: %s", m->line,
+                  st->alts[i].reason, ex);
+        return;
+    }
+    note_expected(cr, st, st->json);
+    grade(cr, cr->broken, true, "line %zu: at %s: %s; message: %s", m->line, main->path,
+          main->detail, ex);
+}
+
+static void describe_leftovers(case_run *cr, mcps_buf *b, mcps_shape want)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < cr->s->ninbox; i++) {
+        const mcps_inmsg *m = &cr->s->inbox[i];
+        if (m->consumed || m->shape != want || m->in_batch != false)
+            continue;
+        if (n++ < 2) {
+            char ex[200];
+            excerpt_of(m->msg, ex, sizeof ex);
+            mcps_buf_printf(b, "%s %s", n == 1 ? "; unmatched:" : ",", ex);
+        }
+    }
+}
+
+/* "<-- else GRADE "reason" silence": nothing correlating arrived, and that is tolerated. */
+static bool silence_tolerated(case_run *cr, const mcps_step *st, double seconds)
+{
+    for (size_t i = 0; i < st->nalts; i++)
+        if (!st->alts[i].pattern) {
+            cr->met++;
+            if (st->alts[i].grade != MCPS_VERDICT_PASS)
+                grade(cr, st->alts[i].grade, stops(st->alts[i].grade), "%s (nothing within %.1f s)",
+                      st->alts[i].reason, seconds);
+            return true;
+        }
+    return false;
+}
+
+static void expectation_timed_out(case_run *cr, const mcps_step *st, double seconds)
+{
+    if (silence_tolerated(cr, st, seconds))
+        return;
+    mcps_buf b = {0};
+    mcps_shape want = shape_of_pattern(st->json);
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(st->json, "id");
+    char *idtext = id && want == MCPS_SHAPE_RESPONSE ? mcps_json_print(id, NULL) : NULL;
+    const char *why = gone_reason(cr->s);
+    mcps_buf_printf(&b, "no %s%s%s within %.1f s", mcps_shape_name(want), idtext ? " with id " : "",
+                    idtext ? idtext : "", seconds);
+    if (why)
+        mcps_buf_printf(&b, " (%s)", why);
+    describe_leftovers(cr, &b, want);
+    free(idtext);
+    note_expected(cr, st, st->json);
+    mcps_session_event(cr->s, "timed out waiting for the expectation at line %zu", st->line);
+    grade(cr, cr->broken, true, "%s", b.data);
+    mcps_buf_free(&b);
+}
+
+static void step_expect(case_run *cr, const mcps_step *st)
+{
+    double seconds = wait_seconds(cr, st);
+    int64_t deadline = mcps_clock_deadline(seconds);
+    mcps_inmsg *m;
+    while (!(m = find_candidate(cr, st->json)))
+        if (!mcps_session_poll(cr->s, deadline) && (cr->s->gone || mcps_clock_ms() >= deadline))
+            break;
+    if (!m) {
+        expectation_timed_out(cr, st, seconds);
+        return;
+    }
+    m->consumed = true;
+    mcps_match_result r;
+    if (try_pattern(cr, st->json, m, &r))
+        cr->met++;
+    else
+        judge_alternatives(cr, st, m, &r);
+}
+
+/* ---- silence, exit, time ------------------------------------------------------------ */
+
+static const mcps_inmsg *first_unconsumed(const case_run *cr, bool responses_only)
+{
+    for (size_t i = 0; i < cr->s->ninbox; i++) {
+        const mcps_inmsg *m = &cr->s->inbox[i];
+        if (m->consumed || m->in_batch)
+            continue;
+        /* An array from the target counts as a response, even an empty one (BATCH-004). */
+        if (!responses_only || m->shape == MCPS_SHAPE_RESPONSE || m->shape == MCPS_SHAPE_BATCH)
+            return m;
+    }
+    return NULL;
+}
+
+static void step_silence(case_run *cr, const mcps_step *st, bool responses_only)
+{
+    int64_t deadline = mcps_clock_deadline(st->seconds);
+    const mcps_inmsg *m = NULL;
+    while (!(m = first_unconsumed(cr, responses_only)) && mcps_clock_ms() < deadline)
+        if (!mcps_session_poll(cr->s, deadline) && cr->s->gone)
+            break;
+    if (!m) {
+        cr->met++;
+        return;
+    }
+    char ex[300];
+    excerpt_of(m->msg, ex, sizeof ex);
+    mcps_buf_clear(&cr->expected_detail);
+    mcps_buf_printf(&cr->expected_detail, "%s:%zu: no %s for %.1f s", cr->c->file, st->line,
+                    responses_only ? "response" : "message", st->seconds);
+    grade(cr, cr->broken, true, "line %zu: unexpected %s: %s", m->line, mcps_shape_name(m->shape),
+          ex);
+}
+
+static void step_exit(case_run *cr, const mcps_step *st)
+{
+    int64_t deadline = mcps_clock_deadline(st->seconds);
+    while (!cr->s->exited && !cr->s->gone)
+        if (!mcps_session_poll(cr->s, deadline) && mcps_clock_ms() >= deadline)
+            break;
+    if (cr->s->exited) {
+        cr->met++;
+        return;
+    }
+    mcps_buf_clear(&cr->expected_detail);
+    mcps_buf_printf(&cr->expected_detail, "%s:%zu: the target exits within %.1f s", cr->c->file,
+                    st->line, st->seconds);
+    grade(cr, cr->broken, true, "the target was still running %.1f s later", st->seconds);
+}
+
+static void step_wait(case_run *cr, const mcps_step *st)
+{
+    int64_t deadline = mcps_clock_deadline(st->seconds);
+    while (mcps_clock_ms() < deadline)
+        if (!mcps_session_poll(cr->s, deadline) && cr->s->gone)
+            break;
+}
+
+/* ---- the step list ------------------------------------------------------------------- */
+
+static void run_steps(case_run *cr, const mcps_step *steps, size_t n);
+
+static void step_repeat(case_run *cr, const mcps_step *st)
+{
+    for (size_t i = 0; i < st->max_iterations; i++) {
+        cJSON *index = cJSON_CreateNumber((double)i);
+        mcps_vars_set(&cr->vars, "i", index);
+        cJSON_Delete(index);
+        run_steps(cr, st->body, st->nbody);
+        if (cr->stop || !mcps_vars_get(&cr->vars, st->while_var))
+            return;
+    }
+    mcps_buf_clear(&cr->expected_detail);
+    mcps_buf_printf(&cr->expected_detail, "%s:%zu: ${%s} ends within %zu rounds", cr->c->file,
+                    st->line, st->while_var, st->max_iterations);
+    grade(cr, cr->broken, true, "${%s} was still set after %zu rounds (it never ends)",
+          st->while_var, st->max_iterations);
+}
+
+static void run_step(case_run *cr, const mcps_step *st)
+{
+    switch (st->kind) {
+    case MCPS_STEP_SEND:
+        step_send(cr, st);
+        break;
+    case MCPS_STEP_SEND_RAW:
+        step_send_raw(cr, st);
+        break;
+    case MCPS_STEP_EXPECT:
+        step_expect(cr, st);
+        break;
+    case MCPS_STEP_NO_RESPONSE:
+        step_silence(cr, st, true);
+        break;
+    case MCPS_STEP_NOTHING:
+        step_silence(cr, st, false);
+        break;
+    case MCPS_STEP_EXIT:
+        step_exit(cr, st);
+        break;
+    case MCPS_STEP_CLOSE_INPUT:
+        mcps_session_close_input(cr->s);
+        break;
+    case MCPS_STEP_WAIT:
+        step_wait(cr, st);
+        break;
+    case MCPS_STEP_REPEAT:
+        step_repeat(cr, st);
+        break;
+    }
+}
+
+static void run_steps(case_run *cr, const mcps_step *steps, size_t n)
+{
+    for (size_t i = 0; i < n && !cr->stop; i++)
+        run_step(cr, &steps[i]);
+}
+
+/* ---- set-up ---------------------------------------------------------------------------- */
+
+/* initialize + notifications/initialized on the case's fresh process. */
+static bool handshake(case_run *cr, char *why, size_t n)
+{
+    char err[200];
+    cJSON *init =
+        mcps_exec_initialize_request(INIT_ID, mcps_rev_name(cr->rev), cr->c->client_capabilities);
+    bool sent = mcps_session_send(cr->s, init, err, sizeof err);
+    cJSON_Delete(init);
+    if (!sent) {
+        snprintf(why, n, "could not send initialize: %s", err);
+        return false;
+    }
+    cJSON *pattern = mcps_json_parse_simple("{\"id\":" INIT_ID "}", strlen("{\"id\":" INIT_ID "}"));
+    mcps_step st = {
+        .kind = MCPS_STEP_EXPECT, .json = pattern, .seconds = cr->env->cfg->probe_timeout};
+    mcps_inmsg *m;
+    int64_t deadline = mcps_clock_deadline(st.seconds);
+    while (!(m = find_candidate(cr, pattern)))
+        if (!mcps_session_poll(cr->s, deadline) && (cr->s->gone || mcps_clock_ms() >= deadline))
+            break;
+    mcps_json_delete(pattern);
+    if (!m) {
+        snprintf(why, n, "no answer to initialize within %.0f s", st.seconds);
+        return false;
+    }
+    m->consumed = true;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(m->msg, "result"), "protocolVersion");
+    if (!cJSON_IsString(v) || strcmp(v->valuestring, mcps_rev_name(cr->rev)) != 0) {
+        char ex[200];
+        excerpt_of(m->msg, ex, sizeof ex);
+        snprintf(why, n, "initialize %s did not succeed this time: %s", mcps_rev_name(cr->rev), ex);
+        return false;
+    }
+    cJSON *done = mcps_rpc_notification("notifications/initialized", NULL);
+    sent = mcps_session_send(cr->s, done, err, sizeof err);
+    cJSON_Delete(done);
+    if (!sent)
+        snprintf(why, n, "could not send notifications/initialized: %s", err);
+    return sent;
+}
+
+/* A capability the case needs ("tools", "resources.subscribe") or forbids ("!completions"). */
+static bool capability_ok(const cJSON *caps, const char *spec, char *why, size_t n)
+{
+    bool forbid = spec[0] == '!';
+    const char *path = spec + forbid;
+    char first[64];
+    const char *dot = strchr(path, '.');
+    snprintf(first, sizeof first, "%.*s", dot ? (int)(dot - path) : (int)strlen(path), path);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(caps, first);
+    if (v && dot)
+        v = cJSON_GetObjectItemCaseSensitive(v, dot + 1);
+    bool declared = v && !cJSON_IsFalse(v) && !cJSON_IsNull(v);
+    if (declared == !forbid)
+        return true;
+    snprintf(why, n, "the target %s capability '%s'", forbid ? "declares" : "does not declare",
+             path);
+    return false;
+}
+
+static bool applicable(const mcps_exec_env *env, const mcps_case *c, mcps_rev rev, char *why,
+                       size_t n)
+{
+    if (!mcps_discovery_supports(env->discovery, rev)) {
+        snprintf(why, n, "the target does not speak %s", mcps_rev_name(rev));
+        return false;
+    }
+    const cJSON *caps =
+        cJSON_GetObjectItemCaseSensitive(env->discovery->init_result[rev], "capabilities");
+    for (size_t i = 0; i < c->ncapabilities; i++)
+        if (!capability_ok(caps, c->capabilities[i], why, n))
+            return false;
+    return true;
+}
+
+void mcps_exec_describe(const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
+                        mcps_case_result *r)
+{
+    r->id = strdup(c->id);
+    r->suite = strdup(suite->name);
+    r->title = strdup(c->title);
+    r->section = c->section ? strdup(c->section) : NULL;
+    r->revision = rev;
+    r->requirements = strdup(c->requirements);
+    r->level = MCPS_LEVEL_MAY;
+    mcps_catalog_level_of(c->requirements, rev, &r->level);
+    r->expected = strdup(c->expect);
+}
+
+static void forward_finding(void *ctx, const mcps_finding *f, const char *excerpt)
+{
+    case_run *cr = ctx;
+    mcps_tally_finding(cr->env->tally, cr->rev, cr->c->id, f, excerpt);
+}
+
+static void set_builtins(case_run *cr)
+{
+    cJSON *supported = cJSON_CreateArray();
+    for (int r = MCPS_REV_COUNT - 1; r >= 0; r--)
+        if (mcps_discovery_supports(cr->env->discovery, (mcps_rev)r)) {
+            if (!cJSON_GetArraySize(supported))
+                mcps_vars_set_string(&cr->vars, "latest_revision", mcps_rev_name((mcps_rev)r));
+            cJSON_AddItemToArray(supported, cJSON_CreateString(mcps_rev_name((mcps_rev)r)));
+        }
+    mcps_vars_set(&cr->vars, "supported_revisions", supported);
+    cJSON_Delete(supported);
+    mcps_vars_set_string(&cr->vars, "revision", mcps_rev_name(cr->rev));
+    mcps_vars_set_string(&cr->vars, "mcpspec_version", MCPS_VERSION);
+    mcps_vars_set_string(&cr->vars, "case", cr->c->id);
+}
+
+/* Expected: the case's sentence, plus the step that was not met. */
+static void finish_expected(case_run *cr, mcps_case_result *r)
+{
+    if (!cr->expected_detail.len)
+        return;
+    mcps_buf b = {0};
+    mcps_buf_printf(&b, "%s Unmet step: %s", r->expected, cr->expected_detail.data);
+    free(r->expected);
+    r->expected = mcps_buf_take(&b);
+}
+
+static void run_session(case_run *cr, mcps_case_result *r)
+{
+    char why[400];
+    if (cr->c->session == MCPS_SESSION_INITIALIZED && !handshake(cr, why, sizeof why)) {
+        r->verdict = MCPS_VERDICT_ERROR;
+        r->reason = strdup(why);
+        r->observed = strdup(why);
+        return;
+    }
+    mcps_session_set_rev(cr->s, cr->rev);
+    run_steps(cr, cr->c->steps, cr->c->nsteps);
+    r->verdict = cr->verdict;
+    if (cr->verdict == MCPS_VERDICT_PASS)
+        mcps_buf_printf(&cr->observed, "as expected: %zu expectation%s met", cr->met,
+                        cr->met == 1 ? "" : "s");
+    if (cr->verdict == MCPS_VERDICT_ERROR || cr->verdict == MCPS_VERDICT_SKIP)
+        r->reason = strdup(cr->observed.data ? cr->observed.data : "not judged");
+    r->observed = mcps_buf_take(&cr->observed);
+    finish_expected(cr, r);
+}
+
+void mcps_exec_case(const mcps_exec_env *env, const mcps_suite *suite, const mcps_case *c,
+                    mcps_rev rev, mcps_case_result *r)
+{
+    int64_t t0 = mcps_clock_ms();
+    mcps_exec_describe(suite, c, rev, r);
+    char why[300];
+    if (!applicable(env, c, rev, why, sizeof why)) {
+        r->verdict = MCPS_VERDICT_SKIP;
+        r->reason = strdup(why);
+        return;
+    }
+    case_run cr = {.env = env,
+                   .c = c,
+                   .rev = rev,
+                   .verdict = MCPS_VERDICT_PASS,
+                   .broken = mcps_verdict_for_level(r->level)};
+    mcps_session_config sc = {
+        .target = env->cfg->target, .rev = rev, .on_finding = forward_finding, .ctx = &cr};
+    cr.s = mcps_session_open(&sc, why, sizeof why);
+    if (!cr.s) {
+        r->verdict = MCPS_VERDICT_ERROR;
+        r->reason = strdup(why);
+        return;
+    }
+    set_builtins(&cr);
+    run_session(&cr, r);
+    mcps_session_shutdown(cr.s, NULL);
+    mcps_tally_counts(env->tally, rev, &cr.s->counts);
+    mcps_session_take_log(cr.s, r);
+    mcps_session_free(cr.s);
+    mcps_vars_free(&cr.vars);
+    mcps_buf_free(&cr.observed);
+    mcps_buf_free(&cr.expected_detail);
+    r->seconds = (double)(mcps_clock_ms() - t0) / 1000.0;
+}

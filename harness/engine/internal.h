@@ -1,0 +1,62 @@
+/*
+ * internal.h - what the engine's files share and nobody else needs:
+ * revision discovery, case execution and the observer tally.
+ */
+#ifndef MCPS_ENGINE_INTERNAL_H
+#define MCPS_ENGINE_INTERNAL_H
+
+#include <cjson/cJSON.h>
+
+#include "engine/result.h"
+#include "engine/run.h"
+#include "engine/suite.h"
+#include "session/session.h"
+
+/* ---- discovery (discover.c) ---- */
+
+typedef struct mcps_discovery {
+    mcps_rev_probe probes[MCPS_REV_COUNT];
+    cJSON *init_result[MCPS_REV_COUNT];     /* initialize result per supported revision */
+    mcps_case_result cases[MCPS_REV_COUNT]; /* one "discovery" record per probed revision */
+    bool has_case[MCPS_REV_COUNT];
+    char fatal[300]; /* the target could not be started at all */
+} mcps_discovery;
+
+void mcps_discover(const mcps_run_config *cfg, mcps_discovery *d);
+void mcps_discovery_free(mcps_discovery *d);
+bool mcps_discovery_supports(const mcps_discovery *d, mcps_rev rev);
+
+/* ---- the observer tally (observers.c) ---- */
+
+typedef struct mcps_tally mcps_tally;
+
+mcps_tally *mcps_tally_new(void);
+void mcps_tally_free(mcps_tally *t);
+void mcps_tally_finding(mcps_tally *t, mcps_rev rev, const char *case_id, const mcps_finding *f,
+                        const char *excerpt);
+void mcps_tally_counts(mcps_tally *t, mcps_rev rev, const mcps_session_counts *counts);
+/* Messages sent and lines received over the whole run (cases only; probes are added by run.c). */
+void mcps_tally_totals(const mcps_tally *t, size_t *sent, size_t *received);
+/* Append one "observe/..." case per rule and revision the run covered. */
+bool mcps_tally_results(const mcps_tally *t, mcps_rev_set revisions, mcps_run_result *out);
+
+/* ---- one case (exec.c) ---- */
+
+typedef struct mcps_exec_env {
+    const mcps_run_config *cfg;
+    const mcps_discovery *discovery;
+    mcps_tally *tally;
+} mcps_exec_env;
+
+/* Run case c on revision rev and fill result (which the caller owns). */
+void mcps_exec_case(const mcps_exec_env *env, const mcps_suite *suite, const mcps_case *c,
+                    mcps_rev rev, mcps_case_result *result);
+
+/* Fill the descriptive fields of a result from its case. */
+void mcps_exec_describe(const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
+                        mcps_case_result *result);
+
+/* Shared by discovery and cases: the initialize request mcpspec sends. */
+cJSON *mcps_exec_initialize_request(const char *id, const char *version, const cJSON *client_caps);
+
+#endif

@@ -1,0 +1,796 @@
+/*
+ * match.c - structural matchers and templates; see match.h for the language.
+ *
+ * Matching recurses along the pattern, never along the actual message, so a
+ * hostile target cannot deepen the recursion: suites are ours and shallow.
+ * Captures made inside a branch that fails ($oneOf, $not) are rolled back.
+ */
+#include "engine/match.h"
+
+#include "codec/buf.h"
+#include "codec/json.h"
+
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- variables --------------------------------------------------------------- */
+
+static mcps_var *find_var(const mcps_vars *v, const char *name)
+{
+    for (size_t i = 0; i < v->n; i++)
+        if (strcmp(v->items[i].name, name) == 0)
+            return &v->items[i];
+    return NULL;
+}
+
+static void set_var_owned(mcps_vars *v, const char *name, cJSON *value)
+{
+    mcps_var *var = find_var(v, name);
+    if (var) {
+        mcps_json_delete(var->value);
+        var->value = value;
+        return;
+    }
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 16;
+        mcps_var *items = realloc(v->items, cap * sizeof *items);
+        if (!items) {
+            mcps_json_delete(value);
+            return;
+        }
+        v->items = items;
+        v->cap = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy) {
+        mcps_json_delete(value);
+        return;
+    }
+    v->items[v->n++] = (mcps_var){copy, value};
+}
+
+void mcps_vars_set(mcps_vars *v, const char *name, const cJSON *value)
+{
+    set_var_owned(v, name, cJSON_Duplicate(value, true));
+}
+
+void mcps_vars_set_string(mcps_vars *v, const char *name, const char *value)
+{
+    set_var_owned(v, name, cJSON_CreateString(value));
+}
+
+void mcps_vars_unset(mcps_vars *v, const char *name)
+{
+    mcps_var *var = find_var(v, name);
+    if (!var)
+        return;
+    free(var->name);
+    mcps_json_delete(var->value);
+    *var = v->items[--v->n];
+}
+
+const cJSON *mcps_vars_get(const mcps_vars *v, const char *name)
+{
+    const mcps_var *var = find_var(v, name);
+    return var ? var->value : NULL;
+}
+
+/* Drop variables past index keep: rolls back captures of a failed branch. */
+static void vars_truncate(mcps_vars *v, size_t keep)
+{
+    while (v->n > keep) {
+        v->n--;
+        free(v->items[v->n].name);
+        mcps_json_delete(v->items[v->n].value);
+    }
+}
+
+void mcps_vars_free(mcps_vars *v)
+{
+    vars_truncate(v, 0);
+    free(v->items);
+    *v = (mcps_vars){0};
+}
+
+/* ---- ${NAME} references -------------------------------------------------------- */
+
+static bool is_name_char(char c, bool first)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+           (!first && c >= '0' && c <= '9');
+}
+
+/* Length of "${NAME}" at s, or 0 when s does not start a well-formed reference. */
+static size_t var_ref_len(const char *s)
+{
+    if (s[0] != '$' || s[1] != '{' || !is_name_char(s[2], true))
+        return 0;
+    size_t i = 3;
+    while (is_name_char(s[i], false))
+        i++;
+    return s[i] == '}' ? i + 1 : 0;
+}
+
+/* When s is exactly "${NAME}", copy NAME into name and return true. */
+static bool whole_var(const char *s, char *name, size_t n)
+{
+    size_t len = var_ref_len(s);
+    if (!len || s[len] != '\0' || len - 3 >= n)
+        return false;
+    memcpy(name, s + 2, len - 3);
+    name[len - 3] = '\0';
+    return true;
+}
+
+static void append_var_text(mcps_buf *b, const cJSON *value)
+{
+    if (cJSON_IsString(value)) {
+        mcps_buf_puts(b, value->valuestring);
+        return;
+    }
+    char *s = mcps_json_print(value, NULL);
+    if (s)
+        mcps_buf_puts(b, s);
+    free(s);
+}
+
+char *mcps_template_text(const char *text, const mcps_vars *vars, char *err, size_t errlen)
+{
+    mcps_buf b = {0};
+    for (const char *p = text; *p;) {
+        size_t len = var_ref_len(p);
+        if (!len) {
+            mcps_buf_putc(&b, *p++);
+            continue;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(len - 3), p + 2);
+        const cJSON *value = mcps_vars_get(vars, name);
+        if (!value) {
+            snprintf(err, errlen, "variable ${%s} is not set", name);
+            mcps_buf_free(&b);
+            return NULL;
+        }
+        append_var_text(&b, value);
+        p += len;
+    }
+    return mcps_buf_take(&b);
+}
+
+/* ---- matching -------------------------------------------------------------------- */
+
+typedef struct matcher {
+    mcps_vars *pending; /* captures of this attempt */
+    const mcps_vars *vars;
+    mcps_match_result *out;
+    char path[200];
+} matcher;
+
+static void describe(const cJSON *v, char *dst, size_t n)
+{
+    if (!v) {
+        snprintf(dst, n, "nothing (member absent)");
+        return;
+    }
+    char *s = mcps_json_print(v, NULL);
+    if (!s) {
+        snprintf(dst, n, "?");
+        return;
+    }
+    if (strlen(s) > 120)
+        snprintf(dst, n, "%.117s...", s);
+    else
+        snprintf(dst, n, "%s", s);
+    free(s);
+}
+
+static bool mismatch(matcher *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool mismatch(matcher *m, const char *fmt, ...)
+{
+    snprintf(m->out->path, sizeof m->out->path, "%s", m->path);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->out->detail, sizeof m->out->detail, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+static bool mismatch_value(matcher *m, const char *expected, const cJSON *actual)
+{
+    char got[160];
+    describe(actual, got, sizeof got);
+    return mismatch(m, "expected %s, got %s", expected, got);
+}
+
+static bool match_any(matcher *m, const cJSON *pattern, const cJSON *actual);
+
+static bool match_type(matcher *m, const char *kw, const cJSON *actual)
+{
+    bool ok;
+    if (strcmp(kw, "any") == 0)
+        ok = actual != NULL;
+    else if (strcmp(kw, "absent") == 0)
+        ok = actual == NULL;
+    else if (strcmp(kw, "string") == 0)
+        ok = cJSON_IsString(actual);
+    else if (strcmp(kw, "number") == 0)
+        ok = cJSON_IsNumber(actual);
+    else if (strcmp(kw, "integer") == 0)
+        ok = cJSON_IsNumber(actual) && mcps_json_number_is_integer(actual);
+    else if (strcmp(kw, "boolean") == 0)
+        ok = cJSON_IsBool(actual);
+    else if (strcmp(kw, "object") == 0)
+        ok = cJSON_IsObject(actual);
+    else if (strcmp(kw, "array") == 0)
+        ok = cJSON_IsArray(actual);
+    else if (strcmp(kw, "null") == 0)
+        ok = cJSON_IsNull(actual);
+    else /* nonempty */
+        ok = (cJSON_IsString(actual) && actual->valuestring[0]) ||
+             ((cJSON_IsArray(actual) || cJSON_IsObject(actual)) && actual->child);
+    if (ok)
+        return true;
+    char want[40];
+    snprintf(want, sizeof want, "%s%s", strcmp(kw, "absent") == 0 ? "no member" : "$", kw);
+    return mismatch_value(m, want, actual);
+}
+
+static bool match_regex(matcher *m, const char *re, const cJSON *actual)
+{
+    if (!cJSON_IsString(actual))
+        return mismatch_value(m, "a string", actual);
+    regex_t rx;
+    if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) != 0)
+        return mismatch(m, "bad regular expression /%s/", re);
+    bool ok = regexec(&rx, actual->valuestring, 0, NULL, 0) == 0;
+    regfree(&rx);
+    if (ok)
+        return true;
+    char want[160];
+    snprintf(want, sizeof want, "a string matching /%.120s/", re);
+    return mismatch_value(m, want, actual);
+}
+
+static bool capture(matcher *m, const char *name, const cJSON *actual, bool optional)
+{
+    if (!actual && !optional)
+        return mismatch(m, "expected a value to capture as ${%s}, got nothing", name);
+    /* An absent optional member unsets the variable: that is how a loop over
+     * pages sees the last one (no nextCursor). */
+    set_var_owned(m->pending, name, actual ? cJSON_Duplicate(actual, true) : NULL);
+    return true;
+}
+
+static bool match_var(matcher *m, const char *name, const cJSON *actual)
+{
+    const cJSON *value = mcps_vars_get(m->pending, name);
+    if (!value)
+        value = mcps_vars_get(m->vars, name);
+    if (!value)
+        return mismatch(m, "variable ${%s} is not set", name);
+    if (actual && mcps_json_equal(value, actual))
+        return true;
+    char want[160];
+    describe(value, want, sizeof want);
+    return mismatch_value(m, want, actual);
+}
+
+static bool match_literal_string(matcher *m, const char *text, const cJSON *actual)
+{
+    char err[120];
+    char *want =
+        strstr(text, "${") ? mcps_template_text(text, m->vars, err, sizeof err) : strdup(text);
+    if (!want)
+        return mismatch(m, "%s", err);
+    bool ok = cJSON_IsString(actual) && strcmp(actual->valuestring, want) == 0;
+    if (!ok) {
+        char quoted[200];
+        snprintf(quoted, sizeof quoted, "\"%.180s\"", want);
+        mismatch_value(m, quoted, actual);
+    }
+    free(want);
+    return ok;
+}
+
+static bool match_string(matcher *m, const char *s, const cJSON *actual)
+{
+    char name[64];
+    if (s[0] == '$' && s[1] == '$')
+        return match_literal_string(m, s + 1, actual);
+    if (whole_var(s, name, sizeof name))
+        return match_var(m, name, actual);
+    if (strncmp(s, "$regex:", 7) == 0)
+        return match_regex(m, s + 7, actual);
+    if (strncmp(s, "$capture?:", 10) == 0)
+        return capture(m, s + 10, actual, true);
+    if (strncmp(s, "$capture:", 9) == 0)
+        return capture(m, s + 9, actual, false);
+    if (s[0] == '$' && s[1] != '{')
+        return match_type(m, s + 1, actual);
+    return match_literal_string(m, s, actual);
+}
+
+/* Run a sub-match with the path extended; restores the path afterwards. */
+static bool match_at(matcher *m, const char *fmt, const void *arg, const cJSON *pattern,
+                     const cJSON *actual)
+{
+    size_t len = strlen(m->path);
+    if (strcmp(fmt, "index") == 0)
+        snprintf(m->path + len, sizeof m->path - len, "[%zu]", *(const size_t *)arg);
+    else
+        snprintf(m->path + len, sizeof m->path - len, ".%s", (const char *)arg);
+    bool ok = match_any(m, pattern, actual);
+    m->path[len] = '\0';
+    return ok;
+}
+
+static const char *member_name(const cJSON *member)
+{
+    const char *k = member->string;
+    return k[0] == '$' && k[1] == '$' ? k + 1 : k;
+}
+
+static bool object_allows(const cJSON *pattern, const char *key)
+{
+    for (const cJSON *p = pattern->child; p; p = p->next)
+        if (p->string[0] != '$' || p->string[1] == '$')
+            if (strcmp(member_name(p), key) == 0)
+                return true;
+    return false;
+}
+
+static bool match_object(matcher *m, const cJSON *pattern, const cJSON *actual)
+{
+    if (!cJSON_IsObject(actual))
+        return mismatch_value(m, "an object", actual);
+    for (const cJSON *p = pattern->child; p; p = p->next) {
+        if (p->string[0] == '$' && p->string[1] != '$')
+            continue; /* "$closed", "$in-batch": options, not members */
+        const char *key = member_name(p);
+        if (!match_at(m, "member", key, p, cJSON_GetObjectItemCaseSensitive(actual, key)))
+            return false;
+    }
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pattern, "$closed")))
+        for (const cJSON *a = actual->child; a; a = a->next)
+            if (!object_allows(pattern, a->string))
+                return mismatch(m, "unexpected member \"%.80s\"", a->string);
+    return true;
+}
+
+static bool match_array(matcher *m, const cJSON *pattern, const cJSON *actual)
+{
+    if (!cJSON_IsArray(actual))
+        return mismatch_value(m, "an array", actual);
+    int want = cJSON_GetArraySize(pattern), got = cJSON_GetArraySize(actual);
+    if (want != got)
+        return mismatch(m, "expected an array of %d elements, got %d", want, got);
+    size_t i = 0;
+    for (const cJSON *p = pattern->child, *a = actual->child; p; p = p->next, a = a->next, i++)
+        if (!match_at(m, "index", &i, p, a))
+            return false;
+    return true;
+}
+
+static bool try_branch(matcher *m, const cJSON *pattern, const cJSON *actual)
+{
+    size_t keep = m->pending->n;
+    if (match_any(m, pattern, actual))
+        return true;
+    vars_truncate(m->pending, keep);
+    return false;
+}
+
+static bool match_one_of(matcher *m, const cJSON *alts, const cJSON *actual)
+{
+    for (const cJSON *p = alts->child; p; p = p->next)
+        if (try_branch(m, p, actual))
+            return true;
+    char got[160];
+    describe(actual, got, sizeof got);
+    char want[160];
+    describe(alts, want, sizeof want);
+    return mismatch(m, "expected one of %s, got %s", want, got);
+}
+
+static bool match_not(matcher *m, const cJSON *inner, const cJSON *actual)
+{
+    mcps_match_result saved = *m->out;
+    bool matched = try_branch(m, inner, actual);
+    *m->out = saved;
+    if (!matched)
+        return true;
+    char want[160];
+    describe(inner, want, sizeof want);
+    char what[200];
+    snprintf(what, sizeof what, "anything but %s", want);
+    return mismatch_value(m, what, actual);
+}
+
+static bool match_each(matcher *m, const cJSON *inner, const cJSON *actual)
+{
+    if (!cJSON_IsArray(actual))
+        return mismatch_value(m, "an array", actual);
+    size_t i = 0;
+    for (const cJSON *a = actual->child; a; a = a->next, i++)
+        if (!match_at(m, "index", &i, inner, a))
+            return false;
+    return true;
+}
+
+static bool match_contains(matcher *m, const cJSON *inner, const cJSON *actual)
+{
+    if (!cJSON_IsArray(actual))
+        return mismatch_value(m, "an array", actual);
+    for (const cJSON *a = actual->child; a; a = a->next)
+        if (try_branch(m, inner, a))
+            return true;
+    char want[160];
+    describe(inner, want, sizeof want);
+    return mismatch(m, "expected an element matching %s; none does", want);
+}
+
+static size_t utf8_length(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+static bool match_size(matcher *m, const cJSON *bounds, const cJSON *actual)
+{
+    double size;
+    if (cJSON_IsString(actual))
+        size = (double)utf8_length(actual->valuestring);
+    else if (cJSON_IsArray(actual) || cJSON_IsObject(actual))
+        size = cJSON_GetArraySize(actual);
+    else
+        return mismatch_value(m, "a string, array or object", actual);
+    const cJSON *min = cJSON_GetObjectItemCaseSensitive(bounds, "min");
+    const cJSON *max = cJSON_GetObjectItemCaseSensitive(bounds, "max");
+    if ((min && size < min->valuedouble) || (max && size > max->valuedouble))
+        return mismatch(m, "size %.0f is outside [%s, %s]", size,
+                        min ? mcps_json_number_text(min) : "0",
+                        max ? mcps_json_number_text(max) : "any");
+    return true;
+}
+
+static bool match_gt(matcher *m, const cJSON *bound, const cJSON *actual)
+{
+    char name[64];
+    const cJSON *b = bound;
+    if (cJSON_IsString(bound) && whole_var(bound->valuestring, name, sizeof name)) {
+        b = mcps_vars_get(m->vars, name);
+        if (!b)
+            return true; /* nothing to compare with yet: the first value of a series */
+    }
+    if (!cJSON_IsNumber(actual))
+        return mismatch_value(m, "a number", actual);
+    if (cJSON_IsNumber(b) && actual->valuedouble > b->valuedouble)
+        return true;
+    char want[80];
+    snprintf(want, sizeof want, "a number greater than %g",
+             cJSON_IsNumber(b) ? b->valuedouble : NAN);
+    return mismatch_value(m, want, actual);
+}
+
+/* {"$in": "${LIST}"}: equal to one element of an array variable (or a literal array). */
+static bool match_in(matcher *m, const cJSON *list, const cJSON *actual)
+{
+    char name[64];
+    if (cJSON_IsString(list) && whole_var(list->valuestring, name, sizeof name)) {
+        list = mcps_vars_get(m->vars, name);
+        if (!list)
+            return mismatch(m, "variable ${%s} is not set", name);
+    }
+    for (const cJSON *e = cJSON_IsArray(list) ? list->child : NULL; e; e = e->next)
+        if (actual && mcps_json_equal(e, actual))
+            return true;
+    char want[180];
+    char one[160];
+    describe(list, one, sizeof one);
+    snprintf(want, sizeof want, "one of %s", one);
+    return mismatch_value(m, want, actual);
+}
+
+static bool match_capture_object(matcher *m, const cJSON *pattern, const cJSON *actual)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(pattern, "$capture");
+    const cJSON *is = cJSON_GetObjectItemCaseSensitive(pattern, "$is");
+    bool optional = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pattern, "$optional"));
+    if (!actual && optional)
+        return capture(m, name->valuestring, NULL, true);
+    if (is && !match_any(m, is, actual))
+        return false;
+    return capture(m, name->valuestring, actual, optional);
+}
+
+/* The operator of a matcher object ({"$oneOf": ...}), or NULL for a plain object. */
+static const char *matcher_keyword(const cJSON *pattern)
+{
+    static const char *const keywords[] = {"$oneOf",   "$not",  "$each", "$contains",
+                                           "$capture", "$size", "$gt",   "$in"};
+    for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
+        if (cJSON_GetObjectItemCaseSensitive(pattern, keywords[i]))
+            return keywords[i];
+    return NULL;
+}
+
+static bool match_matcher_object(matcher *m, const char *kw, const cJSON *pattern,
+                                 const cJSON *actual)
+{
+    const cJSON *arg = cJSON_GetObjectItemCaseSensitive(pattern, kw);
+    if (strcmp(kw, "$oneOf") == 0)
+        return match_one_of(m, arg, actual);
+    if (strcmp(kw, "$not") == 0)
+        return match_not(m, arg, actual);
+    if (strcmp(kw, "$each") == 0)
+        return match_each(m, arg, actual);
+    if (strcmp(kw, "$contains") == 0)
+        return match_contains(m, arg, actual);
+    if (strcmp(kw, "$size") == 0)
+        return match_size(m, arg, actual);
+    if (strcmp(kw, "$gt") == 0)
+        return match_gt(m, arg, actual);
+    if (strcmp(kw, "$in") == 0)
+        return match_in(m, arg, actual);
+    return match_capture_object(m, pattern, actual);
+}
+
+static bool match_any(matcher *m, const cJSON *pattern, const cJSON *actual)
+{
+    if (cJSON_IsString(pattern))
+        return match_string(m, pattern->valuestring, actual);
+    if (cJSON_IsObject(pattern)) {
+        const char *kw = matcher_keyword(pattern);
+        return kw ? match_matcher_object(m, kw, pattern, actual) : match_object(m, pattern, actual);
+    }
+    if (cJSON_IsArray(pattern))
+        return match_array(m, pattern, actual);
+    if (actual && mcps_json_equal(pattern, actual))
+        return true;
+    char want[160];
+    describe(pattern, want, sizeof want);
+    return mismatch_value(m, want, actual);
+}
+
+bool mcps_match(const cJSON *pattern, const cJSON *actual, mcps_vars *vars, mcps_match_result *out)
+{
+    mcps_vars pending = {0};
+    *out = (mcps_match_result){.matched = false};
+    matcher m = {.pending = &pending, .vars = vars, .out = out, .path = "$"};
+    out->matched = match_any(&m, pattern, actual);
+    for (size_t i = 0; out->matched && i < pending.n; i++) {
+        const mcps_var *p = &pending.items[i];
+        if (p->value)
+            set_var_owned(vars, p->name, cJSON_Duplicate(p->value, true));
+        else
+            mcps_vars_unset(vars, p->name);
+    }
+    mcps_vars_free(&pending);
+    return out->matched;
+}
+
+bool mcps_match_peek(const cJSON *pattern, const cJSON *actual, const mcps_vars *vars,
+                     mcps_match_result *out)
+{
+    mcps_vars pending = {0};
+    *out = (mcps_match_result){.matched = false};
+    matcher m = {.pending = &pending, .vars = vars, .out = out, .path = "$"};
+    out->matched = match_any(&m, pattern, actual);
+    mcps_vars_free(&pending);
+    return out->matched;
+}
+
+/* ---- templates ----------------------------------------------------------------------- */
+
+typedef enum expand_status { EXPAND_OK, EXPAND_DROP, EXPAND_FAIL } expand_status;
+
+static expand_status expand_node(const cJSON *t, const mcps_vars *vars, cJSON **out, char *err,
+                                 size_t errlen);
+
+static expand_status expand_string(const cJSON *t, const mcps_vars *vars, cJSON **out, char *err,
+                                   size_t errlen)
+{
+    char name[64];
+    if (whole_var(t->valuestring, name, sizeof name)) {
+        const cJSON *value = mcps_vars_get(vars, name);
+        if (!value)
+            return EXPAND_DROP;
+        *out = cJSON_Duplicate(value, true);
+        return *out ? EXPAND_OK : EXPAND_FAIL;
+    }
+    if (!strstr(t->valuestring, "${")) {
+        *out = cJSON_Duplicate(t, true);
+        return *out ? EXPAND_OK : EXPAND_FAIL;
+    }
+    char *text = mcps_template_text(t->valuestring, vars, err, errlen);
+    if (!text)
+        return EXPAND_FAIL;
+    *out = cJSON_CreateString(text);
+    free(text);
+    return *out ? EXPAND_OK : EXPAND_FAIL;
+}
+
+static expand_status expand_container(const cJSON *t, const mcps_vars *vars, cJSON **out, char *err,
+                                      size_t errlen)
+{
+    bool object = cJSON_IsObject(t);
+    cJSON *c = object ? cJSON_CreateObject() : cJSON_CreateArray();
+    if (!c)
+        return EXPAND_FAIL;
+    for (const cJSON *child = t->child; child; child = child->next) {
+        cJSON *v = NULL;
+        expand_status st = expand_node(child, vars, &v, err, errlen);
+        if (st == EXPAND_FAIL) {
+            mcps_json_delete(c);
+            return EXPAND_FAIL;
+        }
+        if (st == EXPAND_DROP)
+            continue;
+        if (object)
+            cJSON_AddItemToObject(c, child->string, v);
+        else
+            cJSON_AddItemToArray(c, v);
+    }
+    *out = c;
+    return EXPAND_OK;
+}
+
+static expand_status expand_node(const cJSON *t, const mcps_vars *vars, cJSON **out, char *err,
+                                 size_t errlen)
+{
+    if (cJSON_IsString(t))
+        return expand_string(t, vars, out, err, errlen);
+    if (cJSON_IsObject(t) || cJSON_IsArray(t))
+        return expand_container(t, vars, out, err, errlen);
+    *out = cJSON_Duplicate(t, true);
+    return *out ? EXPAND_OK : EXPAND_FAIL;
+}
+
+cJSON *mcps_template_expand(const cJSON *tmpl, const mcps_vars *vars, char *err, size_t errlen)
+{
+    cJSON *out = NULL;
+    expand_status st = expand_node(tmpl, vars, &out, err, errlen);
+    if (st == EXPAND_DROP) {
+        snprintf(err, errlen, "the whole message is an unset variable");
+        return NULL;
+    }
+    if (st == EXPAND_FAIL && !err[0])
+        snprintf(err, errlen, "out of memory");
+    return st == EXPAND_OK ? out : NULL;
+}
+
+/* ---- validation ------------------------------------------------------------------------- */
+
+static bool validate_node(const cJSON *p, char *err, size_t errlen);
+
+static bool validate_refs(const char *s, char *err, size_t errlen)
+{
+    for (const char *q = strstr(s, "${"); q; q = strstr(q + 1, "${"))
+        if (!var_ref_len(q)) {
+            snprintf(err, errlen, "malformed variable reference in \"%.60s\"", s);
+            return false;
+        }
+    return true;
+}
+
+static bool validate_string(const char *s, char *err, size_t errlen)
+{
+    static const char *const types[] = {"any",     "absent", "string", "number", "integer",
+                                        "boolean", "object", "array",  "null",   "nonempty"};
+    if (!validate_refs(s, err, errlen))
+        return false;
+    if (s[0] != '$' || s[1] == '$' || s[1] == '{')
+        return true;
+    if (strncmp(s, "$regex:", 7) == 0) {
+        regex_t rx;
+        int rc = regcomp(&rx, s + 7, REG_EXTENDED | REG_NOSUB);
+        if (rc == 0)
+            regfree(&rx);
+        else
+            snprintf(err, errlen, "regular expression /%.60s/ does not compile", s + 7);
+        return rc == 0;
+    }
+    const char *name = strncmp(s, "$capture?:", 10) == 0 ? s + 10
+                       : strncmp(s, "$capture:", 9) == 0 ? s + 9
+                                                         : NULL;
+    if (name) {
+        bool ok = is_name_char(*name, true);
+        for (const char *c = name; ok && *c; c++)
+            ok = is_name_char(*c, false);
+        if (!ok)
+            snprintf(err, errlen, "bad capture name in \"%.60s\"", s);
+        return ok;
+    }
+    for (size_t i = 0; i < sizeof types / sizeof *types; i++)
+        if (strcmp(s + 1, types[i]) == 0)
+            return true;
+    snprintf(err, errlen, "unknown matcher \"%.60s\" (write \"$%.60s\" for the literal text)", s,
+             s);
+    return false;
+}
+
+static bool validate_matcher_object(const cJSON *p, const char *kw, char *err, size_t errlen)
+{
+    const cJSON *arg = cJSON_GetObjectItemCaseSensitive(p, kw);
+    for (const cJSON *c = p->child; c; c = c->next) {
+        bool allowed = strcmp(c->string, kw) == 0 ||
+                       (strcmp(kw, "$capture") == 0 &&
+                        (strcmp(c->string, "$is") == 0 || strcmp(c->string, "$optional") == 0));
+        if (!allowed) {
+            snprintf(err, errlen, "\"%s\" cannot be combined with \"%.40s\"", kw, c->string);
+            return false;
+        }
+    }
+    if (strcmp(kw, "$oneOf") == 0 && (!cJSON_IsArray(arg) || !arg->child)) {
+        snprintf(err, errlen, "\"$oneOf\" takes a non-empty array of patterns");
+        return false;
+    }
+    if (strcmp(kw, "$capture") == 0 && !cJSON_IsString(arg)) {
+        snprintf(err, errlen, "\"$capture\" takes a variable name");
+        return false;
+    }
+    if (strcmp(kw, "$size") == 0 && !cJSON_IsObject(arg)) {
+        snprintf(err, errlen, "\"$size\" takes {\"min\": N, \"max\": M}");
+        return false;
+    }
+    if (strcmp(kw, "$in") == 0 && !cJSON_IsArray(arg) && !cJSON_IsString(arg)) {
+        snprintf(err, errlen, "\"$in\" takes an array or \"${VAR}\"");
+        return false;
+    }
+    if (strcmp(kw, "$capture") == 0 || strcmp(kw, "$size") == 0 || strcmp(kw, "$gt") == 0 ||
+        strcmp(kw, "$in") == 0) {
+        const cJSON *is = cJSON_GetObjectItemCaseSensitive(p, "$is");
+        return !is || validate_node(is, err, errlen);
+    }
+    if (cJSON_IsArray(arg)) {
+        for (const cJSON *c = arg->child; c; c = c->next)
+            if (!validate_node(c, err, errlen))
+                return false;
+        return true;
+    }
+    return validate_node(arg, err, errlen);
+}
+
+static bool validate_object(const cJSON *p, char *err, size_t errlen)
+{
+    const char *kw = matcher_keyword(p);
+    if (kw)
+        return validate_matcher_object(p, kw, err, errlen);
+    for (const cJSON *c = p->child; c; c = c->next) {
+        if (c->string[0] == '$' && c->string[1] != '$' && strcmp(c->string, "$closed") != 0 &&
+            strcmp(c->string, "$in-batch") != 0) {
+            snprintf(err, errlen, "unknown matcher key \"%.40s\"", c->string);
+            return false;
+        }
+        if (!validate_node(c, err, errlen))
+            return false;
+    }
+    return true;
+}
+
+static bool validate_node(const cJSON *p, char *err, size_t errlen)
+{
+    if (cJSON_IsString(p))
+        return validate_string(p->valuestring, err, errlen);
+    if (cJSON_IsObject(p))
+        return validate_object(p, err, errlen);
+    if (cJSON_IsArray(p)) {
+        for (const cJSON *c = p->child; c; c = c->next)
+            if (!validate_node(c, err, errlen))
+                return false;
+    }
+    return true;
+}
+
+bool mcps_pattern_validate(const cJSON *pattern, char *err, size_t errlen)
+{
+    err[0] = '\0';
+    return validate_node(pattern, err, errlen);
+}

@@ -1,0 +1,289 @@
+/*
+ * run.c - a whole conformance run: discovery, the selected cases on every
+ * revision, the observer checks, counts; see run.h.
+ *
+ * Cases are independent (each has its own process), so they run on a small
+ * pool of threads: most of a case's time is spent waiting on the target, and
+ * a silence window or a slow server should not serialize the whole run.
+ * Results land in a slot per case instance, so the report's order does not
+ * depend on which thread finished first.
+ */
+#include "engine/internal.h"
+
+#include "transport/clock.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <threads.h>
+#include <time.h>
+
+#define MAX_JOBS 64
+
+void mcps_run_config_defaults(mcps_run_config *cfg)
+{
+    *cfg = (mcps_run_config){.timeout = 5.0, .probe_timeout = 10.0, .jobs = 8};
+}
+
+static bool any_glob(const char *const *globs, const char *text)
+{
+    if (!globs || !globs[0])
+        return true;
+    for (size_t i = 0; globs[i]; i++)
+        if (mcps_glob_match(globs[i], text))
+            return true;
+    return false;
+}
+
+bool mcps_run_selects(const mcps_run_config *cfg, const mcps_suite *suite, const mcps_case *c)
+{
+    return any_glob(cfg->suite_globs, suite->name) &&
+           (any_glob(cfg->case_globs, c->id) || any_glob(cfg->case_globs, c->name));
+}
+
+/* The revisions a case is instantiated for: its own, where one of its requirements applies. */
+static mcps_rev_set case_revisions(const mcps_run_config *cfg, const mcps_case *c)
+{
+    mcps_rev_set reqs = 0;
+    const char *p = c->requirements;
+    while (*p) {
+        char id[64];
+        size_t n = strcspn(p, " ");
+        if (n && n < sizeof id) {
+            memcpy(id, p, n);
+            id[n] = '\0';
+            const mcps_req *r = mcps_catalog_find(id);
+            if (r)
+                reqs |= r->revs;
+        }
+        p += n;
+        p += strspn(p, " ");
+    }
+    mcps_rev_set set = c->revisions & reqs & MCPS_REV_HANDSHAKE_ERA;
+    return cfg->revisions ? set & cfg->revisions : set;
+}
+
+/* ---- the list of case instances ------------------------------------------------------- */
+
+typedef struct instance {
+    const mcps_suite *suite;
+    const mcps_case *c;
+    mcps_rev rev;
+} instance;
+
+typedef struct plan {
+    instance *items;
+    size_t n;
+} plan;
+
+/* Newest revision first, then suites and cases in file order. */
+static bool make_plan(const mcps_suite_set *suites, const mcps_run_config *cfg, plan *p)
+{
+    size_t cap = 0;
+    *p = (plan){0};
+    for (int r = MCPS_REV_COUNT - 1; r >= 0; r--)
+        for (size_t s = 0; s < suites->nsuites; s++)
+            for (size_t i = 0; i < suites->suites[s].ncases; i++) {
+                const mcps_case *c = &suites->suites[s].cases[i];
+                if (!mcps_run_selects(cfg, &suites->suites[s], c) ||
+                    !mcps_rev_set_has(case_revisions(cfg, c), (mcps_rev)r))
+                    continue;
+                if (p->n == cap) {
+                    cap = cap ? cap * 2 : 64;
+                    instance *items = realloc(p->items, cap * sizeof *items);
+                    if (!items)
+                        return false;
+                    p->items = items;
+                }
+                p->items[p->n++] = (instance){&suites->suites[s], c, (mcps_rev)r};
+            }
+    return true;
+}
+
+/* ---- the worker pool ------------------------------------------------------------------- */
+
+typedef struct pool {
+    const mcps_exec_env *env;
+    const plan *plan;
+    mcps_case_result *results;
+    size_t next; /* next instance to take */
+    size_t finished;
+    mtx_t lock; /* guards next, finished and the hooks */
+} pool;
+
+static bool take(pool *p, size_t *index)
+{
+    mtx_lock(&p->lock);
+    bool got = p->next < p->plan->n;
+    if (got)
+        *index = p->next++;
+    const mcps_run_hooks *h = &p->env->cfg->hooks;
+    if (got && h->case_started) {
+        const instance *in = &p->plan->items[*index];
+        h->case_started(h->ctx, in->c->id, in->rev, *index, p->plan->n);
+    }
+    mtx_unlock(&p->lock);
+    return got;
+}
+
+static void report_finished(pool *p, size_t index)
+{
+    mtx_lock(&p->lock);
+    const mcps_run_hooks *h = &p->env->cfg->hooks;
+    if (h->case_finished)
+        h->case_finished(h->ctx, &p->results[index], p->finished, p->plan->n);
+    p->finished++;
+    mtx_unlock(&p->lock);
+}
+
+static int worker(void *arg)
+{
+    pool *p = arg;
+    size_t i;
+    while (take(p, &i)) {
+        const instance *in = &p->plan->items[i];
+        mcps_exec_case(p->env, in->suite, in->c, in->rev, &p->results[i]);
+        report_finished(p, i);
+    }
+    return 0;
+}
+
+/* Run every instance; falls back to this thread alone when threads cannot start. */
+static void run_pool(pool *p, size_t jobs)
+{
+    thrd_t threads[MAX_JOBS];
+    size_t started = 0;
+    if (jobs > MAX_JOBS)
+        jobs = MAX_JOBS;
+    if (jobs > p->plan->n)
+        jobs = p->plan->n;
+    while (started + 1 < jobs && thrd_create(&threads[started], worker, p) == thrd_success)
+        started++;
+    worker(p);
+    for (size_t t = 0; t < started; t++)
+        thrd_join(threads[t], NULL);
+}
+
+/* ---- the run ------------------------------------------------------------------------------ */
+
+static bool push_case(mcps_run_result *out, mcps_case_result *c)
+{
+    mcps_case_result *cases = realloc(out->cases, (out->ncases + 1) * sizeof *cases);
+    if (!cases)
+        return false;
+    out->cases = cases;
+    out->cases[out->ncases++] = *c;
+    *c = (mcps_case_result){0};
+    return true;
+}
+
+static void finished_hook(const mcps_run_config *cfg, const mcps_case_result *c)
+{
+    if (cfg->hooks.case_finished)
+        cfg->hooks.case_finished(cfg->hooks.ctx, c, 0, 0);
+}
+
+static char *iso_now(void)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    char buf[32];
+    gmtime_r(&now, &tm);
+    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return strdup(buf);
+}
+
+/* The probes lead the report; d keeps what exec needs (supported, init_result). */
+static void take_discovery(const mcps_run_config *cfg, mcps_discovery *d, mcps_run_result *out)
+{
+    for (int r = MCPS_REV_COUNT - 1; r >= 0; r--) {
+        out->probes[r] = d->probes[r];
+        d->probes[r].detail = NULL; /* moved */
+        if (d->has_case[r]) {
+            finished_hook(cfg, &d->cases[r]);
+            push_case(out, &d->cases[r]);
+            d->has_case[r] = false;
+        }
+    }
+    if (d->fatal[0])
+        out->fatal = strdup(d->fatal);
+}
+
+static void run_cases(const mcps_exec_env *env, const mcps_suite_set *suites, mcps_run_result *out)
+{
+    plan p;
+    if (!make_plan(suites, env->cfg, &p)) {
+        out->fatal = strdup("out of memory planning the run");
+        free(p.items);
+        return;
+    }
+    pool pl = {.env = env, .plan = &p, .results = calloc(p.n ? p.n : 1, sizeof(mcps_case_result))};
+    if (!pl.results || mtx_init(&pl.lock, mtx_plain) != thrd_success) {
+        out->fatal = strdup("out of memory starting the run");
+        free(pl.results);
+        free(p.items);
+        return;
+    }
+    run_pool(&pl, env->cfg->jobs ? env->cfg->jobs : 1);
+    mtx_destroy(&pl.lock);
+    for (size_t i = 0; i < p.n; i++)
+        if (!push_case(out, &pl.results[i]))
+            mcps_case_result_free(&pl.results[i]);
+    free(pl.results);
+    free(p.items);
+}
+
+static mcps_rev_set supported_set(const mcps_discovery *d)
+{
+    mcps_rev_set set = 0;
+    for (int r = 0; r < MCPS_REV_COUNT; r++)
+        if (d->probes[r].supported)
+            set |= MCPS_REV_BIT(r);
+    return set;
+}
+
+static void observer_results(const mcps_run_config *cfg, const mcps_tally *tally,
+                             const mcps_discovery *d, mcps_run_result *out)
+{
+    size_t before = out->ncases;
+    mcps_tally_results(tally, supported_set(d), out);
+    for (size_t i = before; i < out->ncases; i++)
+        finished_hook(cfg, &out->cases[i]);
+}
+
+static void measure_self(mcps_run_result *out)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return;
+    out->max_rss_kib = ru.ru_maxrss;
+    out->cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+                       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+void mcps_run(const mcps_suite_set *suites, const mcps_run_config *cfg, mcps_run_result *out)
+{
+    int64_t t0 = mcps_clock_ms();
+    *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
+                             .target = strdup(cfg->target_text ? cfg->target_text : ""),
+                             .transport = strdup("stdio"),
+                             .started_at = iso_now(),
+                             .strict = cfg->strict};
+    mcps_discovery d;
+    mcps_discover(cfg, &d);
+    take_discovery(cfg, &d, out);
+    mcps_tally *tally = mcps_tally_new();
+    mcps_exec_env env = {.cfg = cfg, .discovery = &d, .tally = tally};
+    if (!d.fatal[0] && tally) {
+        run_cases(&env, suites, out);
+        observer_results(cfg, tally, &d, out);
+    }
+    if (tally)
+        mcps_tally_totals(tally, &out->messages_sent, &out->messages_received);
+    mcps_discovery_free(&d);
+    mcps_tally_free(tally);
+    mcps_run_result_count(out);
+    out->seconds = (double)(mcps_clock_ms() - t0) / 1000.0;
+    measure_self(out);
+}

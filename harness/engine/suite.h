@@ -1,0 +1,110 @@
+/*
+ * suite.h - conversation suites: the data model and the loader.
+ *
+ * A suite is a plain text file under suites/, one conversation per case, read
+ * like a go-ethereum JSON-RPC transcript: "-->" lines are sent, "<--" lines
+ * are expected (with matchers, see match.h). The format is documented in
+ * suites/README.md. A broken file is rejected whole, with an error naming the
+ * file and line, before anything runs.
+ */
+#ifndef MCPS_ENGINE_SUITE_H
+#define MCPS_ENGINE_SUITE_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "codec/rev.h"
+#include "engine/result.h"
+
+typedef enum mcps_step_kind {
+    MCPS_STEP_SEND,        /* --> {json}            a message built from a template */
+    MCPS_STEP_SEND_RAW,    /* --> raw TEXT          bytes as written (C escapes), plus '\n' */
+    MCPS_STEP_EXPECT,      /* <-- {pattern}         a response, notification or request */
+    MCPS_STEP_NO_RESPONSE, /* <-- no response for T  no response arrives within T */
+    MCPS_STEP_NOTHING,     /* <-- nothing for T     no message at all within T */
+    MCPS_STEP_EXIT,        /* <-- exit within T     the target process exits */
+    MCPS_STEP_CLOSE_INPUT, /* close stdin */
+    MCPS_STEP_WAIT,        /* wait T                let time pass, collecting messages */
+    MCPS_STEP_REPEAT,      /* repeat max N while ${VAR} ... end */
+} mcps_step_kind;
+
+/*
+ * "<-- else GRADE "reason" {pattern}": a tolerated alternative to an
+ * expectation; "<-- else GRADE "reason" silence" grades a timeout instead.
+ */
+typedef struct mcps_alternative {
+    mcps_verdict grade; /* PASS, INFO, WARN or FAIL when this pattern matches instead */
+    char *reason;
+    cJSON *pattern; /* NULL: the alternative is silence */
+    size_t line;
+} mcps_alternative;
+
+typedef struct mcps_step {
+    mcps_step_kind kind;
+    size_t line;
+    cJSON *json; /* SEND template, EXPECT pattern */
+    char *raw;   /* SEND_RAW bytes, escapes decoded (may contain NUL) */
+    size_t raw_len;
+    double seconds; /* NO_RESPONSE, NOTHING, EXIT, WAIT; EXPECT "within"; 0 = default */
+    mcps_alternative *alts;
+    size_t nalts;
+    char *while_var; /* REPEAT */
+    size_t max_iterations;
+    struct mcps_step *body;
+    size_t nbody;
+} mcps_step;
+
+typedef enum mcps_session_mode {
+    MCPS_SESSION_INITIALIZED, /* fresh process, initialize + initialized done first */
+    MCPS_SESSION_RAW,         /* fresh process, nothing sent yet */
+} mcps_session_mode;
+
+typedef struct mcps_case {
+    char *id;   /* "suite/name" */
+    char *name; /* "name" as written after `case` */
+    char *title;
+    char *section;
+    char *requirements; /* space-separated IDs */
+    mcps_rev_set revisions;
+    char **capabilities; /* "tools", "resources.subscribe", "!completions" */
+    size_t ncapabilities;
+    mcps_session_mode session;
+    cJSON *client_capabilities; /* NULL: {} */
+    char *expect;               /* the expectation, for a person */
+    double timeout;             /* default wait for an expectation in this case; 0 = run default */
+    mcps_step *steps;
+    size_t nsteps;
+    char *file;
+    size_t line;
+} mcps_case;
+
+typedef struct mcps_suite {
+    char *name; /* the file stem, e.g. "lifecycle" */
+    char *title;
+    char *section;
+    char *file;
+    mcps_case *cases;
+    size_t ncases;
+} mcps_suite;
+
+typedef struct mcps_suite_set {
+    mcps_suite *suites;
+    size_t nsuites;
+} mcps_suite_set;
+
+/* Load one suite file. On failure err holds "FILE:LINE: what is wrong". */
+bool mcps_suite_load_file(const char *path, mcps_suite *out, char *err, size_t errlen);
+/* Load every *.suite file of dir in name order; case ids must be unique across them. */
+bool mcps_suite_load_dir(const char *dir, mcps_suite_set *out, char *err, size_t errlen);
+/* Parse suite text held in memory (name stands in for the file name in errors). */
+bool mcps_suite_parse(const char *name, const char *text, size_t len, mcps_suite *out, char *err,
+                      size_t errlen);
+
+void mcps_suite_free(mcps_suite *s);
+void mcps_suite_set_free(mcps_suite_set *set);
+
+/* Shell-style glob match (*, ?, [...]) for --suite and --case filters. */
+bool mcps_glob_match(const char *pattern, const char *text);
+
+#endif

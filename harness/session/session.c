@@ -1,0 +1,432 @@
+/*
+ * session.c - one connection to a target; see session.h.
+ */
+#include "session/session.h"
+
+#include "codec/buf.h"
+#include "codec/json.h"
+#include "transport/clock.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_WIRE_MAX_BYTES   (48 * 1024)
+#define DEFAULT_WIRE_ENTRY_BYTES 4096
+#define DEFAULT_MAX_NOTES        32
+#define MAX_WIRE_ENTRIES         2000
+#define DEFAULT_MAX_MESSAGE      ((size_t)4 * 1024 * 1024)
+#define MAX_INBOX                4096
+
+const char *mcps_shape_name(mcps_shape shape)
+{
+    static const char *const names[] = {"other", "request", "notification", "response", "batch"};
+    return shape <= MCPS_SHAPE_BATCH ? names[shape] : "?";
+}
+
+/* ---- the wire log ----------------------------------------------------------------------- */
+
+static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len)
+{
+    size_t keep = len < s->cfg.wire_entry_bytes ? len : s->cfg.wire_entry_bytes;
+    bool over = s->wire_bytes + keep > s->cfg.wire_max_bytes && dir != MCPS_WIRE_EVENT;
+    if (over || s->nwire >= MAX_WIRE_ENTRIES) {
+        s->wire_dropped++;
+        return;
+    }
+    if (s->nwire == s->cap_wire) {
+        size_t cap = s->cap_wire ? s->cap_wire * 2 : 32;
+        mcps_wire_entry *w = realloc(s->wire, cap * sizeof *w);
+        if (!w) {
+            s->wire_dropped++;
+            return;
+        }
+        s->wire = w;
+        s->cap_wire = cap;
+    }
+    char *copy = malloc(keep + 1);
+    if (!copy) {
+        s->wire_dropped++;
+        return;
+    }
+    memcpy(copy, bytes, keep);
+    copy[keep] = '\0';
+    s->wire[s->nwire++] = (mcps_wire_entry){mcps_clock_us() - s->t0_us, dir, copy, keep, len};
+    s->wire_bytes += keep;
+}
+
+void mcps_session_event(mcps_session *s, const char *fmt, ...)
+{
+    char text[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    wire_add(s, MCPS_WIRE_EVENT, text, strlen(text));
+}
+
+/* ---- findings ------------------------------------------------------------------------------ */
+
+static void add_note(mcps_session *s, const mcps_finding *f)
+{
+    if (s->nnotes >= s->cfg.max_notes) {
+        s->notes_dropped++;
+        return;
+    }
+    mcps_case_note *notes = realloc(s->notes, (s->nnotes + 1) * sizeof *notes);
+    if (!notes)
+        return;
+    s->notes = notes;
+    mcps_buf msg = {0};
+    mcps_buf_printf(&msg, "line %zu: %s", f->line, f->message);
+    s->notes[s->nnotes++] = (mcps_case_note){f->reqs ? strdup(f->reqs) : NULL, mcps_buf_take(&msg)};
+}
+
+/* Only the target's messages are judged; ours are tracked for id matching. */
+static void on_finding(void *ctx, const mcps_finding *f)
+{
+    mcps_session *s = ctx;
+    if (f->dir == MCPS_DIR_TO_SERVER)
+        return;
+    add_note(s, f);
+    if (s->cfg.on_finding) {
+        char excerpt[200] = "";
+        if (s->judging)
+            mcps_excerpt(s->judging, s->judging_len, excerpt, sizeof excerpt);
+        s->cfg.on_finding(s->cfg.ctx, f, excerpt);
+    }
+}
+
+/* ---- opening and sending ----------------------------------------------------------------------
+ */
+
+static void apply_defaults(mcps_session_config *c)
+{
+    if (!c->wire_max_bytes)
+        c->wire_max_bytes = DEFAULT_WIRE_MAX_BYTES;
+    if (!c->wire_entry_bytes)
+        c->wire_entry_bytes = DEFAULT_WIRE_ENTRY_BYTES;
+    if (!c->max_notes)
+        c->max_notes = DEFAULT_MAX_NOTES;
+    if (!c->target.max_message)
+        c->target.max_message = DEFAULT_MAX_MESSAGE;
+}
+
+mcps_session *mcps_session_open(const mcps_session_config *cfg, char *err, size_t errlen)
+{
+    mcps_session *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    s->cfg = *cfg;
+    apply_defaults(&s->cfg);
+    s->t0_us = mcps_clock_us();
+    s->t = mcps_stdio_open(&s->cfg.target, err, errlen);
+    if (!s->t) {
+        free(s);
+        return NULL;
+    }
+    mcps_observer_init(&s->obs, cfg->rev, s->cfg.target.max_message, on_finding, s);
+    mcps_session_event(s, "started %s (pid %d)", cfg->target.argv[0], mcps_stdio_pid(s->t));
+    return s;
+}
+
+void mcps_session_set_rev(mcps_session *s, mcps_rev rev)
+{
+    mcps_observer_set_rev(&s->obs, rev);
+}
+
+static bool deliver(mcps_session *s, const char *bytes, size_t len, char *err, size_t errlen)
+{
+    if (s->input_closed) {
+        snprintf(err, errlen, "the target's input is already closed");
+        return false;
+    }
+    s->counts.sent++;
+    if (s->t->ops->send(s->t, bytes, len, err, errlen))
+        return true;
+    mcps_session_event(s, "send failed: %s", err);
+    return false;
+}
+
+/*
+ * Remember what we send with an id, however broken (a request without a
+ * method still deserves an answer naming its id), so the target's answer
+ * pairs with it. Our own responses to the target's requests are not requests.
+ */
+static void track_one(mcps_session *s, const cJSON *msg)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    if (!cJSON_IsObject(msg) || !mcps_rpc_id_valid(id) || cJSON_HasObjectItem(msg, "result") ||
+        cJSON_HasObjectItem(msg, "error"))
+        return;
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    mcps_rpc_info info = {.kind = MCPS_RPC_REQUEST,
+                          .id = id,
+                          .method = cJSON_IsString(method) ? method->valuestring : ""};
+    mcps_observer_track(&s->obs, &info, MCPS_DIR_TO_SERVER, 0, 0);
+}
+
+static void track_sent(mcps_session *s, const cJSON *msg)
+{
+    if (cJSON_IsArray(msg))
+        for (const cJSON *item = msg->child; item; item = item->next)
+            track_one(s, item);
+    else
+        track_one(s, msg);
+}
+
+bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errlen)
+{
+    size_t len;
+    char *line = mcps_rpc_line(msg, &len);
+    if (!line) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    wire_add(s, MCPS_WIRE_SENT, line, len - 1);
+    track_sent(s, msg);
+    bool ok = deliver(s, line, len, err, errlen);
+    free(line);
+    return ok;
+}
+
+bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char *err, size_t errlen)
+{
+    size_t shown = len && bytes[len - 1] == '\n' ? len - 1 : len;
+    wire_add(s, MCPS_WIRE_SENT, bytes, shown);
+    cJSON *parsed = mcps_json_parse_simple(bytes, shown);
+    if (parsed)
+        track_sent(s, parsed);
+    mcps_json_delete(parsed);
+    return deliver(s, bytes, len, err, errlen);
+}
+
+/* ---- receiving
+ * ----------------------------------------------------------------------------------- */
+
+static mcps_shape shape_of(const cJSON *msg)
+{
+    if (cJSON_IsArray(msg))
+        return MCPS_SHAPE_BATCH;
+    if (!cJSON_IsObject(msg))
+        return MCPS_SHAPE_OTHER;
+    if (cJSON_HasObjectItem(msg, "method"))
+        return cJSON_HasObjectItem(msg, "id") ? MCPS_SHAPE_REQUEST : MCPS_SHAPE_NOTIFICATION;
+    if (cJSON_HasObjectItem(msg, "result") || cJSON_HasObjectItem(msg, "error"))
+        return MCPS_SHAPE_RESPONSE;
+    return MCPS_SHAPE_OTHER;
+}
+
+static void count_kind(mcps_session *s, mcps_rpc_kind kind)
+{
+    switch (kind) {
+    case MCPS_RPC_REQUEST:
+        s->counts.requests++;
+        break;
+    case MCPS_RPC_NOTIFICATION:
+        s->counts.notifications++;
+        break;
+    case MCPS_RPC_RESULT:
+        s->counts.responses++;
+        s->counts.results++;
+        break;
+    case MCPS_RPC_ERROR:
+        s->counts.responses++;
+        s->counts.errors++;
+        break;
+    default:
+        break;
+    }
+}
+
+static void enqueue(mcps_session *s, cJSON *msg, bool in_batch, size_t line)
+{
+    if (s->ninbox >= MAX_INBOX) {
+        mcps_json_delete(msg);
+        return;
+    }
+    if (s->ninbox == s->cap_inbox) {
+        size_t cap = s->cap_inbox ? s->cap_inbox * 2 : 16;
+        mcps_inmsg *in = realloc(s->inbox, cap * sizeof *in);
+        if (!in) {
+            mcps_json_delete(msg);
+            return;
+        }
+        s->inbox = in;
+        s->cap_inbox = cap;
+    }
+    s->inbox[s->ninbox++] =
+        (mcps_inmsg){msg, shape_of(msg), in_batch, false, line, mcps_clock_us() - s->t0_us};
+}
+
+/* A client answers pings (PING-001); other requests wait for the suite to answer them. */
+static void answer_ping(mcps_session *s, const cJSON *msg)
+{
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    if (!cJSON_IsString(method) || strcmp(method->valuestring, "ping") != 0 || !id)
+        return;
+    cJSON *reply = cJSON_CreateObject();
+    cJSON_AddStringToObject(reply, "jsonrpc", "2.0");
+    cJSON_AddItemToObject(reply, "id", cJSON_Duplicate(id, true));
+    cJSON_AddItemToObject(reply, "result", cJSON_CreateObject());
+    char err[160];
+    mcps_session_send(s, reply, err, sizeof err);
+    cJSON_Delete(reply);
+}
+
+static void count_batch(mcps_session *s, const cJSON *batch)
+{
+    for (const cJSON *item = batch->child; item; item = item->next) {
+        mcps_rpc_info info;
+        mcps_rpc_classify_batch_item(item, s->obs.rev, &info);
+        count_kind(s, info.kind);
+    }
+}
+
+static void receive_message(mcps_session *s, const mcps_tevent *ev)
+{
+    s->counts.lines++;
+    wire_add(s, MCPS_WIRE_RECEIVED, ev->data, ev->len);
+    s->judging = ev->data;
+    s->judging_len = ev->len;
+    mcps_observed m;
+    bool whole = mcps_observer_line(&s->obs, MCPS_DIR_FROM_SERVER, ev->data, ev->len, ev->offset,
+                                    ev->line, &m);
+    s->judging = NULL;
+    if (!whole)
+        return;
+    if (m.info.kind == MCPS_RPC_BATCH) {
+        count_batch(s, m.msg);
+        for (const cJSON *item = m.msg->child; item; item = item->next)
+            enqueue(s, cJSON_Duplicate(item, true), true, m.line);
+    } else {
+        count_kind(s, m.info.kind);
+        if (shape_of(m.msg) == MCPS_SHAPE_REQUEST)
+            answer_ping(s, m.msg);
+    }
+    enqueue(s, m.msg, false, m.line);
+}
+
+static void receive_oversize(mcps_session *s, const mcps_tevent *ev)
+{
+    s->counts.lines++;
+    wire_add(s, MCPS_WIRE_RECEIVED, ev->data, ev->len);
+    mcps_observer_oversize(&s->obs, MCPS_DIR_FROM_SERVER, ev->len, ev->offset, ev->line);
+}
+
+bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
+{
+    if (s->gone)
+        return false;
+    mcps_tevent ev;
+    s->t->ops->next(s->t, deadline_ms, &ev);
+    switch (ev.kind) {
+    case MCPS_TEV_MESSAGE:
+        receive_message(s, &ev);
+        return true;
+    case MCPS_TEV_OVERSIZE:
+        receive_oversize(s, &ev);
+        return true;
+    case MCPS_TEV_STDERR:
+        wire_add(s, MCPS_WIRE_STDERR, ev.data, ev.len);
+        return true;
+    case MCPS_TEV_CLOSED:
+        s->stream_closed = true;
+        mcps_observer_finish(&s->obs);
+        mcps_session_event(s, "%s", ev.detail[0] ? ev.detail : "target closed its output");
+        snprintf(s->last_event, sizeof s->last_event, "%s", ev.detail);
+        return true;
+    case MCPS_TEV_EXITED:
+        s->exited = true;
+        s->exit_code = ev.exit_code;
+        s->term_signal = ev.term_signal;
+        mcps_session_event(s, "%s", ev.detail);
+        snprintf(s->last_event, sizeof s->last_event, "%s", ev.detail);
+        return true;
+    case MCPS_TEV_GONE:
+        s->gone = true;
+        return false;
+    case MCPS_TEV_ERROR:
+        s->gone = true;
+        mcps_session_event(s, "transport error: %s", ev.detail);
+        snprintf(s->last_event, sizeof s->last_event, "transport error: %.120s", ev.detail);
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* ---- ending
+ * --------------------------------------------------------------------------------------- */
+
+void mcps_session_close_input(mcps_session *s)
+{
+    if (s->input_closed)
+        return;
+    s->t->ops->close_input(s->t);
+    s->input_closed = true;
+    mcps_session_event(s, "closed the target's stdin");
+}
+
+static const char *shutdown_words(mcps_shutdown_how how)
+{
+    switch (how) {
+    case MCPS_SHUT_EXITED_BEFORE:
+        return "had already exited";
+    case MCPS_SHUT_ON_CLOSE:
+        return "exited after its stdin was closed";
+    case MCPS_SHUT_SIGTERM:
+        return "needed SIGTERM";
+    default:
+        return "ignored SIGTERM and needed SIGKILL";
+    }
+}
+
+void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
+{
+    mcps_shutdown_report r;
+    s->t->ops->shutdown(s->t, &r);
+    s->input_closed = true;
+    mcps_observer_finish(&s->obs);
+    mcps_session_event(s, "shutdown: target %s after %.3f s%s", shutdown_words(r.how), r.seconds,
+                       r.killed_leftovers ? "; killed processes it left behind" : "");
+    if (report)
+        *report = r;
+}
+
+void mcps_session_take_log(mcps_session *s, mcps_case_result *c)
+{
+    c->wire = s->wire;
+    c->nwire = s->nwire;
+    c->wire_dropped = s->wire_dropped;
+    c->notes = s->notes;
+    c->nnotes = s->nnotes;
+    s->wire = NULL;
+    s->nwire = s->cap_wire = s->wire_bytes = s->wire_dropped = 0;
+    s->notes = NULL;
+    s->nnotes = 0;
+}
+
+void mcps_session_free(mcps_session *s)
+{
+    if (!s)
+        return;
+    s->t->ops->destroy(s->t);
+    mcps_observer_free(&s->obs);
+    for (size_t i = 0; i < s->ninbox; i++)
+        mcps_json_delete(s->inbox[i].msg);
+    free(s->inbox);
+    for (size_t i = 0; i < s->nwire; i++)
+        free(s->wire[i].bytes);
+    free(s->wire);
+    for (size_t i = 0; i < s->nnotes; i++) {
+        free(s->notes[i].reqs);
+        free(s->notes[i].message);
+    }
+    free(s->notes);
+    free(s);
+}

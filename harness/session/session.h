@@ -1,0 +1,119 @@
+/*
+ * session.h - one connection to a target: send, receive, observe, log.
+ *
+ * A session owns a transport and sits between it and the suite engine. What
+ * it sends is serialized, logged and remembered (for id matching); what it
+ * receives is logged, judged by the observer and queued in an inbox where the
+ * engine looks for the messages its steps expect. Batches are queued whole
+ * and element by element. Server pings are answered on the spot, as a
+ * client must. The wire log is bounded per session so a flood cannot grow
+ * the report.
+ */
+#ifndef MCPS_SESSION_SESSION_H
+#define MCPS_SESSION_SESSION_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec/rev.h"
+#include "codec/rpc.h"
+#include "engine/result.h"
+#include "session/observe.h"
+#include "transport/transport.h"
+
+/* The shape a message has, whatever is wrong with it: what the engine waits for. */
+typedef enum mcps_shape {
+    MCPS_SHAPE_OTHER,        /* not an object the engine can correlate */
+    MCPS_SHAPE_REQUEST,      /* method and id */
+    MCPS_SHAPE_NOTIFICATION, /* method, no id */
+    MCPS_SHAPE_RESPONSE,     /* result or error */
+    MCPS_SHAPE_BATCH,        /* an array (its elements are queued too) */
+} mcps_shape;
+
+typedef struct mcps_inmsg {
+    cJSON *msg; /* owned; a batch element is its own copy */
+    mcps_shape shape;
+    bool in_batch; /* an element of a batch array */
+    bool consumed; /* an expectation took it */
+    size_t line;   /* line in the target's output */
+    int64_t t_us;
+} mcps_inmsg;
+
+/* Counts of what the observer judged, for observer checks that saw nothing to judge. */
+typedef struct mcps_session_counts {
+    size_t lines, requests, notifications, responses, results, errors;
+    size_t sent; /* messages (or raw lines) we sent */
+} mcps_session_counts;
+
+typedef void (*mcps_session_finding_fn)(void *ctx, const mcps_finding *finding,
+                                        const char *excerpt);
+
+typedef struct mcps_session_config {
+    mcps_target_config target;
+    mcps_rev rev;
+    size_t wire_max_bytes;   /* per session, bytes kept in the log (default 48 KiB) */
+    size_t wire_entry_bytes; /* per entry (default 4 KiB) */
+    size_t max_notes;        /* observer notes kept (default 32) */
+    mcps_session_finding_fn on_finding;
+    void *ctx;
+} mcps_session_config;
+
+typedef struct mcps_session {
+    mcps_session_config cfg;
+    mcps_transport *t;
+    mcps_observer obs;
+    int64_t t0_us;
+    /* the wire log */
+    mcps_wire_entry *wire;
+    size_t nwire, cap_wire, wire_bytes, wire_dropped;
+    /* findings of this session, as notes for the case */
+    mcps_case_note *notes;
+    size_t nnotes, notes_dropped;
+    /* received messages not yet consumed by an expectation */
+    mcps_inmsg *inbox;
+    size_t ninbox, cap_inbox;
+    mcps_session_counts counts;
+    /* what the target did */
+    bool stream_closed, exited, gone, input_closed;
+    int exit_code, term_signal;
+    char last_event[160];
+    /* the line being judged, so findings can quote it */
+    const char *judging;
+    size_t judging_len;
+} mcps_session;
+
+/* Start the target. NULL with err filled when it cannot be started. */
+mcps_session *mcps_session_open(const mcps_session_config *cfg, char *err, size_t errlen);
+
+bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errlen);
+/* Bytes as given (the caller adds any newline). */
+bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char *err,
+                           size_t errlen);
+
+/*
+ * Handle the next thing the target does, waiting until deadline_ms at most.
+ * Returns false when the deadline passed or nothing more can ever come (gone).
+ */
+bool mcps_session_poll(mcps_session *s, int64_t deadline_ms);
+
+/* A line of the harness's own in the wire log ("event"), e.g. a timeout. */
+void mcps_session_event(mcps_session *s, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+void mcps_session_close_input(mcps_session *s);
+void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report);
+
+/* The revision the observer grades by (set once initialize settles it). */
+void mcps_session_set_rev(mcps_session *s, mcps_rev rev);
+
+/* Move the wire log and notes into a case result (the session keeps none). */
+void mcps_session_take_log(mcps_session *s, mcps_case_result *c);
+
+/* Shut down if needed and free everything. */
+void mcps_session_free(mcps_session *s);
+
+const char *mcps_shape_name(mcps_shape shape);
+
+#endif

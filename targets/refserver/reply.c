@@ -1,0 +1,136 @@
+/*
+ * reply.c - what handlers share: filling replies, reading params members,
+ * and the opaque pagination cursors of the list methods.
+ */
+#include "server.h"
+
+#include "codec/json.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static void fail_v(rs_reply *r, int code, const char *fmt, va_list ap)
+{
+    if (r->code)
+        return; /* keep the first error */
+    if (r->result) {
+        mcps_json_delete(r->result);
+        r->result = NULL;
+    }
+    r->code = code;
+    vsnprintf(r->message, sizeof r->message, fmt, ap);
+}
+
+void rs_fail(rs_reply *r, int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fail_v(r, code, fmt, ap);
+    va_end(ap);
+}
+
+void rs_fail_params(const rs_server *s, rs_reply *r, const char *fmt, ...)
+{
+    int code =
+        rs_fault_on(s, RS_FAULT_INVALID_PARAMS_WRONG_CODE) ? RS_INTERNAL_ERROR : RS_INVALID_PARAMS;
+    va_list ap;
+    va_start(ap, fmt);
+    fail_v(r, code, fmt, ap);
+    va_end(ap);
+}
+
+void rs_ok(rs_reply *r, cJSON *result)
+{
+    if (!result) {
+        rs_fail(r, RS_INTERNAL_ERROR, "Out of memory");
+        return;
+    }
+    r->result = result;
+}
+
+static const cJSON *member(const cJSON *params, const char *key)
+{
+    return params ? cJSON_GetObjectItemCaseSensitive(params, key) : NULL;
+}
+
+/* Absent optional members give NULL with r untouched; anything else wrong fails r. */
+const char *rs_param_string(const rs_server *s, const cJSON *params, const char *key, bool required,
+                            rs_reply *r)
+{
+    const cJSON *v = member(params, key);
+    if (cJSON_IsString(v))
+        return v->valuestring;
+    if (v || required)
+        rs_fail_params(s, r, "Invalid params: \"%s\" must be a string", key);
+    return NULL;
+}
+
+const cJSON *rs_param_object(const rs_server *s, const cJSON *params, const char *key,
+                             bool required, rs_reply *r)
+{
+    const cJSON *v = member(params, key);
+    if (cJSON_IsObject(v))
+        return v;
+    if (v || required)
+        rs_fail_params(s, r, "Invalid params: \"%s\" must be an object", key);
+    return NULL;
+}
+
+/* ---- cursors: "<kind><offset>-<check>", e.g. "t50-6b1e"; opaque to clients ---- */
+
+static unsigned cursor_check(char kind, size_t offset)
+{
+    return (unsigned)((offset * 40503u + (unsigned char)kind * 977u) ^ 0x5a5au) & 0xffffu;
+}
+
+static bool cursor_parse(const char *cursor, char kind, size_t *offset)
+{
+    char k, tail;
+    unsigned long off;
+    unsigned check;
+    if (sscanf(cursor, "%c%lu-%4x%c", &k, &off, &check, &tail) != 3 || k != kind)
+        return false;
+    char canon[48];
+    snprintf(canon, sizeof canon, "%c%lu-%04x", kind, off, cursor_check(kind, off));
+    if (strcmp(canon, cursor) != 0)
+        return false;
+    *offset = off;
+    return true;
+}
+
+bool rs_page_start(const rs_server *s, const rs_req *req, rs_reply *r, char kind, size_t total,
+                   size_t *start)
+{
+    *start = 0;
+    const char *cursor = rs_param_string(s, req->params, "cursor", false, r);
+    if (r->code)
+        return false;
+    if (!cursor)
+        return true;
+    size_t off;
+    if (!cursor_parse(cursor, kind, &off) || off == 0 || off % RS_PAGE_SIZE || off > total) {
+        rs_fail(r, RS_INVALID_PARAMS, "Invalid cursor");
+        return false;
+    }
+    *start = off;
+    return true;
+}
+
+void rs_page_next(cJSON *result, char kind, size_t start, size_t total)
+{
+    size_t next = start + RS_PAGE_SIZE;
+    if (next >= total)
+        return;
+    char cursor[48];
+    snprintf(cursor, sizeof cursor, "%c%zu-%04x", kind, next, cursor_check(kind, next));
+    cJSON_AddStringToObject(result, "nextCursor", cursor);
+}
+
+cJSON *rs_text_content(const char *text)
+{
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "type", "text");
+    cJSON_AddStringToObject(c, "text", text);
+    return c;
+}

@@ -1,0 +1,187 @@
+/*
+ * server.h - refserver's session state and the seams between its files.
+ *
+ * One process is one MCP session over stdio. All state lives in rs_server,
+ * passed to every function; there are no mutable globals. Requests reach a
+ * handler as rs_req and the handler fills an rs_reply, which dispatch turns
+ * into the response (or the handler answers later, for the slow tool).
+ */
+#ifndef RS_SERVER_H
+#define RS_SERVER_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codec/frame.h"
+#include "codec/rev.h"
+#include "faults.h"
+
+#define RS_NAME       "mcpspec-refserver"
+#define RS_MAX_LINE   ((size_t)16 * 1024 * 1024)
+#define RS_PAGE_SIZE  50
+#define RS_ITEM_COUNT 120 /* item-NNN tools and mem://item/NNN resources */
+#define RS_MAX_VALUES 100 /* completion values per answer (COMP-002) */
+
+enum {
+    RS_PARSE_ERROR = -32700,
+    RS_INVALID_REQUEST = -32600,
+    RS_METHOD_NOT_FOUND = -32601,
+    RS_INVALID_PARAMS = -32602,
+    RS_INTERNAL_ERROR = -32603,
+    RS_RESOURCE_NOT_FOUND = -32002,
+};
+
+/* RFC 5424 severities, least severe first, so "at or above" is >=. */
+typedef enum rs_level {
+    RS_LOG_DEBUG,
+    RS_LOG_INFO,
+    RS_LOG_NOTICE,
+    RS_LOG_WARNING,
+    RS_LOG_ERROR,
+    RS_LOG_CRITICAL,
+    RS_LOG_ALERT,
+    RS_LOG_EMERGENCY,
+    RS_LOG_COUNT
+} rs_level;
+
+/* The lists whose membership the toggle tool changes (list_changed). */
+typedef enum rs_list { RS_LIST_TOOLS, RS_LIST_RESOURCES, RS_LIST_PROMPTS, RS_LIST_COUNT } rs_list;
+
+typedef struct rs_batch rs_batch;
+typedef struct rs_job rs_job;
+
+typedef struct rs_server {
+    /* configuration */
+    bool faults[RS_FAULT_COUNT];
+    char *root; /* canonical --root directory; NULL: no file:// resources */
+    bool verbose;
+    int in_fd, out_fd;
+    /* lifecycle */
+    bool initialized;  /* initialize was answered with a result */
+    bool client_ready; /* notifications/initialized arrived */
+    mcps_rev rev;      /* negotiated revision: shapes every answer */
+    char *announced;   /* the protocolVersion string the server answered */
+    /* features */
+    rs_level log_level;
+    unsigned item_rev[RS_ITEM_COUNT]; /* bumped by the touch tool */
+    bool extra[RS_LIST_COUNT];        /* toggled extra entry present */
+    char **subs;                      /* subscribed resource URIs */
+    size_t nsubs, cap_subs;
+    rs_job *jobs;            /* running slow tool calls */
+    unsigned long notify_id; /* ids for the notification-with-id fault */
+    /* input and output */
+    mcps_framer framer;
+    bool eof;  /* stdin reached end of file */
+    bool done; /* stop: EOF handled or stdout is gone */
+} rs_server;
+
+typedef struct rs_req {
+    const char *method;
+    const cJSON *id;     /* NULL for a notification */
+    const cJSON *params; /* NULL or an object */
+    rs_batch *batch;     /* the batch it came in, or NULL */
+} rs_req;
+
+typedef struct rs_reply {
+    cJSON *result; /* success: the result (owned) */
+    int code;      /* nonzero: an error with this code */
+    char message[160];
+    cJSON *data;  /* optional error data (owned) */
+    bool handled; /* the handler answered itself, answers later, or never */
+} rs_reply;
+
+static inline bool rs_fault_on(const rs_server *s, rs_fault f)
+{
+    return s->faults[f];
+}
+
+/* revision helpers */
+static inline bool rs_rev_at_least(const rs_server *s, mcps_rev rev)
+{
+    return s->rev >= rev;
+}
+
+/* ---- util.c ---- */
+int64_t rs_now_ms(void);
+char *rs_base64(const unsigned char *data, size_t len);
+void rs_debug(const rs_server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+bool rs_streq(const char *a, const char *b);
+
+/* ---- reply.c: replies, params and pagination ---- */
+void rs_fail(rs_reply *r, int code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A params member missing or of the wrong JSON type (RPC-ERR-006). */
+void rs_fail_params(const rs_server *s, rs_reply *r, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void rs_ok(rs_reply *r, cJSON *result);
+const char *rs_param_string(const rs_server *s, const cJSON *params, const char *key, bool required,
+                            rs_reply *r);
+const cJSON *rs_param_object(const rs_server *s, const cJSON *params, const char *key,
+                             bool required, rs_reply *r);
+bool rs_page_start(const rs_server *s, const rs_req *req, rs_reply *r, char kind, size_t total,
+                   size_t *start);
+void rs_page_next(cJSON *result, char kind, size_t start, size_t total);
+cJSON *rs_text_content(const char *text);
+
+/* ---- output.c: everything written to stdout ---- */
+rs_batch *rs_batch_new(void);
+void rs_batch_retain(rs_batch *b);
+void rs_batch_release(rs_server *s, rs_batch *b);
+void rs_batch_abandon(rs_batch *b);
+cJSON *rs_response_new(const rs_server *s, const cJSON *id);
+cJSON *rs_error_object(const rs_server *s, int code, const char *message, cJSON *data);
+void rs_emit_response(rs_server *s, rs_batch *batch, cJSON *msg);
+void rs_answer(rs_server *s, const cJSON *id, rs_batch *batch, rs_reply *r);
+void rs_answer_error(rs_server *s, const cJSON *id, rs_batch *batch, int code, const char *msg);
+void rs_notify(rs_server *s, const char *method, cJSON *params);
+void rs_write_response(rs_server *s, cJSON *msg);
+void rs_write_text(rs_server *s, const char *text);
+
+/* ---- dispatch.c ---- */
+void rs_handle_line(rs_server *s, const char *line, size_t len, bool oversize);
+
+/* ---- loop.c ---- */
+int rs_run(rs_server *s);
+
+/* ---- lifecycle.c ---- */
+void rs_initialize(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_ping(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_on_initialized(rs_server *s, const rs_req *req);
+
+/* ---- tools.c / jobs.c ---- */
+void rs_tools_list(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_tools_call(rs_server *s, const rs_req *req, rs_reply *r);
+int64_t rs_jobs_timeout(const rs_server *s);
+void rs_jobs_run_due(rs_server *s);
+void rs_on_cancelled(rs_server *s, const rs_req *req);
+void rs_jobs_free(rs_server *s);
+
+/* ---- resources.c / fileroot.c ---- */
+void rs_resources_list(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_resources_read(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_resources_templates(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_resources_subscribe(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_resources_unsubscribe(rs_server *s, const rs_req *req, rs_reply *r);
+bool rs_resource_touch(rs_server *s, const char *uri);
+void rs_subs_free(rs_server *s);
+cJSON *rs_mem_contents(const rs_server *s, const char *uri);
+cJSON *rs_file_contents(const rs_server *s, const char *uri, rs_reply *r);
+
+/* ---- prompts.c ---- */
+void rs_prompts_list(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_prompts_get(rs_server *s, const rs_req *req, rs_reply *r);
+/* Whether the prompt exists (1), exists and has the argument (2), or neither (0). */
+int rs_prompt_arg_known(const rs_server *s, const char *prompt, const char *arg);
+
+/* ---- logging.c ---- */
+extern const char *const rs_level_list[RS_LOG_COUNT + 1]; /* names by rs_level, NULL-terminated */
+void rs_logging_set_level(rs_server *s, const rs_req *req, rs_reply *r);
+bool rs_level_parse(const char *name, rs_level *out);
+const char *rs_level_name(rs_level level);
+void rs_log(rs_server *s, rs_level level, cJSON *data);
+
+/* ---- completion.c ---- */
+void rs_complete(rs_server *s, const rs_req *req, rs_reply *r);
+
+#endif

@@ -1,0 +1,50 @@
+/*
+ * tools.h - the tool registry shared by tools.c (list, call, argument
+ * checks, schemas) and the files that implement tools.
+ *
+ * A tool's arguments are described once, as rs_arg rows; tools/list turns
+ * them into the JSON Schema (2020-12) inputSchema and tools/call validates
+ * against the same rows, so the two cannot drift apart.
+ */
+#ifndef RS_TOOLS_H
+#define RS_TOOLS_H
+
+#include "server.h"
+
+typedef enum rs_arg_type { RS_ARG_STRING, RS_ARG_NUMBER, RS_ARG_INTEGER } rs_arg_type;
+
+typedef struct rs_arg {
+    const char *name;
+    rs_arg_type type;
+    bool required;
+    const char *description;
+    const char *const *choices; /* strings: NULL-terminated enum, or NULL */
+    bool ranged;                /* numbers: min/max apply */
+    double min, max;
+} rs_arg;
+
+typedef void rs_tool_fn(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r);
+
+typedef struct rs_tool {
+    char name[32];
+    const char *title;
+    const char *description;
+    const rs_arg *args;
+    size_t nargs;
+    bool read_only, destructive, idempotent;
+    bool structured; /* declares an outputSchema (2025-06-18+) */
+    rs_tool_fn *run;
+} rs_tool;
+
+/* tools_basic.c */
+rs_tool_fn rs_tool_echo, rs_tool_add, rs_tool_fail, rs_tool_touch, rs_tool_log, rs_tool_toggle,
+    rs_tool_name;
+/* jobs.c */
+rs_tool_fn rs_tool_slow;
+
+/* A CallToolResult with one text block. */
+cJSON *rs_tool_result(const char *text, bool is_error);
+/* An integer argument, or fallback when absent (already validated). */
+double rs_arg_number(const cJSON *args, const char *name, double fallback);
+
+#endif
