@@ -1,14 +1,17 @@
 /*
  * proc.c - spawn, watch, signal and reap a target; see proc.h.
  *
- * Everything that allocates (the environment, the PATH lookup) happens before
- * fork; the child only makes async-signal-safe calls, and reports a failed
- * chdir or exec through a close-on-exec status pipe, so the caller learns
- * synchronously whether the target really started.
+ * Targets start with posix_spawn: glibc runs the child on a vfork-like clone
+ * that makes only raw system calls before exec, so it is safe while other
+ * threads run cases (a fork()ed child of a threaded, sanitized process can
+ * deadlock on a lock another thread held), it does not copy our page tables,
+ * and exec failures come back as its return value. Everything that allocates
+ * (the environment, the PATH lookup) happens before.
  *
  * _GNU_SOURCE (here only): pipe2() to create close-on-exec pipes atomically -
- * with pipe()+fcntl() another thread's fork could inherit our pipe ends and
- * keep a target's stdin open - and syscall() for pidfd_open and close_range.
+ * with pipe()+fcntl() another thread's spawn could inherit our pipe ends and
+ * keep a target's stdin open -, posix_spawn's chdir and closefrom actions, and
+ * syscall() for pidfd_open.
  */
 #define _GNU_SOURCE
 #include "transport/proc.h"
@@ -18,6 +21,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,26 +36,14 @@
 extern char **environ;
 
 #define DEFAULT_PATH     "/usr/local/bin:/usr/bin:/bin"
-#define EXEC_WAIT_SECS   10.0
 #define LEFTOVER_POLL_MS 5
 
-#ifndef CLOSE_RANGE_CLOEXEC
-#define CLOSE_RANGE_CLOEXEC (1U << 2)
-#endif
-
-/* What the child reports through the status pipe before _exit(127). */
-enum { STAGE_SETUP = 1, STAGE_CHDIR, STAGE_EXEC };
-
-/* Everything the child needs, computed before fork. */
+/* Everything the child needs, computed before spawning. */
 typedef struct child_plan {
     const char *path; /* resolved program */
     char *const *argv;
     char **envp;
     const char *cwd;
-    int in_r, out_w, err_w, status_w;
-    int maxsig;
-    struct sigaction dfl;
-    sigset_t none;
 } child_plan;
 
 void mcps_proc_close_fd(int *fd)
@@ -185,64 +177,42 @@ static int resolve_program(const char *name, char **envp, const char *cwd, mcps_
     return e;
 }
 
-/* ---- the child (async-signal-safe calls only) ---- */
-
-static _Noreturn void child_fail(const child_plan *c, int stage)
-{
-    int msg[2] = {stage, errno};
-    ssize_t ignored = write(c->status_w, msg, sizeof msg);
-    (void)ignored;
-    _exit(127);
-}
-
-/* Put the pipe ends on 0, 1, 2, first lifting them above 2 so none is clobbered. */
-static bool child_stdio(const child_plan *c)
-{
-    int in = fcntl(c->in_r, F_DUPFD_CLOEXEC, 3);
-    int out = fcntl(c->out_w, F_DUPFD_CLOEXEC, 3);
-    int err = fcntl(c->err_w, F_DUPFD_CLOEXEC, 3);
-    if (in < 0 || out < 0 || err < 0)
-        return false;
-    return dup2(in, 0) == 0 && dup2(out, 1) == 1 && dup2(err, 2) == 2;
-}
-
-static _Noreturn void run_child(const child_plan *c)
-{
-    setpgid(0, 0);
-    for (int sig = 1; sig <= c->maxsig; sig++)
-        sigaction(sig, &c->dfl, NULL); /* EINVAL for SIGKILL, SIGSTOP: fine */
-    sigprocmask(SIG_SETMASK, &c->none, NULL);
-    if (!child_stdio(c))
-        child_fail(c, STAGE_SETUP);
-#ifdef SYS_close_range
-    /* Descriptors other code in this process opened without O_CLOEXEC stay ours. */
-    syscall(SYS_close_range, 3U, ~0U, CLOSE_RANGE_CLOEXEC);
-#endif
-    if (c->cwd && chdir(c->cwd) < 0)
-        child_fail(c, STAGE_CHDIR);
-    execve(c->path, c->argv, c->envp);
-    child_fail(c, STAGE_EXEC);
-}
-
 /* ---- the parent ---- */
 
 typedef struct pipes {
-    int in[2], out[2], err[2], status[2];
+    int in[2], out[2], err[2];
 } pipes;
 
 static void close_pipes(pipes *pp)
 {
-    int *all[] = {&pp->in[0],  &pp->in[1],  &pp->out[0],    &pp->out[1],
-                  &pp->err[0], &pp->err[1], &pp->status[0], &pp->status[1]};
+    int *all[] = {&pp->in[0], &pp->in[1], &pp->out[0], &pp->out[1], &pp->err[0], &pp->err[1]};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         mcps_proc_close_fd(all[i]);
 }
 
+/* Keep every end above 2, so the child's dup2 onto 0..2 never meets itself
+ * (which would leave the descriptor close-on-exec) when our stdio is closed. */
+static bool lift_above_stdio(int *fd)
+{
+    if (*fd > 2)
+        return true;
+    int high = fcntl(*fd, F_DUPFD_CLOEXEC, 3);
+    if (high < 0)
+        return false;
+    close(*fd);
+    *fd = high;
+    return true;
+}
+
 static bool open_pipes(pipes *pp)
 {
-    *pp = (pipes){{-1, -1}, {-1, -1}, {-1, -1}, {-1, -1}};
-    if (pipe2(pp->in, O_CLOEXEC) == 0 && pipe2(pp->out, O_CLOEXEC) == 0 &&
-        pipe2(pp->err, O_CLOEXEC) == 0 && pipe2(pp->status, O_CLOEXEC) == 0)
+    *pp = (pipes){{-1, -1}, {-1, -1}, {-1, -1}};
+    bool ok = pipe2(pp->in, O_CLOEXEC) == 0 && pipe2(pp->out, O_CLOEXEC) == 0 &&
+              pipe2(pp->err, O_CLOEXEC) == 0;
+    int *all[] = {&pp->in[0], &pp->in[1], &pp->out[0], &pp->out[1], &pp->err[0], &pp->err[1]};
+    for (size_t i = 0; ok && i < sizeof all / sizeof *all; i++)
+        ok = lift_above_stdio(all[i]);
+    if (ok)
         return true;
     int e = errno;
     close_pipes(pp);
@@ -250,64 +220,13 @@ static bool open_pipes(pipes *pp)
     return false;
 }
 
-/* Fork with every signal blocked, so no handler of ours runs in the child. */
-static pid_t fork_child(const child_plan *c)
-{
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    pid_t pid = fork();
-    if (pid == 0)
-        run_child(c);
-    int e = errno;
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
-    errno = e;
-    return pid;
-}
-
-/* Wait for exec: EOF on the status pipe means it happened. 0, or the stage that failed. */
-static int exec_status(int fd, int *err)
-{
-    int64_t deadline = mcps_clock_deadline(EXEC_WAIT_SECS);
-    int msg[2];
-    size_t got = 0;
-    while (got < sizeof msg) {
-        struct pollfd pfd = {fd, POLLIN, 0};
-        int64_t left = deadline - mcps_clock_ms();
-        if (left <= 0) {
-            *err = ETIMEDOUT;
-            return STAGE_EXEC;
-        }
-        int ready = poll(&pfd, 1, (int)left);
-        if (ready < 0 && errno != EINTR) {
-            *err = errno;
-            return STAGE_SETUP;
-        }
-        if (ready <= 0)
-            continue;
-        ssize_t n = read(fd, (char *)msg + got, sizeof msg - got);
-        if (n == 0)
-            return 0;
-        if (n > 0)
-            got += (size_t)n;
-        else if (errno != EINTR && errno != EAGAIN)
-            return 0;
-    }
-    *err = msg[1];
-    return msg[0];
-}
-
-static void exec_error(const mcps_target_config *cfg, int stage, int e, char *err, size_t errlen)
+static void spawn_error(const mcps_target_config *cfg, int e, char *err, size_t errlen)
 {
     const char *name = cfg->argv[0];
-    if (stage == STAGE_CHDIR)
+    struct stat st;
+    if (cfg->cwd && (stat(cfg->cwd, &st) < 0 || !S_ISDIR(st.st_mode)))
         snprintf(err, errlen, "cannot run '%s': cannot change to directory '%s': %s", name,
-                 cfg->cwd, strerror(e));
-    else if (stage == STAGE_SETUP)
-        snprintf(err, errlen, "cannot run '%s': cannot set up its stdio: %s", name, strerror(e));
-    else if (e == ETIMEDOUT)
-        snprintf(err, errlen, "cannot run '%s': exec did not complete within %.0f s", name,
-                 EXEC_WAIT_SECS);
+                 cfg->cwd, strerror(errno ? errno : ENOTDIR));
     else if (e == ENOENT)
         snprintf(err, errlen, "cannot run '%s': %s (is its #! interpreter missing?)", name,
                  strerror(e));
@@ -322,24 +241,58 @@ static void set_nonblocking(int fd)
         fcntl(fd, F_SETFL, fl | O_NONBLOCK);
 }
 
-/* The parent's side once fork succeeded: learn whether exec did, keep our ends. */
-static bool adopt_child(mcps_proc *p, pipes *pp, const mcps_target_config *cfg, char *err,
-                        size_t errlen)
+/* The spawn's file actions: pipes on 0..2, the working folder, nothing else inherited. */
+static bool file_actions(posix_spawn_file_actions_t *fa, const child_plan *c, const pipes *pp)
 {
-    setpgid(p->pid, p->pid); /* also done by the child; whoever is first wins the race */
-    int *child_ends[] = {&pp->in[0], &pp->out[1], &pp->err[1], &pp->status[1]};
-    for (size_t i = 0; i < 4; i++)
-        mcps_proc_close_fd(child_ends[i]);
-    int e = 0, stage = exec_status(pp->status[0], &e);
-    mcps_proc_close_fd(&pp->status[0]);
-    if (stage) {
-        kill(p->pid, SIGKILL); /* only matters if exec hung */
-        while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        exec_error(cfg, stage, e, err, errlen);
-        close_pipes(pp);
-        return false;
+    bool ok = posix_spawn_file_actions_adddup2(fa, pp->in[0], 0) == 0 &&
+              posix_spawn_file_actions_adddup2(fa, pp->out[1], 1) == 0 &&
+              posix_spawn_file_actions_adddup2(fa, pp->err[1], 2) == 0;
+    if (ok && c->cwd)
+        ok = posix_spawn_file_actions_addchdir_np(fa, c->cwd) == 0;
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+    /* Descriptors other code in this process opened without O_CLOEXEC stay ours. */
+    if (ok)
+        ok = posix_spawn_file_actions_addclosefrom_np(fa, 3) == 0;
+#endif
+    return ok;
+}
+
+/* Its own process group, default signal dispositions, nothing blocked. */
+static bool spawn_attributes(posix_spawnattr_t *at)
+{
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    return posix_spawnattr_setpgroup(at, 0) == 0 && posix_spawnattr_setsigmask(at, &none) == 0 &&
+           posix_spawnattr_setsigdefault(at, &all) == 0 &&
+           posix_spawnattr_setflags(at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                            POSIX_SPAWN_SETSIGDEF) == 0;
+}
+
+static int spawn(mcps_proc *p, const child_plan *c, const pipes *pp)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    if (posix_spawn_file_actions_init(&fa) != 0)
+        return ENOMEM;
+    if (posix_spawnattr_init(&at) != 0) {
+        posix_spawn_file_actions_destroy(&fa);
+        return ENOMEM;
     }
+    int rc = file_actions(&fa, c, pp) && spawn_attributes(&at)
+                 ? posix_spawn(&p->pid, c->path, &fa, &at, c->argv, c->envp)
+                 : ENOMEM;
+    posix_spawnattr_destroy(&at);
+    posix_spawn_file_actions_destroy(&fa);
+    return rc;
+}
+
+/* Our ends of the pipes, non-blocking, and a pidfd to poll for the exit. */
+static void adopt_child(mcps_proc *p, pipes *pp)
+{
+    int *child_ends[] = {&pp->in[0], &pp->out[1], &pp->err[1]};
+    for (size_t i = 0; i < 3; i++)
+        mcps_proc_close_fd(child_ends[i]);
     p->in_fd = pp->in[1];
     p->out_fd = pp->out[0];
     p->err_fd = pp->err[0];
@@ -351,7 +304,6 @@ static bool adopt_child(mcps_proc *p, pipes *pp, const mcps_target_config *cfg, 
     if (p->pidfd < 0)
         p->pidfd = -1;
 #endif
-    return true;
 }
 
 static bool plan_child(child_plan *c, const mcps_target_config *cfg, mcps_buf *path, char *err,
@@ -367,14 +319,10 @@ static bool plan_child(child_plan *c, const mcps_target_config *cfg, mcps_buf *p
     c->path = path->data;
     c->argv = cfg->argv;
     c->cwd = cfg->cwd;
-    c->maxsig = SIGRTMAX;
-    c->dfl.sa_handler = SIG_DFL;
-    sigemptyset(&c->dfl.sa_mask);
-    sigemptyset(&c->none);
     return true;
 }
 
-/* Pipes, fork, and the exec verdict; false with err filled. */
+/* Pipes, spawn, and the exec verdict; false with err filled. */
 static bool start_child(mcps_proc *p, child_plan *c, const mcps_target_config *cfg, char *err,
                         size_t errlen)
 {
@@ -384,17 +332,15 @@ static bool start_child(mcps_proc *p, child_plan *c, const mcps_target_config *c
                  strerror(errno));
         return false;
     }
-    c->in_r = pp.in[0];
-    c->out_w = pp.out[1];
-    c->err_w = pp.err[1];
-    c->status_w = pp.status[1];
-    p->pid = fork_child(c);
-    if (p->pid < 0) {
-        snprintf(err, errlen, "cannot run '%s': fork failed: %s", cfg->argv[0], strerror(errno));
+    int e = spawn(p, c, &pp);
+    if (e) {
+        errno = 0;
+        spawn_error(cfg, e, err, errlen);
         close_pipes(&pp);
         return false;
     }
-    return adopt_child(p, &pp, cfg, err, errlen);
+    adopt_child(p, &pp);
+    return true;
 }
 
 bool mcps_proc_spawn(mcps_proc *p, const mcps_target_config *cfg, char *err, size_t errlen)
