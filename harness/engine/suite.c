@@ -165,7 +165,10 @@ static cJSON *read_json(loader *ld, const char *text)
             size_t line = first;
             for (size_t i = 0; i < r.error_offset && i < b.len; i++)
                 line += b.data[i] == '\n';
-            fail(ld, line, "invalid JSON: %s", r.error);
+            if (line == first)
+                fail(ld, line, "invalid JSON: %s", r.error);
+            else
+                fail(ld, line, "invalid JSON (in the message from line %zu): %s", first, r.error);
             mcps_buf_free(&b);
             return NULL;
         }
