@@ -126,11 +126,8 @@ static int lint_stream(lint_state *st, FILE *in, size_t max_message)
             mcps_framer_free(&fr);
             return MCPS_EXIT_INCOMPLETE;
         }
-        while (mcps_framer_next(&fr, &f)) {
-            if (f.terminated || !f.oversize)
-                line++;
-            lint_frame(st, &f, line);
-        }
+        while (mcps_framer_next(&fr, &f))
+            lint_frame(st, &f, ++line); /* one frame per line, over-long ones too */
     }
     int err = ferror(in);
     if (mcps_framer_finish(&fr, &f))

@@ -9,6 +9,7 @@
 
 #include "codec/json.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,6 +143,16 @@ static void classify_call(const cJSON *msg, mcps_rpc_info *out)
         violate(out, "RPC-NOT-001", "notification \"%s\" carries an id", out->method);
 }
 
+/* An integer code beyond long long still is an integer; keep its sign. */
+static long long clamp_code(double d)
+{
+    if (d >= 0x1p63)
+        return LLONG_MAX;
+    if (d < -0x1p63)
+        return LLONG_MIN;
+    return (long long)d;
+}
+
 static void check_error_object(mcps_rpc_info *out)
 {
     const cJSON *err = out->error;
@@ -155,7 +166,7 @@ static void check_error_object(mcps_rpc_info *out)
         violate(out, "RPC-ERR-001", "error \"code\" is %s, not an integer",
                 cJSON_IsNumber(code) ? "a non-integer number" : json_type_name(code));
     else
-        out->error_code = (long long)code->valuedouble;
+        out->error_code = clamp_code(code->valuedouble);
     if (!cJSON_IsString(message))
         violate(out, "RPC-ERR-001", "error \"message\" is %s, not a string",
                 json_type_name(message));
@@ -234,7 +245,8 @@ static void classify_batch(const cJSON *msg, mcps_rev rev, mcps_rpc_info *out)
         violate(out, "BATCH-006", "a JSON-RPC batch, which 2024-11-05 MCP does not have");
     else if (rev > MCPS_REV_2025_03_26)
         violate(out, "BATCH-005", "a JSON-RPC batch, removed from MCP in 2025-06-18");
-    if (!msg->child)
+    /* Other revisions have no batches at all: BATCH-005/006 already say so. */
+    if (!msg->child && (rev == MCPS_REV_2025_03_26 || rev == MCPS_REV_NONE))
         violate(out, "BATCH-004", "an empty batch array");
 }
 

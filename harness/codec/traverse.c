@@ -687,6 +687,8 @@ typedef struct probe_shape {
 static const probe_shape chain_shapes[] = {
     {"dotdot", "", "../", 0, TAIL_PLAIN},
     {"dotdot-dir", "", "../", 0, TAIL_NONE},
+    /* for servers that map the URI's path below a root folder of unknown depth */
+    {"deep-dotdot", "", "../", 16, TAIL_PLAIN},
     {"pct-dot", "", "%2e%2e/", 0, TAIL_PLAIN},
     {"pct-dot-mixed-case", "", "%2E%2e/", 0, TAIL_PLAIN},
     {"pct-dot-half", "", ".%2e/", 0, TAIL_PLAIN},

@@ -528,7 +528,7 @@ static const char *scalar_text(expander *x, const cJSON *v)
     if (v->valuestring)
         return v->valuestring;
     double d = v->valuedouble;
-    if (d == (double)(long long)d && d > -9007199254740992.0 && d < 9007199254740992.0)
+    if (d > -9007199254740992.0 && d < 9007199254740992.0 && d == (double)(long long)d)
         snprintf(x->num, sizeof x->num, "%lld", (long long)d);
     else
         snprintf(x->num, sizeof x->num, "%.17g", d);

@@ -62,6 +62,13 @@ class LintTest(unittest.TestCase):
         self.assertEqual(r.returncode, 1)
         self.assertIn("<stdin>:2: byte 42: MUST JSON-SYNTAX-001: not a JSON message", r.stdout)
 
+    def test_line_numbers_survive_an_over_long_line(self):
+        # The over-long line spans several 64 KiB reads: it is still one line.
+        text = "x" * 200000 + "\ngarbage\n"
+        r = run([MCPSPEC, "lint", "--max-message", "100", "-"], input=text)
+        self.assertIn("<stdin>:1: byte 0: NOTE", r.stdout)
+        self.assertIn("<stdin>:2: byte 200001: MUST JSON-SYNTAX-001", r.stdout)
+
     def test_usage_errors_exit_2(self):
         for args in (["lint"], ["lint", "--bogus", "x"], ["lint", "--revision", "1999-01-01", "-"],
                      ["lint", "/nonexistent/transcript"], ["lint", "--max-message"]):

@@ -1,0 +1,84 @@
+#!/bin/bash -eu
+# fuzz/oss-fuzz/build.sh - build every fuzz target the way OSS-Fuzz and
+# ClusterFuzzLite do: compile with $CC $CFLAGS, link with $LIB_FUZZING_ENGINE,
+# and put into $OUT, per target fuzz_<name>: the binary,
+# fuzz_<name>_seed_corpus.zip (corpus/<name>/), fuzz_<name>.dict and
+# fuzz_<name>.options.
+#
+# Dependencies: when the image has cJSON and uriparser sources in $SRC/cjson
+# and $SRC/uriparser (our Dockerfile clones them), they are built statically
+# with the same flags, so the runner needs nothing installed. Otherwise the
+# system's libcjson and liburiparser are linked and their shared objects are
+# copied to $OUT/lib (found through an $ORIGIN rpath), which is how
+# fuzz/oss-fuzz/test-build.sh runs it on a developer machine.
+#
+# Expects: CC, CFLAGS, LIB_FUZZING_ENGINE, OUT; optional CXX, CXXFLAGS, SRC, WORK.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+: "${SRC:=$root/..}"
+: "${WORK:=$(mktemp -d)}"
+link_cc=${CXX:-$CC}
+link_flags=${CXXFLAGS:-$CFLAGS}
+mkdir -p "$OUT" "$WORK/obj" "$WORK/include/cjson"
+
+cflags=(-std=c11 -D_POSIX_C_SOURCE=200809L -DMCPS_VERSION=\"oss-fuzz\" -I"$root/harness"
+        -I"$root/fuzz" -I"$WORK/include")
+dep_libs=()
+rpath=()
+
+if [ -f "$SRC/cjson/cJSON.c" ]; then
+  cp "$SRC/cjson/cJSON.h" "$WORK/include/cjson/"
+  $CC $CFLAGS -c "$SRC/cjson/cJSON.c" -o "$WORK/obj/cJSON.o"
+  ar rcs "$WORK/libcjson.a" "$WORK/obj/cJSON.o"
+  dep_libs+=("$WORK/libcjson.a")
+else
+  cflags+=($(pkg-config --cflags libcjson))
+  dep_libs+=($(pkg-config --libs libcjson))
+  mkdir -p "$OUT/lib"
+  cp -L "$(pkg-config --variable=libdir libcjson)"/libcjson.so.1 "$OUT/lib/"
+  rpath=(-Wl,-rpath,'$ORIGIN/lib')
+fi
+
+if [ -d "$SRC/uriparser/src" ]; then
+  cmake -S "$SRC/uriparser" -B "$WORK/uriparser" -DCMAKE_C_COMPILER="$CC" \
+    -DCMAKE_C_FLAGS="$CFLAGS" -DBUILD_SHARED_LIBS=OFF -DURIPARSER_BUILD_TESTS=OFF \
+    -DURIPARSER_BUILD_DOCS=OFF -DURIPARSER_BUILD_TOOLS=OFF -DURIPARSER_BUILD_WCHAR_T=OFF >/dev/null
+  cmake --build "$WORK/uriparser" -j"$(nproc)" >/dev/null
+  cflags+=(-I"$SRC/uriparser/include")
+  uri_libs=("$WORK/uriparser/liburiparser.a")
+else
+  cflags+=($(pkg-config --cflags liburiparser))
+  uri_libs=($(pkg-config --libs liburiparser))
+  mkdir -p "$OUT/lib"
+  cp -L "$(pkg-config --variable=libdir liburiparser)"/liburiparser.so.1 "$OUT/lib/"
+  rpath=(-Wl,-rpath,'$ORIGIN/lib')
+fi
+
+# The library's layers below the report (the suite loader pulls in most of the
+# engine); the archive lets each target link only the objects it uses.
+lib_sources=("$root"/harness/codec/*.c "$root"/harness/transport/*.c "$root"/harness/session/*.c
+             "$root"/harness/engine/*.c)
+objs=()
+for src in "${lib_sources[@]}"; do
+  obj="$WORK/obj/mcps_$(basename "${src%.c}").o"
+  $CC $CFLAGS "${cflags[@]}" -c "$src" -o "$obj"
+  objs+=("$obj")
+done
+rm -f "$WORK/libmcps.a"
+ar rcs "$WORK/libmcps.a" "${objs[@]}"
+
+for src in "$root"/fuzz/fuzz_*.c; do
+  name=$(basename "${src%.c}")
+  target=${name#fuzz_}
+  libs=("${dep_libs[@]}")
+  [ "$target" != uri ] || libs+=("${uri_libs[@]}")
+  $CC $CFLAGS "${cflags[@]}" -c "$src" -o "$WORK/obj/$name.o"
+  $link_cc $link_flags "$WORK/obj/$name.o" -o "$OUT/$name" "$WORK/libmcps.a" "${libs[@]}" \
+    $LIB_FUZZING_ENGINE "${rpath[@]}" -lm
+  rm -f "$OUT/${name}_seed_corpus.zip"
+  (cd "$root/corpus/$target" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
+  cp "$root/fuzz/$target.dict" "$OUT/$name.dict"
+  for extra in $(sed -n 's/^# extends: *//p' "$root/fuzz/$target.dict"); do
+    cat "$root/fuzz/$extra" >>"$OUT/$name.dict"
+  done
+  cp "$root/fuzz/$target.options" "$OUT/$name.options"
+done
