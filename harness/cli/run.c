@@ -8,6 +8,7 @@
  */
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "engine/config.h"
 #include "engine/run.h"
 #include "report/console.h"
 #include "report/report.h"
@@ -20,6 +21,7 @@
 
 typedef struct run_options {
     const char *server;
+    const char *config;
     const char *cwd;
     const char *suites;
     const char *out;
@@ -39,7 +41,10 @@ static int usage(const char *why)
         fprintf(stderr, "mcpspec run: %s\n", why);
     fprintf(stderr,
             "usage: mcpspec run --server \"CMD ARGS\" [options]\n"
+            "       mcpspec run --config TARGET.json [options]\n"
             "  --server CMD         the stdio MCP server to test (split like a shell, no shell)\n"
+            "  --config FILE        the target configuration: server, and the tool calls you\n"
+            "                       consent to (docs/target-config.md)\n"
             "  --cwd DIR            run it in DIR\n"
             "  --env K=V            add to its environment (repeatable)\n"
             "  --revision REV       test only this revision (repeatable; default: all it speaks)\n"
@@ -81,6 +86,8 @@ static int parse_option(mcps_args *a, run_options *o)
     mcps_run_config *c = &o->cfg;
     if (mcps_args_option(a, "--server"))
         o->server = a->value;
+    else if (mcps_args_option(a, "--config"))
+        o->config = a->value;
     else if (mcps_args_option(a, "--cwd"))
         o->cwd = a->value;
     else if (mcps_args_option(a, "--env")) {
@@ -207,9 +214,35 @@ static int execute(run_options *o, char **argv)
     return rc;
 }
 
+/* Settings from the configuration file, under what the command line says. */
+static bool apply_config(run_options *o, mcps_target_file *f)
+{
+    char err[600];
+    if (!mcps_target_file_load(o->config, f, err, sizeof err)) {
+        fprintf(stderr, "mcpspec run: %s\n", err);
+        return false;
+    }
+    if (!o->server)
+        o->server = f->command;
+    if (!o->cwd)
+        o->cwd = f->cwd;
+    /* The configuration's environment first, so --env wins for the same key. */
+    const char *cli[MAX_LIST + 1];
+    size_t n = o->nenv;
+    memcpy(cli, o->env, sizeof cli);
+    o->nenv = 0;
+    for (size_t i = 0; f->env && f->env[i]; i++)
+        push(o->env, &o->nenv, f->env[i]);
+    for (size_t i = 0; i < n; i++)
+        push(o->env, &o->nenv, cli[i]);
+    o->cfg.config_vars = &f->vars;
+    return true;
+}
+
 int mcps_cli_run(int argc, char **argv)
 {
     run_options o = {0};
+    mcps_target_file file = {0};
     mcps_run_config_defaults(&o.cfg);
     mcps_args a;
     mcps_args_init(&a, argc, argv);
@@ -218,13 +251,20 @@ int mcps_cli_run(int argc, char **argv)
         if (rc >= 0)
             return rc;
     }
-    if (!o.server)
-        return usage("--server is required");
+    if (o.config && !apply_config(&o, &file))
+        return MCPS_EXIT_USAGE;
+    if (!o.server) {
+        mcps_target_file_free(&file);
+        return usage("--server (or a --config naming a server) is required");
+    }
     char err[200];
     char **target_argv = mcps_argv_split(o.server, err, sizeof err);
-    if (!target_argv)
+    if (!target_argv) {
+        mcps_target_file_free(&file);
         return bad_value("--server", err);
+    }
     int rc = execute(&o, target_argv);
     mcps_argv_free(target_argv);
+    mcps_target_file_free(&file);
     return rc;
 }

@@ -11,6 +11,7 @@
 
 #include "codec/buf.h"
 #include "codec/json.h"
+#include "engine/functions.h"
 #include "engine/match.h"
 #include "transport/clock.h"
 
@@ -54,10 +55,10 @@ static int severity(mcps_verdict v)
     }
 }
 
-/* A failing or skipped alternative ends the case: there is nothing more to judge. */
+/* A failing, skipped or erroring alternative ends the case: there is nothing more to judge. */
 static bool stops(mcps_verdict v)
 {
-    return v == MCPS_VERDICT_FAIL || v == MCPS_VERDICT_SKIP;
+    return v == MCPS_VERDICT_FAIL || v == MCPS_VERDICT_SKIP || v == MCPS_VERDICT_ERROR;
 }
 
 static void grade(case_run *cr, mcps_verdict v, bool stop, const char *fmt, ...)
@@ -228,8 +229,12 @@ static void judge_alternatives(case_run *cr, const mcps_step *st, const mcps_inm
         return;
     }
     note_expected(cr, st, st->json);
-    grade(cr, cr->broken, true, "line %zu: at %s: %s; message: %s", m->line, main->path,
-          main->detail, ex);
+    if (main->undecidable)
+        grade(cr, MCPS_VERDICT_ERROR, true, "line %zu: mcpspec cannot judge this: at %s: %s",
+              m->line, main->path, main->detail);
+    else
+        grade(cr, cr->broken, true, "line %zu: at %s: %s; message: %s", m->line, main->path,
+              main->detail, ex);
 }
 
 static void describe_leftovers(case_run *cr, mcps_buf *b, mcps_shape want)
@@ -361,16 +366,134 @@ static void step_wait(case_run *cr, const mcps_step *st)
             break;
 }
 
-/* ---- the step list ------------------------------------------------------------------- */
+/* ---- lists, computed values, patterns over many messages ---------------------------- */
+
+/* ${i}, and for a foreach also ${NAME_i}, so nested loops can tell their rounds apart. */
+static void set_index(case_run *cr, size_t i, const char *loop_name)
+{
+    cJSON *index = cJSON_CreateNumber((double)i);
+    mcps_vars_set(&cr->vars, "i", index);
+    if (loop_name) {
+        char name[80];
+        snprintf(name, sizeof name, "%s_i", loop_name);
+        mcps_vars_set(&cr->vars, name, index);
+    }
+    cJSON_Delete(index);
+}
+
+static void skip_case(case_run *cr, const char *reason)
+{
+    grade(cr, MCPS_VERDICT_SKIP, true, "%s", reason);
+}
 
 static void run_steps(case_run *cr, const mcps_step *steps, size_t n);
+
+static void step_foreach(case_run *cr, const mcps_step *st)
+{
+    const cJSON *list = mcps_vars_get(&cr->vars, st->while_var);
+    size_t n = cJSON_IsArray(list) ? (size_t)cJSON_GetArraySize(list) : 0;
+    if (!n) {
+        if (st->skip_reason)
+            skip_case(cr, st->skip_reason);
+        return;
+    }
+    cJSON *copy = cJSON_Duplicate(list, true); /* the body may change the list */
+    size_t i = 0;
+    for (const cJSON *e = copy ? copy->child : NULL; e && i < st->max_iterations && !cr->stop;
+         e = e->next, i++) {
+        mcps_vars_set(&cr->vars, st->name, e);
+        set_index(cr, i, st->name);
+        run_steps(cr, st->body, st->nbody);
+    }
+    mcps_json_delete(copy);
+}
+
+static void step_let(case_run *cr, const mcps_step *st)
+{
+    char why[200] = "";
+    cJSON *value;
+    if (st->func) {
+        const cJSON *args[4] = {NULL};
+        for (size_t a = 0; a < st->nargs && a < 4; a++) {
+            char name[64];
+            snprintf(name, sizeof name, "%.*s", (int)strlen(st->args[a]) - 3, st->args[a] + 2);
+            args[a] = mcps_vars_get(&cr->vars, name);
+        }
+        value = mcps_function_call(st->func, args, st->nargs, why, sizeof why);
+    } else {
+        value = mcps_template_expand(st->json, &cr->vars, why, sizeof why);
+    }
+    if (value)
+        mcps_vars_set(&cr->vars, st->name, value);
+    else
+        mcps_vars_unset(&cr->vars, st->name);
+    mcps_json_delete(value);
+}
+
+static void step_require(case_run *cr, const mcps_step *st)
+{
+    if (!mcps_vars_get(&cr->vars, st->name))
+        skip_case(cr, st->skip_reason);
+}
+
+/* "<-- no {pattern} for T": nothing that correlates and matches arrives in time. */
+static const mcps_inmsg *find_match(case_run *cr, const cJSON *pattern)
+{
+    mcps_shape want = shape_of_pattern(pattern);
+    for (size_t i = 0; i < cr->s->ninbox; i++) {
+        const mcps_inmsg *m = &cr->s->inbox[i];
+        mcps_match_result r;
+        if (correlates(cr, pattern, m, want) && mcps_match_peek(pattern, m->msg, &cr->vars, &r))
+            return m;
+    }
+    return NULL;
+}
+
+static void step_no_match(case_run *cr, const mcps_step *st)
+{
+    int64_t deadline = mcps_clock_deadline(st->seconds);
+    const mcps_inmsg *m = NULL;
+    while (!(m = find_match(cr, st->json)) && mcps_clock_ms() < deadline)
+        if (!mcps_session_poll(cr->s, deadline) && cr->s->gone)
+            break;
+    if (!m) {
+        cr->met++;
+        return;
+    }
+    char ex[300];
+    excerpt_of(m->msg, ex, sizeof ex);
+    note_expected(cr, st, st->json);
+    grade(cr, cr->broken, true, "line %zu: a message that must not come: %s", m->line, ex);
+}
+
+/* "<-- each {pattern}": every queued message of the pattern's kind that correlates,
+ * in arrival order; captures carry from one to the next (so $gt sees the last). */
+static void step_each(case_run *cr, const mcps_step *st)
+{
+    mcps_shape want = shape_of_pattern(st->json);
+    size_t seen = 0;
+    for (size_t i = 0; i < cr->s->ninbox && !cr->stop; i++) {
+        mcps_inmsg *m = &cr->s->inbox[i];
+        if (!correlates(cr, st->json, m, want))
+            continue;
+        m->consumed = true;
+        seen++;
+        mcps_match_result r;
+        if (!try_pattern(cr, st->json, m, &r))
+            judge_alternatives(cr, st, m, &r);
+    }
+    if (!seen && !silence_tolerated(cr, st, 0))
+        cr->met++;
+    else if (seen && !cr->stop)
+        cr->met++;
+}
+
+/* ---- the step list ------------------------------------------------------------------- */
 
 static void step_repeat(case_run *cr, const mcps_step *st)
 {
     for (size_t i = 0; i < st->max_iterations; i++) {
-        cJSON *index = cJSON_CreateNumber((double)i);
-        mcps_vars_set(&cr->vars, "i", index);
-        cJSON_Delete(index);
+        set_index(cr, i, NULL);
         run_steps(cr, st->body, st->nbody);
         if (cr->stop || !mcps_vars_get(&cr->vars, st->while_var))
             return;
@@ -411,6 +534,21 @@ static void run_step(case_run *cr, const mcps_step *st)
         break;
     case MCPS_STEP_REPEAT:
         step_repeat(cr, st);
+        break;
+    case MCPS_STEP_FOREACH:
+        step_foreach(cr, st);
+        break;
+    case MCPS_STEP_LET:
+        step_let(cr, st);
+        break;
+    case MCPS_STEP_REQUIRE:
+        step_require(cr, st);
+        break;
+    case MCPS_STEP_NO_MATCH:
+        step_no_match(cr, st);
+        break;
+    case MCPS_STEP_EACH:
+        step_each(cr, st);
         break;
     }
 }
@@ -465,17 +603,20 @@ static bool handshake(case_run *cr, char *why, size_t n)
     return sent;
 }
 
-/* A capability the case needs ("tools", "resources.subscribe") or forbids ("!completions"). */
+/* A capability the case needs ("tools", "tasks.requests.tools.call") or forbids ("!completions").
+ */
 static bool capability_ok(const cJSON *caps, const char *spec, char *why, size_t n)
 {
     bool forbid = spec[0] == '!';
     const char *path = spec + forbid;
-    char first[64];
-    const char *dot = strchr(path, '.');
-    snprintf(first, sizeof first, "%.*s", dot ? (int)(dot - path) : (int)strlen(path), path);
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(caps, first);
-    if (v && dot)
-        v = cJSON_GetObjectItemCaseSensitive(v, dot + 1);
+    const cJSON *v = caps;
+    for (const char *seg = path; v && *seg;) {
+        char key[64];
+        size_t len = strcspn(seg, ".");
+        snprintf(key, sizeof key, "%.*s", (int)len, seg);
+        v = cJSON_GetObjectItemCaseSensitive(v, key);
+        seg += len + (seg[len] == '.');
+    }
     bool declared = v && !cJSON_IsFalse(v) && !cJSON_IsNull(v);
     if (declared == !forbid)
         return true;
@@ -487,6 +628,14 @@ static bool capability_ok(const cJSON *caps, const char *spec, char *why, size_t
 static bool applicable(const mcps_exec_env *env, const mcps_case *c, mcps_rev rev, char *why,
                        size_t n)
 {
+    for (size_t i = 0; i < c->nneeds; i++)
+        if (!env->cfg->config_vars || !mcps_vars_get(env->cfg->config_vars, c->needs[i])) {
+            snprintf(why, n,
+                     "needs %s from the target configuration (--config; see "
+                     "docs/target-config.md): mcpspec calls no tool without consent",
+                     c->needs[i]);
+            return false;
+        }
     if (!mcps_discovery_supports(env->discovery, rev)) {
         snprintf(why, n, "the target does not speak %s", mcps_rev_name(rev));
         return false;
@@ -519,6 +668,22 @@ static void forward_finding(void *ctx, const mcps_finding *f, const char *excerp
     mcps_tally_finding(cr->env->tally, cr->rev, cr->c->id, f, excerpt);
 }
 
+/* ${content_types}: the content block types of this revision (TOOL-016). */
+static void set_content_types(case_run *cr)
+{
+    static const char *const types[] = {"text", "image", "resource", "audio", "resource_link"};
+    int n = cr->rev >= MCPS_REV_2025_06_18 ? 5 : cr->rev >= MCPS_REV_2025_03_26 ? 4 : 3;
+    cJSON *list = cJSON_CreateStringArray(types, n);
+    mcps_vars_set(&cr->vars, "content_types", list);
+    cJSON_Delete(list);
+    /* ${sampling_types}: SAMP-003's sampling content types per revision. */
+    static const char *const sampling[] = {"text", "image", "audio", "tool_use", "tool_result"};
+    n = cr->rev >= MCPS_REV_2025_11_25 ? 5 : cr->rev >= MCPS_REV_2025_03_26 ? 3 : 2;
+    list = cJSON_CreateStringArray(sampling, n);
+    mcps_vars_set(&cr->vars, "sampling_types", list);
+    cJSON_Delete(list);
+}
+
 static void set_builtins(case_run *cr)
 {
     cJSON *supported = cJSON_CreateArray();
@@ -530,7 +695,11 @@ static void set_builtins(case_run *cr)
         }
     mcps_vars_set(&cr->vars, "supported_revisions", supported);
     cJSON_Delete(supported);
+    const mcps_vars *config = cr->env->cfg->config_vars;
+    for (size_t i = 0; config && i < config->n; i++)
+        mcps_vars_set(&cr->vars, config->items[i].name, config->items[i].value);
     mcps_vars_set_string(&cr->vars, "revision", mcps_rev_name(cr->rev));
+    set_content_types(cr);
     mcps_vars_set_string(&cr->vars, "mcpspec_version", MCPS_VERSION);
     mcps_vars_set_string(&cr->vars, "case", cr->c->id);
 }
@@ -594,6 +763,14 @@ void mcps_exec_case(const mcps_exec_env *env, const mcps_suite *suite, const mcp
     set_builtins(&cr);
     run_session(&cr, r);
     mcps_session_shutdown(cr.s, NULL);
+    mcps_judge_case(&(mcps_judge_input){.tally = env->tally,
+                                        .rev = rev,
+                                        .case_id = c->id,
+                                        .session = cr.s,
+                                        .server_caps = cJSON_GetObjectItemCaseSensitive(
+                                            env->discovery->init_result[rev], "capabilities"),
+                                        .client_caps = c->client_capabilities,
+                                        .vars = &cr.vars});
     mcps_tally_counts(env->tally, rev, &cr.s->counts);
     mcps_session_take_log(cr.s, r);
     mcps_session_free(cr.s);

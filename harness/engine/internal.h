@@ -40,6 +40,21 @@ void mcps_tally_totals(const mcps_tally *t, size_t *sent, size_t *received);
 /* Append one "observe/..." case per rule and revision the run covered. */
 bool mcps_tally_results(const mcps_tally *t, mcps_rev_set revisions, mcps_run_result *out);
 
+/* ---- what the target did in a whole case (judges.c) ---- */
+
+typedef struct mcps_judge_input {
+    mcps_tally *tally;
+    mcps_rev rev;
+    const char *case_id;
+    mcps_session *session;    /* its inbox holds every message the target sent */
+    const cJSON *server_caps; /* from discovery */
+    const cJSON *client_caps; /* what mcpspec declared in this case (NULL: {}) */
+    const mcps_vars *vars;    /* the case's variables (canaries) */
+} mcps_judge_input;
+
+/* Judge the case's traffic as a whole; findings go to the tally. */
+void mcps_judge_case(const mcps_judge_input *in);
+
 /* ---- one case (exec.c) ---- */
 
 typedef struct mcps_exec_env {

@@ -9,6 +9,9 @@
 
 #include "codec/buf.h"
 #include "codec/json.h"
+#include "codec/jsonschema.h"
+#include "codec/uri.h"
+#include "codec/uritemplate.h"
 
 #include <math.h>
 #include <regex.h>
@@ -73,10 +76,43 @@ void mcps_vars_unset(mcps_vars *v, const char *name)
     *var = v->items[--v->n];
 }
 
+/* One step of a dotted path: an object member, or an array index. */
+static const cJSON *step_into(const cJSON *v, const char *seg, size_t n)
+{
+    char key[128];
+    if (!v || n >= sizeof key)
+        return NULL;
+    memcpy(key, seg, n);
+    key[n] = '\0';
+    if (cJSON_IsArray(v)) {
+        char *end;
+        long i = strtol(key, &end, 10);
+        return *end || i < 0 ? NULL : cJSON_GetArrayItem(v, (int)i);
+    }
+    return cJSON_GetObjectItemCaseSensitive(v, key);
+}
+
+/* "name", or "name.member.0.member": the variable, then members and indexes. */
 const cJSON *mcps_vars_get(const mcps_vars *v, const char *name)
 {
-    const mcps_var *var = find_var(v, name);
-    return var ? var->value : NULL;
+    const char *dot = strchr(name, '.');
+    if (!dot) {
+        const mcps_var *var = find_var(v, name);
+        return var ? var->value : NULL;
+    }
+    char head[64];
+    if ((size_t)(dot - name) >= sizeof head)
+        return NULL;
+    memcpy(head, name, (size_t)(dot - name));
+    head[dot - name] = '\0';
+    const mcps_var *var = find_var(v, head);
+    const cJSON *cur = var ? var->value : NULL;
+    for (const char *seg = dot + 1; cur && *seg;) {
+        size_t n = strcspn(seg, ".");
+        cur = step_into(cur, seg, n);
+        seg += n + (seg[n] == '.');
+    }
+    return cur;
 }
 
 /* Drop variables past index keep: rolls back captures of a failed branch. */
@@ -98,10 +134,11 @@ void mcps_vars_free(mcps_vars *v)
 
 /* ---- ${NAME} references -------------------------------------------------------- */
 
+/* Names may continue with dots: ${probe.uri}, ${prompt.arguments.0.name}. */
 static bool is_name_char(char c, bool first)
 {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
-           (!first && c >= '0' && c <= '9');
+           (!first && ((c >= '0' && c <= '9') || c == '.'));
 }
 
 /* Length of "${NAME}" at s, or 0 when s does not start a well-formed reference. */
@@ -266,6 +303,22 @@ static bool capture(matcher *m, const char *name, const cJSON *actual, bool opti
     return true;
 }
 
+/* Append to the array NAME (pending first, then committed), creating it. */
+static bool collect(matcher *m, const char *name, const cJSON *actual)
+{
+    if (!actual)
+        return mismatch(m, "expected a value to collect into ${%s}, got nothing", name);
+    const cJSON *have = mcps_vars_get(m->pending, name);
+    if (!have)
+        have = mcps_vars_get(m->vars, name);
+    cJSON *list = cJSON_IsArray(have) ? cJSON_Duplicate(have, true) : cJSON_CreateArray();
+    if (!list)
+        return mismatch(m, "out of memory");
+    cJSON_AddItemToArray(list, cJSON_Duplicate(actual, true));
+    set_var_owned(m->pending, name, list);
+    return true;
+}
+
 static bool match_var(matcher *m, const char *name, const cJSON *actual)
 {
     const cJSON *value = mcps_vars_get(m->pending, name);
@@ -278,6 +331,116 @@ static bool match_var(matcher *m, const char *name, const cJSON *actual)
     char want[160];
     describe(value, want, sizeof want);
     return mismatch_value(m, want, actual);
+}
+
+static bool undecidable(matcher *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static bool undecidable(matcher *m, const char *fmt, ...)
+{
+    snprintf(m->out->path, sizeof m->out->path, "%s", m->path);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m->out->detail, sizeof m->out->detail, fmt, ap);
+    va_end(ap);
+    m->out->undecidable = true;
+    return false;
+}
+
+static bool is_base64(const char *s)
+{
+    size_t n = strlen(s), pad = 0;
+    if (n % 4)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        bool alnum = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        if (c == '=' && i >= n - 2)
+            pad++;
+        else if (pad || !(alnum || c == '+' || c == '/'))
+            return false;
+    }
+    return true;
+}
+
+/* Validate actual against schema; undecidable verdicts are not findings. */
+static bool match_schema(matcher *m, const cJSON *schema, const cJSON *actual, bool assert_format)
+{
+    mcps_schema_options opts = mcps_schema_default_options();
+    opts.format_assertion = assert_format;
+    mcps_schema_result r;
+    mcps_schema_verdict v = mcps_schema_validate(schema, actual, &opts, &r);
+    bool ok = v == MCPS_SCHEMA_VALID;
+    if (v == MCPS_SCHEMA_INVALID)
+        mismatch(m, "%s at %s", r.nerrors ? r.errors[0].message : "does not validate",
+                 r.nerrors ? r.errors[0].instance_path : "");
+    else if (!ok)
+        undecidable(m, "cannot validate against the schema (%s)%s%s", mcps_schema_verdict_name(v),
+                    r.nerrors ? ": " : "", r.nerrors ? r.errors[0].message : "");
+    mcps_schema_result_free(&r);
+    return ok;
+}
+
+static bool check_schema(matcher *m, const cJSON *actual)
+{
+    mcps_schema_result r;
+    mcps_schema_verdict v = mcps_schema_check(actual, NULL, &r);
+    bool ok = v == MCPS_SCHEMA_VALID;
+    if (v == MCPS_SCHEMA_SCHEMA_ERROR || v == MCPS_SCHEMA_INVALID)
+        mismatch(m, "not a valid JSON Schema: %s at %s",
+                 r.nerrors ? r.errors[0].message : "invalid",
+                 r.nerrors ? r.errors[0].schema_path : "");
+    else if (!ok)
+        undecidable(m, "cannot check the schema (%s)%s%s", mcps_schema_verdict_name(v),
+                    r.nerrors ? ": " : "", r.nerrors ? r.errors[0].message : "");
+    mcps_schema_result_free(&r);
+    return ok;
+}
+
+static bool check_date_time(matcher *m, const cJSON *actual)
+{
+    static const char schema_text[] = "{\"type\":\"string\",\"format\":\"date-time\"}";
+    cJSON *schema = mcps_json_parse_simple(schema_text, sizeof schema_text - 1);
+    bool ok = schema && match_schema(m, schema, actual, true);
+    mcps_json_delete(schema);
+    return ok;
+}
+
+/*
+ * Format matchers ("$uri", "$uri-template", "$base64", "$date-time",
+ * "$json-schema"): -1 when kw is none of them; otherwise 0, with out->detail
+ * empty on a match and describing the mismatch otherwise.
+ */
+static int match_format(matcher *m, const char *kw, const cJSON *actual)
+{
+    static const char *const formats[] = {"uri", "uri-template", "base64", "date-time",
+                                          "json-schema"};
+    size_t which = 0;
+    while (which < sizeof formats / sizeof *formats && strcmp(kw, formats[which]) != 0)
+        which++;
+    if (which == sizeof formats / sizeof *formats)
+        return -1;
+    m->out->detail[0] = '\0';
+    if (which == 4) {
+        check_schema(m, actual);
+        return 0;
+    }
+    if (!cJSON_IsString(actual)) {
+        mismatch_value(m, "a string", actual);
+        return 0;
+    }
+    const char *s = actual->valuestring;
+    mcps_uri_error ue;
+    mcps_tmpl_error te;
+    if (which == 0 && !mcps_uri_validate(s, strlen(s), &ue))
+        mismatch(m, "not an RFC 3986 URI: %s (byte %zu) in \"%.80s\"", ue.reason, ue.offset, s);
+    else if (which == 1 && !mcps_tmpl_validate(s, strlen(s), &te))
+        mismatch(m, "not an RFC 6570 URI template: %s (byte %zu) in \"%.80s\"", te.reason,
+                 te.offset, s);
+    else if (which == 2 && !is_base64(s))
+        mismatch(m, "not strict base64 (RFC 4648, padded, no whitespace)");
+    else if (which == 3)
+        check_date_time(m, actual);
+    return 0;
 }
 
 static bool match_literal_string(matcher *m, const char *text, const cJSON *actual)
@@ -310,6 +473,10 @@ static bool match_string(matcher *m, const char *s, const cJSON *actual)
         return capture(m, s + 10, actual, true);
     if (strncmp(s, "$capture:", 9) == 0)
         return capture(m, s + 9, actual, false);
+    if (strncmp(s, "$collect:", 9) == 0)
+        return collect(m, s + 9, actual);
+    if (s[0] == '$' && s[1] != '{' && match_format(m, s + 1, actual) >= 0)
+        return m->out->detail[0] == '\0';
     if (s[0] == '$' && s[1] != '{')
         return match_type(m, s + 1, actual);
     return match_literal_string(m, s, actual);
@@ -395,6 +562,52 @@ static bool match_one_of(matcher *m, const cJSON *alts, const cJSON *actual)
     char want[160];
     describe(alts, want, sizeof want);
     return mismatch(m, "expected one of %s, got %s", want, got);
+}
+
+/* {"$keys": P}: an object whose every member name matches P. */
+static bool match_keys(matcher *m, const cJSON *inner, const cJSON *actual)
+{
+    if (!cJSON_IsObject(actual))
+        return mismatch_value(m, "an object", actual);
+    for (const cJSON *c = actual->child; c; c = c->next) {
+        cJSON *name = cJSON_CreateString(c->string);
+        bool ok = name && match_at(m, "member", c->string, inner, name);
+        cJSON_Delete(name);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* {"$values": P}: an object whose every member value matches P. */
+static bool match_values(matcher *m, const cJSON *inner, const cJSON *actual)
+{
+    if (!cJSON_IsObject(actual))
+        return mismatch_value(m, "an object", actual);
+    for (const cJSON *c = actual->child; c; c = c->next)
+        if (!match_at(m, "member", c->string, inner, c))
+            return false;
+    return true;
+}
+
+static bool match_all(matcher *m, const cJSON *list, const cJSON *actual)
+{
+    for (const cJSON *p = list->child; p; p = p->next)
+        if (!match_any(m, p, actual))
+            return false;
+    return true;
+}
+
+/* {"$between": [min, max]}: a number in the closed range. */
+static bool match_between(matcher *m, const cJSON *range, const cJSON *actual)
+{
+    const cJSON *lo = cJSON_GetArrayItem(range, 0), *hi = cJSON_GetArrayItem(range, 1);
+    if (cJSON_IsNumber(actual) && actual->valuedouble >= lo->valuedouble &&
+        actual->valuedouble <= hi->valuedouble)
+        return true;
+    char want[80];
+    snprintf(want, sizeof want, "a number from %g to %g", lo->valuedouble, hi->valuedouble);
+    return mismatch_value(m, want, actual);
 }
 
 static bool match_not(matcher *m, const cJSON *inner, const cJSON *actual)
@@ -484,7 +697,9 @@ static bool match_in(matcher *m, const cJSON *list, const cJSON *actual)
 {
     char name[64];
     if (cJSON_IsString(list) && whole_var(list->valuestring, name, sizeof name)) {
-        list = mcps_vars_get(m->vars, name);
+        /* Collected in this very match count too: a name twice on one page. */
+        const cJSON *pending = mcps_vars_get(m->pending, name);
+        list = pending ? pending : mcps_vars_get(m->vars, name);
         if (!list)
             return mismatch(m, "variable ${%s} is not set", name);
     }
@@ -498,23 +713,55 @@ static bool match_in(matcher *m, const cJSON *list, const cJSON *actual)
     return mismatch_value(m, want, actual);
 }
 
+static bool match_valid_against(matcher *m, const cJSON *arg, const cJSON *actual)
+{
+    char name[64];
+    const cJSON *schema = arg;
+    if (cJSON_IsString(arg) && whole_var(arg->valuestring, name, sizeof name)) {
+        schema = mcps_vars_get(m->vars, name);
+        if (!schema)
+            return mismatch(m, "variable ${%s} is not set", name);
+    }
+    if (!actual)
+        return mismatch(m, "expected a value to validate, got nothing");
+    return match_schema(m, schema, actual, false);
+}
+
+/* {"$json": P}: a string whose text is JSON matching P. */
+static bool match_json_text(matcher *m, const cJSON *inner, const cJSON *actual)
+{
+    if (!cJSON_IsString(actual))
+        return mismatch_value(m, "a string holding JSON", actual);
+    mcps_json_result r;
+    if (!mcps_json_parse(actual->valuestring, strlen(actual->valuestring), NULL, &r))
+        return mismatch(m, "the string is not JSON: %s (byte %zu)", r.error, r.error_offset);
+    bool ok = match_any(m, inner, r.root);
+    mcps_json_delete(r.root);
+    return ok;
+}
+
+/* {"$capture": "NAME", "$collect": "LIST", "$is": P, "$optional": true}: either or both. */
 static bool match_capture_object(matcher *m, const cJSON *pattern, const cJSON *actual)
 {
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(pattern, "$capture");
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(pattern, "$collect");
     const cJSON *is = cJSON_GetObjectItemCaseSensitive(pattern, "$is");
     bool optional = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pattern, "$optional"));
     if (!actual && optional)
-        return capture(m, name->valuestring, NULL, true);
+        return !name || capture(m, name->valuestring, NULL, true);
     if (is && !match_any(m, is, actual))
         return false;
-    return capture(m, name->valuestring, actual, optional);
+    if (list && !collect(m, list->valuestring, actual))
+        return false;
+    return !name || capture(m, name->valuestring, actual, optional);
 }
 
 /* The operator of a matcher object ({"$oneOf": ...}), or NULL for a plain object. */
 static const char *matcher_keyword(const cJSON *pattern)
 {
-    static const char *const keywords[] = {"$oneOf",   "$not",  "$each", "$contains",
-                                           "$capture", "$size", "$gt",   "$in"};
+    static const char *const keywords[] = {
+        "$oneOf", "$not",  "$each", "$contains", "$capture",       "$collect", "$size",  "$gt",
+        "$in",    "$json", "$all",  "$between",  "$valid-against", "$keys",    "$values"};
     for (size_t i = 0; i < sizeof keywords / sizeof *keywords; i++)
         if (cJSON_GetObjectItemCaseSensitive(pattern, keywords[i]))
             return keywords[i];
@@ -539,7 +786,19 @@ static bool match_matcher_object(matcher *m, const char *kw, const cJSON *patter
         return match_gt(m, arg, actual);
     if (strcmp(kw, "$in") == 0)
         return match_in(m, arg, actual);
-    return match_capture_object(m, pattern, actual);
+    if (strcmp(kw, "$json") == 0)
+        return match_json_text(m, arg, actual);
+    if (strcmp(kw, "$all") == 0)
+        return match_all(m, arg, actual);
+    if (strcmp(kw, "$keys") == 0)
+        return match_keys(m, arg, actual);
+    if (strcmp(kw, "$values") == 0)
+        return match_values(m, arg, actual);
+    if (strcmp(kw, "$between") == 0)
+        return match_between(m, arg, actual);
+    if (strcmp(kw, "$valid-against") == 0)
+        return match_valid_against(m, arg, actual);
+    return match_capture_object(m, pattern, actual); /* $capture, $collect */
 }
 
 static bool match_any(matcher *m, const cJSON *pattern, const cJSON *actual)
@@ -565,6 +824,8 @@ bool mcps_match(const cJSON *pattern, const cJSON *actual, mcps_vars *vars, mcps
     *out = (mcps_match_result){.matched = false};
     matcher m = {.pending = &pending, .vars = vars, .out = out, .path = "$"};
     out->matched = match_any(&m, pattern, actual);
+    if (out->matched)
+        out->undecidable = false; /* a branch that could not judge lost to one that did */
     for (size_t i = 0; out->matched && i < pending.n; i++) {
         const mcps_var *p = &pending.items[i];
         if (p->value)
@@ -583,6 +844,8 @@ bool mcps_match_peek(const cJSON *pattern, const cJSON *actual, const mcps_vars 
     *out = (mcps_match_result){.matched = false};
     matcher m = {.pending = &pending, .vars = vars, .out = out, .path = "$"};
     out->matched = match_any(&m, pattern, actual);
+    if (out->matched)
+        out->undecidable = false;
     mcps_vars_free(&pending);
     return out->matched;
 }
@@ -617,6 +880,20 @@ static expand_status expand_string(const cJSON *t, const mcps_vars *vars, cJSON 
     return *out ? EXPAND_OK : EXPAND_FAIL;
 }
 
+/* Member names are templates too: {"${arg.name}": "value"} sends the argument's real name. */
+static bool add_member(cJSON *obj, const char *key, cJSON *v, const mcps_vars *vars, char *err,
+                       size_t errlen)
+{
+    char *name = strstr(key, "${") ? mcps_template_text(key, vars, err, errlen) : NULL;
+    if (strstr(key, "${") && !name) {
+        mcps_json_delete(v);
+        return false;
+    }
+    cJSON_AddItemToObject(obj, name ? name : key, v);
+    free(name);
+    return true;
+}
+
 static expand_status expand_container(const cJSON *t, const mcps_vars *vars, cJSON **out, char *err,
                                       size_t errlen)
 {
@@ -633,9 +910,11 @@ static expand_status expand_container(const cJSON *t, const mcps_vars *vars, cJS
         }
         if (st == EXPAND_DROP)
             continue;
-        if (object)
-            cJSON_AddItemToObject(c, child->string, v);
-        else
+        if (object && !add_member(c, child->string, v, vars, err, errlen)) {
+            mcps_json_delete(c);
+            return EXPAND_FAIL;
+        }
+        if (!object)
             cJSON_AddItemToArray(c, v);
     }
     *out = c;
@@ -682,8 +961,9 @@ static bool validate_refs(const char *s, char *err, size_t errlen)
 
 static bool validate_string(const char *s, char *err, size_t errlen)
 {
-    static const char *const types[] = {"any",     "absent", "string", "number", "integer",
-                                        "boolean", "object", "array",  "null",   "nonempty"};
+    static const char *const types[] = {
+        "any",  "absent",   "string", "number", "integer",      "boolean",   "object",     "array",
+        "null", "nonempty", "uri",    "base64", "uri-template", "date-time", "json-schema"};
     if (!validate_refs(s, err, errlen))
         return false;
     if (s[0] != '$' || s[1] == '$' || s[1] == '{')
@@ -699,6 +979,7 @@ static bool validate_string(const char *s, char *err, size_t errlen)
     }
     const char *name = strncmp(s, "$capture?:", 10) == 0 ? s + 10
                        : strncmp(s, "$capture:", 9) == 0 ? s + 9
+                       : strncmp(s, "$collect:", 9) == 0 ? s + 9
                                                          : NULL;
     if (name) {
         bool ok = is_name_char(*name, true);
@@ -720,9 +1001,11 @@ static bool validate_matcher_object(const cJSON *p, const char *kw, char *err, s
 {
     const cJSON *arg = cJSON_GetObjectItemCaseSensitive(p, kw);
     for (const cJSON *c = p->child; c; c = c->next) {
+        bool capturing = strcmp(kw, "$capture") == 0 || strcmp(kw, "$collect") == 0;
         bool allowed = strcmp(c->string, kw) == 0 ||
-                       (strcmp(kw, "$capture") == 0 &&
-                        (strcmp(c->string, "$is") == 0 || strcmp(c->string, "$optional") == 0));
+                       (capturing &&
+                        (strcmp(c->string, "$is") == 0 || strcmp(c->string, "$optional") == 0 ||
+                         strcmp(c->string, "$capture") == 0 || strcmp(c->string, "$collect") == 0));
         if (!allowed) {
             snprintf(err, errlen, "\"%s\" cannot be combined with \"%.40s\"", kw, c->string);
             return false;
@@ -732,8 +1015,18 @@ static bool validate_matcher_object(const cJSON *p, const char *kw, char *err, s
         snprintf(err, errlen, "\"$oneOf\" takes a non-empty array of patterns");
         return false;
     }
-    if (strcmp(kw, "$capture") == 0 && !cJSON_IsString(arg)) {
-        snprintf(err, errlen, "\"$capture\" takes a variable name");
+    if ((strcmp(kw, "$capture") == 0 || strcmp(kw, "$collect") == 0) && !cJSON_IsString(arg)) {
+        snprintf(err, errlen, "\"%s\" takes a variable name", kw);
+        return false;
+    }
+    if (strcmp(kw, "$between") == 0 &&
+        (cJSON_GetArraySize(arg) != 2 || !cJSON_IsNumber(cJSON_GetArrayItem(arg, 0)) ||
+         !cJSON_IsNumber(cJSON_GetArrayItem(arg, 1)))) {
+        snprintf(err, errlen, "\"$between\" takes [min, max]");
+        return false;
+    }
+    if (strcmp(kw, "$all") == 0 && (!cJSON_IsArray(arg) || !arg->child)) {
+        snprintf(err, errlen, "\"$all\" takes a non-empty array of patterns");
         return false;
     }
     if (strcmp(kw, "$size") == 0 && !cJSON_IsObject(arg)) {
@@ -744,8 +1037,9 @@ static bool validate_matcher_object(const cJSON *p, const char *kw, char *err, s
         snprintf(err, errlen, "\"$in\" takes an array or \"${VAR}\"");
         return false;
     }
-    if (strcmp(kw, "$capture") == 0 || strcmp(kw, "$size") == 0 || strcmp(kw, "$gt") == 0 ||
-        strcmp(kw, "$in") == 0) {
+    if (strcmp(kw, "$capture") == 0 || strcmp(kw, "$collect") == 0 || strcmp(kw, "$size") == 0 ||
+        strcmp(kw, "$gt") == 0 || strcmp(kw, "$in") == 0 || strcmp(kw, "$valid-against") == 0 ||
+        strcmp(kw, "$between") == 0) {
         const cJSON *is = cJSON_GetObjectItemCaseSensitive(p, "$is");
         return !is || validate_node(is, err, errlen);
     }

@@ -7,6 +7,12 @@
  *   "$any"  "$absent"  "$string"  "$number"  "$integer"  "$boolean"
  *   "$object"  "$array"  "$null"  "$nonempty"  "$regex:ERE"
  *   "$capture:NAME"  "$capture?:NAME" (member may be absent: NAME unset)
+ *   "$collect:NAME"  (append the value to the array NAME)
+ *   "$uri"  "$uri-template"  "$base64"  "$date-time"  "$json-schema"
+ *   {"$valid-against": "${SCHEMA}"}  {"$json": P}  (a string holding JSON matching P)
+ *   {"$all": [P, ...]}  {"$between": [min, max]}  {"$keys": P}  {"$values": P}
+ *   {"$capture": "NAME", "$collect": "LIST", "$is": P, "$optional": true}
+ * A variable may be a path into a value: ${probe.uri}, ${prompt.arguments.0.name}.
  *   {"$oneOf": [P, ...]}  {"$not": P}  {"$each": P}  {"$contains": P}
  *   {"$capture": "NAME", "$is": P}  {"$size": {"min": N, "max": M}}
  *   {"$gt": "${VAR}"}  (a number greater than VAR)
@@ -47,6 +53,8 @@ void mcps_vars_free(mcps_vars *v);
 
 typedef struct mcps_match_result {
     bool matched;
+    bool undecidable; /* not matched because mcpspec cannot judge it (e.g. a schema
+                         feature it does not implement): not a finding */
     char path[200];   /* where the first mismatch is, e.g. "$.result.tools[3].name" */
     char detail[300]; /* expected vs got, for a person */
 } mcps_match_result;

@@ -27,13 +27,16 @@ typedef enum judged_kind {
     ON_ERRORS,
     ON_REQUESTS,
     ON_CALLS, /* requests and notifications */
+    ON_PROGRESS,
+    ON_CANARY_LOGS, /* log messages, when the configuration planted secrets */
+    ON_TASK_REPORTS,
 } judged_kind;
 
 typedef struct rule {
     const char *name; /* observe/<name> */
     const char *title;
     const char *reqs;        /* requirement IDs the rule grades */
-    const char *findings[4]; /* the exact reqs strings of findings that break it */
+    const char *findings[8]; /* the exact reqs strings of findings that break it */
     judged_kind judged;
 } rule;
 
@@ -66,7 +69,7 @@ static const rule rules[] = {
      ON_LINES},
     {"response-id",
      "A response carries exactly the id of the request it answers",
-     "RPC-RSP-001",
+     "RPC-RSP-001 RPC-ERR-008",
      {"RPC-RSP-001"},
      ON_RESPONSES},
     {"result-xor-error",
@@ -105,6 +108,61 @@ static const rule rules[] = {
      "BATCH-004 BATCH-005 BATCH-006",
      {"BATCH-004", "BATCH-005", "BATCH-006"},
      ON_LINES},
+    {"progress",
+     "Progress names an issued token, increases, and stops with the response",
+     "PROG-003 PROG-004 PROG-006 PROG-007",
+     {"PROG-003", "PROG-004", "PROG-006", "PROG-007"},
+     ON_PROGRESS},
+    {"declared-notifications",
+     "Notifications only for what the server declared (logging, listChanged, subscribe)",
+     "CAP-SRV-001 CAP-SRV-002 CAP-SRV-003 CAP-SRV-004",
+     {"CAP-SRV-001", "CAP-SRV-002", "CAP-SRV-003", "CAP-SRV-004"},
+     ON_CALLS},
+    {"client-capabilities",
+     "Requests to the client only for features the client declared",
+     "CAP-GEN-001 CAP-GEN-002 ROOTS-005 SAMP-008 SAMP-013 ELIC-007 TASK-001",
+     {"CAP-GEN-001", "CAP-GEN-002", "ROOTS-005", "SAMP-008", "SAMP-013", "ELIC-007", "TASK-001"},
+     ON_REQUESTS},
+    {"revision-methods",
+     "Only methods that exist in the negotiated revision",
+     "LIFE-OP-001 LIFE-OP-002",
+     {"LIFE-OP-001", "LIFE-OP-002"},
+     ON_CALLS},
+    {"server-requests",
+     "The server's own requests: valid unique progress tokens, cancellations of its own requests",
+     "PROG-001 PROG-002 CANC-001 CANC-009",
+     {"PROG-001", "PROG-002", "CANC-001", "CANC-009"},
+     ON_CALLS},
+    {"meta-keys",
+     "_meta keys are well formed and stay out of reserved prefixes",
+     "GEN-META-001 GEN-META-002 GEN-META-003 GEN-META-004",
+     {"GEN-META-001 GEN-META-002", "GEN-META-003", "GEN-META-004"},
+     ON_LINES},
+    {"resource-updates",
+     "resources/updated only for subscribed resources",
+     "RES-008",
+     {"RES-008"},
+     ON_CALLS},
+    {"url-elicitation-errors",
+     "-32042 only with the URL elicitations it requires",
+     "ELIC-013 ELIC-014",
+     {"ELIC-013 ELIC-014"},
+     ON_ERRORS},
+    {"embedded-resources",
+     "Tool results embed resources only when the server implements resources",
+     "TOOL-017",
+     {"TOOL-017"},
+     ON_RESULTS},
+    {"no-secrets-in-logs",
+     "Log messages never repeat a secret the target was given",
+     "LOG-007",
+     {"LOG-007"},
+     ON_CANARY_LOGS},
+    {"task-status",
+     "Task statuses only move forward along the lifecycle",
+     "TASK-012",
+     {"TASK-012"},
+     ON_TASK_REPORTS},
 };
 
 #define NRULES (sizeof rules / sizeof *rules)
@@ -117,6 +175,8 @@ typedef struct example {
 
 typedef struct rule_tally {
     size_t findings;
+    bool graded; /* worst holds the strictest level among the findings */
+    mcps_level worst;
     example examples[MAX_EXAMPLES];
 } rule_tally;
 
@@ -156,7 +216,7 @@ void mcps_tally_free(mcps_tally *t)
 static const rule *rule_for(const char *reqs, size_t *index)
 {
     for (size_t i = 0; i < NRULES; i++)
-        for (size_t k = 0; k < 4 && rules[i].findings[k]; k++)
+        for (size_t k = 0; k < 8 && rules[i].findings[k]; k++)
             if (strcmp(rules[i].findings[k], reqs) == 0) {
                 *index = i;
                 return &rules[i];
@@ -177,6 +237,14 @@ void mcps_tally_finding(mcps_tally *t, mcps_rev rev, const char *case_id, const 
         return;
     }
     rule_tally *rt = &t->rules[rev][i];
+    mcps_level level;
+    if (mcps_catalog_level_of(f->reqs, rev, &level) &&
+        (!rt->graded || mcps_verdict_for_level(level) == MCPS_VERDICT_FAIL ||
+         (mcps_verdict_for_level(level) == MCPS_VERDICT_WARN &&
+          mcps_verdict_for_level(rt->worst) == MCPS_VERDICT_INFO))) {
+        rt->worst = level;
+        rt->graded = true;
+    }
     if (rt->findings < MAX_EXAMPLES) {
         example *e = &rt->examples[rt->findings];
         e->case_id = strdup(case_id);
@@ -202,6 +270,9 @@ void mcps_tally_counts(mcps_tally *t, mcps_rev rev, const mcps_session_counts *c
     sum->results += c->results;
     sum->errors += c->errors;
     sum->sent += c->sent;
+    sum->progress += c->progress;
+    sum->canary_logs += c->canary_logs;
+    sum->task_reports += c->task_reports;
     mtx_unlock(&t->lock);
 }
 
@@ -218,6 +289,12 @@ static size_t judged(const mcps_session_counts *c, judged_kind k)
         return c->requests;
     case ON_CALLS:
         return c->requests + c->notifications;
+    case ON_PROGRESS:
+        return c->progress;
+    case ON_CANARY_LOGS:
+        return c->canary_logs;
+    case ON_TASK_REPORTS:
+        return c->task_reports;
     default:
         return c->lines;
     }
@@ -230,7 +307,10 @@ static const char *judged_noun(judged_kind k)
                                         "results",
                                         "error responses",
                                         "requests from the target",
-                                        "requests or notifications"};
+                                        "requests or notifications",
+                                        "progress notifications",
+                                        "log messages with planted secrets to look for",
+                                        "task statuses"};
     return nouns[k];
 }
 
@@ -244,6 +324,9 @@ static void grade_rule(const mcps_tally *t, mcps_rev rev, size_t i, mcps_case_re
     mcps_catalog_level_of(r->reqs, rev, &level);
     c->level = level;
     if (rt->findings) {
+        /* Graded by what was broken: a SHOULD finding alone is a warning. */
+        if (rt->graded)
+            c->level = level = rt->worst;
         c->verdict = mcps_verdict_for_level(level);
         mcps_buf_printf(&obs, "%zu violation%s", rt->findings, rt->findings == 1 ? "" : "s");
         for (size_t e = 0; e < MAX_EXAMPLES && e < rt->findings; e++)

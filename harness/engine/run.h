@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "engine/match.h"
 #include "engine/result.h"
 #include "engine/suite.h"
 #include "transport/transport.h"
@@ -35,8 +36,9 @@ typedef struct mcps_run_config {
     double timeout;                 /* default seconds to wait for an expected message */
     double probe_timeout;           /* seconds to wait for an initialize probe answer */
     bool strict;
-    size_t jobs;          /* cases run at once, each on its own process (default 8) */
-    mcps_run_hooks hooks; /* called under a lock, from whichever thread ran the case */
+    const mcps_vars *config_vars; /* from the target configuration (call_tool, ...); may be NULL */
+    size_t jobs;                  /* cases run at once, each on its own process (default 8) */
+    mcps_run_hooks hooks;         /* called under a lock, from whichever thread ran the case */
 } mcps_run_config;
 
 /* Defaults: 5 s expectations, 10 s probes, 8 jobs, limits from the transport. */

@@ -12,6 +12,7 @@
 #include "codec/buf.h"
 #include "codec/json.h"
 #include "engine/catalog.h"
+#include "engine/functions.h"
 #include "engine/match.h"
 
 #include <ctype.h>
@@ -280,11 +281,9 @@ static bool parse_grade(const char *word, mcps_verdict *out)
     static const struct {
         const char *name;
         mcps_verdict v;
-    } grades[] = {{"pass", MCPS_VERDICT_PASS},
-                  {"info", MCPS_VERDICT_INFO},
-                  {"warn", MCPS_VERDICT_WARN},
-                  {"fail", MCPS_VERDICT_FAIL},
-                  {"skip", MCPS_VERDICT_SKIP}};
+    } grades[] = {{"pass", MCPS_VERDICT_PASS}, {"info", MCPS_VERDICT_INFO},
+                  {"warn", MCPS_VERDICT_WARN}, {"fail", MCPS_VERDICT_FAIL},
+                  {"skip", MCPS_VERDICT_SKIP}, {"error", MCPS_VERDICT_ERROR}};
     for (size_t i = 0; i < sizeof grades / sizeof *grades; i++)
         if (strcmp(word, grades[i].name) == 0) {
             *out = grades[i].v;
@@ -297,7 +296,8 @@ static bool parse_grade(const char *word, mcps_verdict *out)
 static bool parse_alternative(loader *ld, step_list *l, char *rest)
 {
     size_t line = ld->lr.lineno;
-    if (!l->n || l->items[l->n - 1].kind != MCPS_STEP_EXPECT)
+    if (!l->n ||
+        (l->items[l->n - 1].kind != MCPS_STEP_EXPECT && l->items[l->n - 1].kind != MCPS_STEP_EACH))
         return fail(ld, line, "'<-- else' must follow an expected message");
     char *after = split_word(rest);
     mcps_verdict grade;
@@ -337,6 +337,45 @@ static bool parse_timed(loader *ld, step_list *l, mcps_step_kind kind, const cha
     return true;
 }
 
+/* "<-- no {pattern} for T": the pattern is one line, followed by the duration. */
+static bool parse_no_match(loader *ld, step_list *l, char *rest)
+{
+    size_t line = ld->lr.lineno;
+    char *for_word = strstr(rest, "} for ");
+    if (!for_word)
+        return fail(ld, line, "write '<-- no {pattern} for DURATION' on one line");
+    for_word[1] = '\0';
+    double t;
+    if (!parse_duration(for_word + 6, &t))
+        return fail(ld, line, "bad duration '%s' (write e.g. 500ms or 2s)", for_word + 6);
+    mcps_json_result r;
+    if (!mcps_json_parse(rest, strlen(rest), NULL, &r))
+        return fail(ld, line, "invalid JSON: %s", r.error);
+    mcps_step *s = push_step(l, MCPS_STEP_NO_MATCH, line);
+    if (!s) {
+        mcps_json_delete(r.root);
+        return fail(ld, line, "out of memory");
+    }
+    s->json = r.root;
+    s->seconds = t;
+    return check_pattern(ld, r.root, line);
+}
+
+static bool parse_each(loader *ld, step_list *l, char *rest)
+{
+    size_t line = ld->lr.lineno;
+    cJSON *pattern = read_json(ld, rest);
+    if (!pattern)
+        return false;
+    mcps_step *s = push_step(l, MCPS_STEP_EACH, line);
+    if (!s) {
+        mcps_json_delete(pattern);
+        return fail(ld, line, "out of memory");
+    }
+    s->json = pattern;
+    return check_pattern(ld, pattern, line);
+}
+
 static bool parse_expect(loader *ld, step_list *l, char *rest)
 {
     size_t line = ld->lr.lineno;
@@ -348,6 +387,10 @@ static bool parse_expect(loader *ld, step_list *l, char *rest)
         return parse_timed(ld, l, MCPS_STEP_NOTHING, rest + 12);
     if (strncmp(rest, "exit within ", 12) == 0)
         return parse_timed(ld, l, MCPS_STEP_EXIT, rest + 12);
+    if (strncmp(rest, "no {", 4) == 0)
+        return parse_no_match(ld, l, rest + 3);
+    if (strncmp(rest, "each ", 5) == 0)
+        return parse_each(ld, l, skip_space(rest + 5));
     double within = 0;
     if (strncmp(rest, "within ", 7) == 0) {
         char *json = split_word(rest + 7);
@@ -399,6 +442,100 @@ static bool parse_repeat(loader *ld, step_list *l, char *rest, int depth)
     return ok;
 }
 
+static bool parse_foreach(loader *ld, step_list *l, char *rest, int depth)
+{
+    size_t line = ld->lr.lineno;
+    unsigned long max = 0;
+    char name[64], list[64];
+    int used = 0;
+    if (sscanf(rest, "%63[A-Za-z0-9_] in ${%63[A-Za-z0-9_]} max %lu%n", name, list, &max, &used) !=
+            3 ||
+        max == 0 || max > 100000)
+        return fail(ld, line, "write 'foreach NAME in ${LIST} max N [else skip \"why\"]'");
+    char *tail = skip_space(rest + used);
+    char reason[200] = "";
+    if (*tail && sscanf(tail, "else skip \"%199[^\"]\"", reason) != 1)
+        return fail(ld, line, "after 'max N' only 'else skip \"why\"' may follow");
+    if (depth >= MAX_NESTING)
+        return fail(ld, line, "foreach nested too deeply");
+    mcps_step *s = push_step(l, MCPS_STEP_FOREACH, line);
+    if (!s)
+        return fail(ld, line, "out of memory");
+    s->name = strdup(name);
+    s->while_var = strdup(list);
+    s->max_iterations = max;
+    s->skip_reason = reason[0] ? strdup(reason) : NULL;
+    step_list body = {0};
+    bool ended = false;
+    bool ok = parse_steps(ld, &body, depth + 1, &ended);
+    s = &l->items[l->n - 1];
+    s->body = body.items;
+    s->nbody = body.n;
+    if (ok && !ended)
+        return fail(ld, line, "'foreach' without 'end'");
+    return ok;
+}
+
+/* "FUNC(${A}, ${B})" into s->func and s->args. */
+static bool parse_call(loader *ld, mcps_step *s, char *text)
+{
+    size_t line = ld->lr.lineno;
+    char *open = strchr(text, '('), *close = strrchr(text, ')');
+    if (!open || !close || close < open || close[1] != '\0')
+        return fail(ld, line, "write 'let NAME = FUNCTION(${A}, ...)' or 'let NAME = {json}'");
+    *open = '\0';
+    *close = '\0';
+    s->func = strdup(text);
+    for (char *a = strtok(open + 1, ", "); a; a = strtok(NULL, ", ")) {
+        size_t n = strlen(a);
+        if (n < 4 || a[0] != '$' || a[1] != '{' || a[n - 1] != '}')
+            return fail(ld, line, "function arguments are variables: '%s'", a);
+        char **args = realloc(s->args, (s->nargs + 1) * sizeof *args);
+        if (!args)
+            return fail(ld, line, "out of memory");
+        s->args = args;
+        s->args[s->nargs++] = strdup(a);
+    }
+    if (!mcps_function_known(s->func, s->nargs))
+        return fail(ld, line, "unknown function '%s' with %zu argument%s (see engine/functions.h)",
+                    s->func, s->nargs, s->nargs == 1 ? "" : "s");
+    return true;
+}
+
+/* "require ${VAR} else skip "why"": nothing to judge without VAR. */
+static bool parse_require(loader *ld, step_list *l, char *rest)
+{
+    size_t line = ld->lr.lineno;
+    char var[64], reason[200];
+    if (sscanf(rest, "${%63[A-Za-z0-9_.]} else skip \"%199[^\"]\"", var, reason) != 2)
+        return fail(ld, line, "write 'require ${VAR} else skip \"why\"'");
+    mcps_step *s = push_step(l, MCPS_STEP_REQUIRE, line);
+    if (!s)
+        return fail(ld, line, "out of memory");
+    s->name = strdup(var);
+    s->skip_reason = strdup(reason);
+    return true;
+}
+
+static bool parse_let(loader *ld, step_list *l, char *rest)
+{
+    size_t line = ld->lr.lineno;
+    char name[64];
+    int used = 0;
+    if (sscanf(rest, "%63[A-Za-z0-9_] = %n", name, &used) != 1 || !used)
+        return fail(ld, line, "write 'let NAME = FUNCTION(${A}, ...)' or 'let NAME = {json}'");
+    char *value = rest + used;
+    mcps_step *s = push_step(l, MCPS_STEP_LET, line);
+    if (!s)
+        return fail(ld, line, "out of memory");
+    s->name = strdup(name);
+    if (*value == '{' || *value == '[' || *value == '"') {
+        s->json = read_json(ld, value);
+        return s->json != NULL;
+    }
+    return parse_call(ld, s, value);
+}
+
 /* One step line; *is_step false when the line is not a step. */
 static bool parse_step_line(loader *ld, step_list *l, char *s, int depth, bool *is_step)
 {
@@ -411,6 +548,12 @@ static bool parse_step_line(loader *ld, step_list *l, char *s, int depth, bool *
     char *rest = split_word(s);
     if (strcmp(s, "repeat") == 0)
         return parse_repeat(ld, l, rest, depth);
+    if (strcmp(s, "foreach") == 0)
+        return parse_foreach(ld, l, rest, depth);
+    if (strcmp(s, "let") == 0)
+        return parse_let(ld, l, rest);
+    if (strcmp(s, "require") == 0)
+        return parse_require(ld, l, rest);
     if (strcmp(s, "wait") == 0)
         return parse_timed(ld, l, MCPS_STEP_WAIT, rest);
     if (strcmp(s, "close") == 0 && strcmp(rest, "stdin") == 0)
@@ -439,16 +582,21 @@ static bool add_requirements(loader *ld, mcps_case *c, const char *ids)
     return c->requirements != NULL;
 }
 
-static bool add_capabilities(mcps_case *c, char *rest)
+static bool add_words(char ***list, size_t *n, char *rest)
 {
-    for (char *cap = strtok(rest, " ,"); cap; cap = strtok(NULL, " ,")) {
-        char **caps = realloc(c->capabilities, (c->ncapabilities + 1) * sizeof *caps);
-        if (!caps)
+    for (char *w = strtok(rest, " ,"); w; w = strtok(NULL, " ,")) {
+        char **grown = realloc(*list, (*n + 1) * sizeof *grown);
+        if (!grown)
             return false;
-        c->capabilities = caps;
-        c->capabilities[c->ncapabilities++] = strdup(cap);
+        *list = grown;
+        (*list)[(*n)++] = strdup(w);
     }
     return true;
+}
+
+static bool add_capabilities(mcps_case *c, char *rest)
+{
+    return add_words(&c->capabilities, &c->ncapabilities, rest);
 }
 
 static bool append_text(char **dst, const char *text)
@@ -483,6 +631,8 @@ static bool parse_case_directive(loader *ld, mcps_case *c, char *word, char *res
                    : fail(ld, line, "bad revisions '%s' (write all, X+, X..Y or a list)", rest);
     if (strcmp(word, "capability") == 0)
         return add_capabilities(c, rest);
+    if (strcmp(word, "needs") == 0)
+        return add_words(&c->needs, &c->nneeds, rest);
     if (strcmp(word, "session") == 0) {
         if (strcmp(rest, "raw") == 0)
             c->session = MCPS_SESSION_RAW;
@@ -542,6 +692,12 @@ static void free_steps(mcps_step *steps, size_t n)
         }
         free(s->alts);
         free(s->while_var);
+        free(s->name);
+        free(s->func);
+        for (size_t a = 0; a < s->nargs; a++)
+            free(s->args[a]);
+        free(s->args);
+        free(s->skip_reason);
         free_steps(s->body, s->nbody);
     }
     free(steps);
@@ -557,6 +713,9 @@ static void free_case(mcps_case *c)
     for (size_t i = 0; i < c->ncapabilities; i++)
         free(c->capabilities[i]);
     free(c->capabilities);
+    for (size_t i = 0; i < c->nneeds; i++)
+        free(c->needs[i]);
+    free(c->needs);
     mcps_json_delete(c->client_capabilities);
     free(c->expect);
     free_steps(c->steps, c->nsteps);
@@ -589,7 +748,8 @@ static bool duplicate_case(const mcps_suite *s, const char *name)
 
 static bool starts_step(const char *t)
 {
-    static const char *const words[] = {"-->", "<--", "repeat ", "wait ", "close "};
+    static const char *const words[] = {"-->",    "<--",      "repeat ", "wait ",
+                                        "close ", "foreach ", "let ",    "require "};
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (strncmp(t, words[i], strlen(words[i])) == 0)
             return true;
@@ -734,7 +894,7 @@ bool mcps_suite_parse(const char *name, const char *text, size_t len, mcps_suite
         ok = parse_header(&ld, s, rest);
     }
     if (ok && !out->ncases)
-        ok = fail(&ld, ld.lr.lineno, "no cases");
+        ok = fail(&ld, ld.lr.lineno ? ld.lr.lineno : 1, "no cases");
     if (ok && !out->title)
         ok = fail(&ld, 1, "suite has no title");
     free(ld.lr.line);

@@ -27,6 +27,11 @@ typedef enum mcps_step_kind {
     MCPS_STEP_CLOSE_INPUT, /* close stdin */
     MCPS_STEP_WAIT,        /* wait T                let time pass, collecting messages */
     MCPS_STEP_REPEAT,      /* repeat max N while ${VAR} ... end */
+    MCPS_STEP_FOREACH,     /* foreach NAME in ${LIST} max N [else skip "why"] ... end */
+    MCPS_STEP_LET,         /* let NAME = FUNC(${A}, ...) | let NAME = {json} */
+    MCPS_STEP_NO_MATCH,    /* <-- no {pattern} for T  nothing matching arrives within T */
+    MCPS_STEP_EACH,        /* <-- each {pattern}      every queued message of its kind matches */
+    MCPS_STEP_REQUIRE,     /* require ${VAR} else skip "why" */
 } mcps_step_kind;
 
 /*
@@ -49,10 +54,15 @@ typedef struct mcps_step {
     double seconds; /* NO_RESPONSE, NOTHING, EXIT, WAIT; EXPECT "within"; 0 = default */
     mcps_alternative *alts;
     size_t nalts;
-    char *while_var; /* REPEAT */
+    char *while_var; /* REPEAT: the variable; FOREACH: the list variable */
     size_t max_iterations;
     struct mcps_step *body;
     size_t nbody;
+    char *name;  /* FOREACH: the element variable; LET: the variable set */
+    char *func;  /* LET: function name, or NULL when json is the value */
+    char **args; /* LET: argument texts ("${A}") */
+    size_t nargs;
+    char *skip_reason; /* FOREACH, REQUIRE: SKIP the case with this when there is nothing */
 } mcps_step;
 
 typedef enum mcps_session_mode {
@@ -69,6 +79,8 @@ typedef struct mcps_case {
     mcps_rev_set revisions;
     char **capabilities; /* "tools", "resources.subscribe", "!completions" */
     size_t ncapabilities;
+    char **needs; /* variables the target configuration must set, e.g. "call_tool" */
+    size_t nneeds;
     mcps_session_mode session;
     cJSON *client_capabilities; /* NULL: {} */
     char *expect;               /* the expectation, for a person */

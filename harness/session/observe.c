@@ -9,6 +9,7 @@
  */
 #include "session/observe.h"
 
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,10 +50,14 @@ void mcps_observer_free(mcps_observer *obs)
 {
     for (size_t i = 0; i < obs->nrequests; i++) {
         mcps_json_delete(obs->requests[i].id);
+        mcps_json_delete(obs->requests[i].progress_token);
         free(obs->requests[i].key);
     }
     free(obs->requests);
     free(obs->slots);
+    for (size_t i = 0; i < obs->nsubscribed; i++)
+        free(obs->subscribed[i]);
+    obs->nsubscribed = 0;
     obs->slots = NULL;
     obs->nslots = 0;
     mcps_buf_free(&obs->held);
@@ -184,10 +189,13 @@ static void remember_request(mcps_observer *obs, const mcps_rpc_info *info, mcps
         return;
     }
     mcps_tracked_request *r = &obs->requests[obs->nrequests];
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(info->params, "_meta");
+    const cJSON *token = cJSON_GetObjectItemCaseSensitive(meta, "progressToken");
     *r = (mcps_tracked_request){.id = cJSON_Duplicate(info->id, true),
                                 .key = request_key(info->id, dir),
                                 .dir = dir,
-                                .line = line};
+                                .line = line,
+                                .progress_token = token ? cJSON_Duplicate(token, true) : NULL};
     snprintf(r->method, sizeof r->method, "%s", info->method ? info->method : "");
     if (!r->id || !r->key) {
         cJSON_Delete(r->id);
@@ -198,9 +206,47 @@ static void remember_request(mcps_observer *obs, const mcps_rpc_info *info, mcps
     *slot_for(obs, r->key) = ++obs->nrequests;
 }
 
+/* resources/subscribe and unsubscribe, for RES-008. */
+static void track_subscription(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir)
+{
+    const cJSON *uri = cJSON_GetObjectItemCaseSensitive(info->params, "uri");
+    if (!info->method || !cJSON_IsString(uri))
+        return;
+    if (strcmp(info->method, "resources/subscribe") == 0 &&
+        obs->nsubscribed < sizeof obs->subscribed / sizeof *obs->subscribed) {
+        obs->subscribed[obs->nsubscribed] = strdup(uri->valuestring);
+        obs->subscribed_by[obs->nsubscribed] = dir;
+        obs->nsubscribed += obs->subscribed[obs->nsubscribed] != NULL;
+    }
+    for (size_t i = 0; strcmp(info->method, "resources/unsubscribe") == 0 && i < obs->nsubscribed;)
+        if (strcmp(obs->subscribed[i], uri->valuestring) == 0) {
+            free(obs->subscribed[i]);
+            obs->subscribed[i] = obs->subscribed[--obs->nsubscribed];
+            obs->subscribed_by[i] = obs->subscribed_by[obs->nsubscribed];
+        } else {
+            i++;
+        }
+}
+
+/* RES-008: an update names a resource (or a sub-resource of one) the other side subscribed to. */
+static void judge_resource_update(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                                  uint64_t offset, size_t line)
+{
+    const cJSON *uri = cJSON_GetObjectItemCaseSensitive(info->params, "uri");
+    if (!cJSON_IsString(uri))
+        return;
+    for (size_t i = 0; i < obs->nsubscribed; i++)
+        if (obs->subscribed_by[i] == other_side(dir) &&
+            strncmp(uri->valuestring, obs->subscribed[i], strlen(obs->subscribed[i])) == 0)
+            return;
+    report(obs, "RES-008", dir, offset, line,
+           "resources/updated for %.120s, which was not subscribed to", uri->valuestring);
+}
+
 static void track_request(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
                           uint64_t offset, size_t line)
 {
+    track_subscription(obs, info, dir);
     if (!mcps_rpc_id_valid(info->id))
         return;
     mcps_tracked_request *prev = find_request(obs, info->id, dir);
@@ -248,6 +294,7 @@ static void track_response(mcps_observer *obs, const mcps_rpc_info *info, mcps_d
         return;
     }
     req->answered = true;
+    req->task_created = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(info->result, "task"));
 }
 
 void mcps_observer_track(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
@@ -257,6 +304,205 @@ void mcps_observer_track(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir
         track_request(obs, info, dir, offset, line);
     else if (info->kind == MCPS_RPC_RESULT || info->kind == MCPS_RPC_ERROR)
         track_response(obs, info, dir, offset, line);
+}
+
+/* ---- _meta keys (GEN-META-001..004, from 2025-06-18) --------------------------------- */
+
+static bool label_ok(const char *s, size_t n)
+{
+    if (!n || !isalpha((unsigned char)s[0]) || !isalnum((unsigned char)s[n - 1]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && s[i] != '-')
+            return false;
+    return true;
+}
+
+static bool name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    if (!n)
+        return true;
+    if (!isalnum((unsigned char)s[0]) || !isalnum((unsigned char)s[n - 1]))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!isalnum((unsigned char)s[i]) && !strchr("-_.", s[i]))
+            return false;
+    return true;
+}
+
+/* The prefix "a.b.c/" split into labels, each well formed. */
+static bool prefix_ok(const char *p, size_t n, size_t *labels, const char **second,
+                      size_t *second_n)
+{
+    *labels = 0;
+    for (size_t start = 0; start < n;) {
+        size_t end = start;
+        while (end < n && p[end] != '.')
+            end++;
+        if (!label_ok(p + start, end - start))
+            return false;
+        if (++*labels == 2) {
+            *second = p + start;
+            *second_n = end - start;
+        }
+        start = end + 1;
+    }
+    return true;
+}
+
+static bool reserved_label(const char *s, size_t n)
+{
+    return (n == 20 && strncmp(s, "modelcontextprotocol", 20) == 0) ||
+           (n == 3 && strncmp(s, "mcp", 3) == 0);
+}
+
+static bool defined_key(const char *key)
+{
+    static const char *const keys[] = {"io.modelcontextprotocol/related-task",
+                                       "io.modelcontextprotocol/model-immediate-response"};
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Forward-DNS prefixes end in a top-level domain: "example.com/" (GEN-META-004). */
+static bool forward_dns(const char *p, size_t n)
+{
+    static const char *const tlds[] = {"com", "org", "net", "io", "dev", "ai", "app", "co"};
+    const char *dot = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '.')
+            dot = p + i;
+    if (!dot)
+        return false;
+    size_t len = n - (size_t)(dot + 1 - p);
+    for (size_t i = 0; i < sizeof tlds / sizeof *tlds; i++)
+        if (strlen(tlds[i]) == len && strncmp(dot + 1, tlds[i], len) == 0)
+            return true;
+    return false;
+}
+
+static void judge_meta_key(mcps_observer *obs, const char *key, mcps_dir dir, uint64_t offset,
+                           size_t line)
+{
+    const char *slash = strchr(key, '/');
+    size_t labels = 0, second_n = 0;
+    const char *second = NULL;
+    if ((slash && !prefix_ok(key, (size_t)(slash - key), &labels, &second, &second_n)) ||
+        !name_ok(slash ? slash + 1 : key)) {
+        report(obs, "GEN-META-001 GEN-META-002", dir, offset, line, "malformed _meta key \"%.80s\"",
+               key);
+        return;
+    }
+    if (!slash || defined_key(key))
+        return;
+    /* 2025-11-25: the second label is modelcontextprotocol or mcp (io.modelcontextprotocol/);
+     * 2025-06-18: such a label followed by another one (modelcontextprotocol.io/). */
+    bool reserved =
+        obs->rev >= MCPS_REV_2025_11_25
+            ? second && reserved_label(second, second_n)
+            : strncmp(key, "modelcontextprotocol.", 21) == 0 || strncmp(key, "mcp.", 4) == 0;
+    if (reserved)
+        report(obs, "GEN-META-003", dir, offset, line,
+               "_meta key \"%.80s\" uses a prefix MCP reserves", key);
+    else if (obs->rev >= MCPS_REV_2025_11_25 && forward_dns(key, (size_t)(slash - key)))
+        report(obs, "GEN-META-004", dir, offset, line,
+               "_meta prefix of \"%.80s\" is forward DNS; reverse DNS (com.example/) is advised",
+               key);
+}
+
+/* Every "_meta" object in the message, walked without recursion, bounded. */
+static void judge_meta(mcps_observer *obs, const cJSON *msg, mcps_dir dir, uint64_t offset,
+                       size_t line)
+{
+    if (obs->rev != MCPS_REV_NONE && obs->rev < MCPS_REV_2025_06_18)
+        return;
+    const cJSON *stack[64];
+    size_t n = 0, visited = 0;
+    stack[n++] = msg;
+    while (n && visited++ < 10000) {
+        const cJSON *v = stack[--n];
+        for (const cJSON *c = v->child; c; c = c->next) {
+            if (c->string && strcmp(c->string, "_meta") == 0 && cJSON_IsObject(c))
+                for (const cJSON *k = c->child; k; k = k->next)
+                    judge_meta_key(obs, k->string, dir, offset, line);
+            if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && n < 64)
+                stack[n++] = c;
+        }
+    }
+}
+
+/* ELIC-013/014: -32042 carries the URL elicitations it requires (2025-11-25). */
+static void judge_url_elicitation_error(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                                        uint64_t offset, size_t line)
+{
+    if (info->error_code != -32042 ||
+        (obs->rev != MCPS_REV_2025_11_25 && obs->rev != MCPS_REV_NONE))
+        return;
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(info->error, "data"), "elicitations");
+    bool ok = cJSON_IsArray(list) && list->child;
+    for (const cJSON *e = ok ? list->child : NULL; e; e = e->next) {
+        const cJSON *mode = cJSON_GetObjectItemCaseSensitive(e, "mode");
+        ok = ok && cJSON_IsString(mode) && strcmp(mode->valuestring, "url") == 0 &&
+             cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "elicitationId")) &&
+             cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "url")) &&
+             cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "message"));
+    }
+    if (!ok)
+        report(obs, "ELIC-013 ELIC-014", dir, offset, line,
+               "-32042 without data.elicitations of URL-mode entries (mode, elicitationId, url, "
+               "message)");
+}
+
+/* ---- progress ------------------------------------------------------------------ */
+
+static mcps_tracked_request *request_with_token(const mcps_observer *obs, const cJSON *token,
+                                                mcps_dir dir)
+{
+    for (size_t i = obs->nrequests; i-- > 0;) {
+        mcps_tracked_request *r = &obs->requests[i];
+        if (r->dir == dir && r->progress_token && mcps_rpc_id_equal(r->progress_token, token))
+            return r;
+    }
+    return NULL;
+}
+
+/* PROG-003 shape, PROG-006 issued token, PROG-007 not after completion, PROG-004 increasing. */
+static void judge_progress(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                           uint64_t offset, size_t line)
+{
+    const cJSON *token = cJSON_GetObjectItemCaseSensitive(info->params, "progressToken");
+    const cJSON *progress = cJSON_GetObjectItemCaseSensitive(info->params, "progress");
+    const cJSON *total = cJSON_GetObjectItemCaseSensitive(info->params, "total");
+    const cJSON *message = cJSON_GetObjectItemCaseSensitive(info->params, "message");
+    if (!mcps_rpc_id_valid(token) || !cJSON_IsNumber(progress) ||
+        (total && !cJSON_IsNumber(total)) || (message && !cJSON_IsString(message))) {
+        report(obs, "PROG-003", dir, offset, line,
+               "progress notification without a string or integer progressToken and a numeric "
+               "progress (or with a non-numeric total, a non-string message)");
+        return;
+    }
+    mcps_tracked_request *req = request_with_token(obs, token, other_side(dir));
+    char text[64];
+    mcps_rpc_id_text(token, text, sizeof text);
+    if (!req) {
+        if (!obs->tracking_full)
+            report(obs, "PROG-006", dir, offset, line,
+                   "progress for token %s, which no request issued", text);
+        return;
+    }
+    if (req->answered && !req->task_created)
+        report(obs, "PROG-007", dir, offset, line,
+               "progress for token %s after the final response to its request (line %zu)", text,
+               req->line);
+    else if (req->progress_seen && !(progress->valuedouble > req->last_progress))
+        report(obs, "PROG-004", dir, offset, line, "progress for token %s went from %g to %g", text,
+               req->last_progress, progress->valuedouble);
+    req->last_progress = progress->valuedouble;
+    req->progress_seen = true;
 }
 
 /* ---- one whole message -------------------------------------------------------- */
@@ -328,8 +574,17 @@ static void accept_message(mcps_observer *obs, const mcps_json_result *r, mcps_d
         .msg = r->root, .dir = dir, .offset = offset, .line = line, .last_line = line};
     mcps_rpc_classify(r->root, obs->rev, &out->info);
     report_classification(obs, &out->info, dir, offset, line);
-    if (out->info.kind == MCPS_RPC_ERROR)
+    if (out->info.kind == MCPS_RPC_ERROR) {
         judge_error_message(obs, &out->info, dir, offset, line);
+        judge_url_elicitation_error(obs, &out->info, dir, offset, line);
+    }
+    judge_meta(obs, r->root, dir, offset, line);
+    if (out->info.kind == MCPS_RPC_NOTIFICATION &&
+        strcmp(out->info.method, "notifications/resources/updated") == 0)
+        judge_resource_update(obs, &out->info, dir, offset, line);
+    if (out->info.kind == MCPS_RPC_NOTIFICATION &&
+        strcmp(out->info.method, "notifications/progress") == 0)
+        judge_progress(obs, &out->info, dir, offset, line);
     if (out->info.kind == MCPS_RPC_BATCH)
         judge_batch(obs, r->root, dir, offset, line);
     else
@@ -431,6 +686,20 @@ static void repair_utf8(const char *data, size_t len, mcps_buf *out)
     }
 }
 
+/* Findings in a repaired line point into the repaired bytes; each U+FFFD
+ * stands for one original byte. */
+static size_t unrepaired_offset(const char *data, size_t len, size_t fixed_offset)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    size_t fixed = 0, i = 0;
+    while (i < len && fixed < fixed_offset) {
+        size_t seq = utf8_len_at(s + i, len - i);
+        fixed += seq ? seq : 3;
+        i += seq ? seq : 1;
+    }
+    return i;
+}
+
 static void hold(mcps_observer *obs, mcps_dir dir, const char *data, size_t len, uint64_t offset,
                  size_t line)
 {
@@ -510,6 +779,8 @@ static bool accept_repaired(mcps_observer *obs, const char *data, size_t len, mc
                "invalid UTF-8 (byte 0x%02X at column %zu); judged the rest with U+FFFD in its "
                "place",
                (unsigned char)data[bad], bad + 1);
+        for (size_t i = 0; i < r.nfindings && i < MCPS_JSON_MAX_FINDINGS; i++)
+            r.findings[i].offset = unrepaired_offset(data, len, r.findings[i].offset);
         accept_message(obs, &r, dir, offset, line, out);
     }
     mcps_buf_free(&fixed);

@@ -5,7 +5,8 @@
  * valid UTF-8, valid JSON, a valid JSON-RPC envelope, ids of the right type,
  * responses that answer a request actually sent (same id type and value) and
  * answer it once, no request id reused, and nothing but MCP messages on a
- * stdio stream. `mcpspec lint` runs the same observer over a captured
+ * stdio stream; and progress notifications that name a token the peer issued,
+ * increase, and stop with the final response. `mcpspec lint` runs the same observer over a captured
  * transcript, so a live run and an offline lint agree on what is wrong.
  *
  * A line that is an incomplete JSON text is held and joined with the lines
@@ -58,6 +59,10 @@ typedef struct mcps_tracked_request {
     char method[64];
     size_t line;
     bool answered;
+    cJSON *progress_token; /* params._meta.progressToken of the request, if any */
+    double last_progress;  /* the last progress value reported for it */
+    bool progress_seen;
+    bool task_created; /* answered with a CreateTaskResult: progress goes on (PROG-010) */
 } mcps_tracked_request;
 
 typedef struct mcps_observer {
@@ -71,6 +76,10 @@ typedef struct mcps_observer {
     size_t *slots; /* hash of requests by key: index + 1, 0 = empty */
     size_t nslots;
     bool tracking_full;
+    /* resources/subscribe URIs of each side, for RES-008 (bounded) */
+    char *subscribed[32];
+    mcps_dir subscribed_by[32];
+    size_t nsubscribed;
     /* an incomplete line waiting for its continuation */
     mcps_buf held;
     mcps_dir held_dir;

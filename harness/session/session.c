@@ -165,7 +165,8 @@ static void track_one(mcps_session *s, const cJSON *msg)
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
     mcps_rpc_info info = {.kind = MCPS_RPC_REQUEST,
                           .id = id,
-                          .method = cJSON_IsString(method) ? method->valuestring : ""};
+                          .method = cJSON_IsString(method) ? method->valuestring : "",
+                          .params = cJSON_GetObjectItemCaseSensitive(msg, "params")};
     mcps_observer_track(&s->obs, &info, MCPS_DIR_TO_SERVER, 0, 0);
 }
 
@@ -305,6 +306,8 @@ static void receive_message(mcps_session *s, const mcps_tevent *ev)
             enqueue(s, cJSON_Duplicate(item, true), true, m.line);
     } else {
         count_kind(s, m.info.kind);
+        if (m.info.method && strcmp(m.info.method, "notifications/progress") == 0)
+            s->counts.progress++;
         if (shape_of(m.msg) == MCPS_SHAPE_REQUEST)
             answer_ping(s, m.msg);
     }

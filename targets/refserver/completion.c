@@ -7,6 +7,7 @@
 #include "server.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A candidate list: a fixed list, or count values printed from fmt. */
@@ -31,9 +32,30 @@ static void candidate(const rs_candidates *c, size_t i, char *buf, size_t n)
         snprintf(buf, n, c->fmt, i);
 }
 
-static cJSON *complete(const rs_candidates *c, const char *prefix)
+/* The completion-reads-files fault: a value that opens as a file completes to its first line. */
+static cJSON *complete_from_file(const char *value)
+{
+    char path[256], line[256];
+    /* Like a C server would, stop at the first NUL (which the codec keeps as C0 80). */
+    snprintf(path, sizeof path, "%.*s", (int)strcspn(value, "\xC0"), value);
+    FILE *f = strchr(path, '/') ? fopen(path, "r") : NULL;
+    if (!f)
+        return NULL;
+    bool got = fgets(line, sizeof line, f) != NULL;
+    fclose(f);
+    if (!got)
+        return NULL;
+    line[strcspn(line, "\n")] = '\0';
+    cJSON *result = cJSON_CreateObject();
+    cJSON *values = cJSON_AddArrayToObject(cJSON_AddObjectToObject(result, "completion"), "values");
+    cJSON_AddItemToArray(values, cJSON_CreateString(line));
+    return result;
+}
+
+static cJSON *complete(const rs_server *s, const rs_candidates *c, const char *prefix)
 {
     size_t len = strlen(prefix), total = 0;
+    size_t max = rs_fault_on(s, RS_FAULT_COMPLETION_TOO_MANY) ? 150 : RS_MAX_VALUES;
     cJSON *result = cJSON_CreateObject();
     cJSON *completion = cJSON_AddObjectToObject(result, "completion");
     cJSON *values = cJSON_AddArrayToObject(completion, "values");
@@ -42,11 +64,11 @@ static cJSON *complete(const rs_candidates *c, const char *prefix)
         candidate(c, i, buf, sizeof buf);
         if (strncmp(buf, prefix, len) != 0)
             continue;
-        if (total++ < RS_MAX_VALUES)
+        if (total++ < max)
             cJSON_AddItemToArray(values, cJSON_CreateString(buf));
     }
     cJSON_AddNumberToObject(completion, "total", (double)total);
-    cJSON_AddBoolToObject(completion, "hasMore", total > RS_MAX_VALUES);
+    cJSON_AddBoolToObject(completion, "hasMore", total > max);
     return result;
 }
 
@@ -57,6 +79,8 @@ static const rs_candidates *prompt_candidates(const rs_server *s, const cJSON *r
     if (r->code)
         return NULL;
     int known = rs_prompt_arg_known(s, name, arg);
+    if (!known && rs_fault_on(s, RS_FAULT_COMPLETION_UNKNOWN_PROMPT_OK))
+        return &rs_none;
     if (known < 2) {
         rs_fail(r, RS_INVALID_PARAMS, known ? "Unknown prompt argument" : "Unknown prompt");
         return NULL;
@@ -97,6 +121,10 @@ void rs_complete(rs_server *s, const rs_req *req, rs_reply *r)
         c = template_candidates(s, ref, arg, r);
     else
         rs_fail(r, RS_INVALID_PARAMS, "Unknown reference type");
-    if (c)
-        rs_ok(r, complete(c, value));
+    cJSON *leaked =
+        rs_fault_on(s, RS_FAULT_COMPLETION_READS_FILES) && c ? complete_from_file(value) : NULL;
+    if (leaked)
+        rs_ok(r, leaked);
+    else if (c)
+        rs_ok(r, complete(s, c, value));
 }

@@ -18,6 +18,7 @@ typedef void rs_listener(rs_server *s, const rs_req *req);
 typedef struct rs_method {
     const char *name;
     rs_handler *handle;
+    mcps_rev since; /* the first revision that has it */
 } rs_method;
 
 typedef struct rs_notification {
@@ -26,19 +27,23 @@ typedef struct rs_notification {
 } rs_notification;
 
 static const rs_method rs_methods[] = {
-    {"initialize", rs_initialize},
-    {"ping", rs_ping},
-    {"tools/list", rs_tools_list},
-    {"tools/call", rs_tools_call},
-    {"resources/list", rs_resources_list},
-    {"resources/read", rs_resources_read},
-    {"resources/templates/list", rs_resources_templates},
-    {"resources/subscribe", rs_resources_subscribe},
-    {"resources/unsubscribe", rs_resources_unsubscribe},
-    {"prompts/list", rs_prompts_list},
-    {"prompts/get", rs_prompts_get},
-    {"logging/setLevel", rs_logging_set_level},
-    {"completion/complete", rs_complete},
+    {"initialize", rs_initialize, MCPS_REV_2024_11_05},
+    {"ping", rs_ping, MCPS_REV_2024_11_05},
+    {"tools/list", rs_tools_list, MCPS_REV_2024_11_05},
+    {"tools/call", rs_tools_call, MCPS_REV_2024_11_05},
+    {"resources/list", rs_resources_list, MCPS_REV_2024_11_05},
+    {"resources/read", rs_resources_read, MCPS_REV_2024_11_05},
+    {"resources/templates/list", rs_resources_templates, MCPS_REV_2024_11_05},
+    {"resources/subscribe", rs_resources_subscribe, MCPS_REV_2024_11_05},
+    {"resources/unsubscribe", rs_resources_unsubscribe, MCPS_REV_2024_11_05},
+    {"prompts/list", rs_prompts_list, MCPS_REV_2024_11_05},
+    {"prompts/get", rs_prompts_get, MCPS_REV_2024_11_05},
+    {"logging/setLevel", rs_logging_set_level, MCPS_REV_2024_11_05},
+    {"completion/complete", rs_complete, MCPS_REV_2024_11_05},
+    {"tasks/get", rs_tasks_get, MCPS_REV_2025_11_25},
+    {"tasks/result", rs_tasks_result, MCPS_REV_2025_11_25},
+    {"tasks/list", rs_tasks_list, MCPS_REV_2025_11_25},
+    {"tasks/cancel", rs_tasks_cancel, MCPS_REV_2025_11_25},
 };
 
 static const rs_notification rs_notifications[] = {
@@ -46,11 +51,20 @@ static const rs_notification rs_notifications[] = {
     {"notifications/cancelled", rs_on_cancelled},
 };
 
-static rs_handler *find_method(const char *name)
+/* A method of a later revision than the negotiated one is unknown (LIFE-OP-002), and so is one
+ * of a capability taken away with --without; methods of every revision are found before
+ * initialize too, for the gate to answer. */
+static rs_handler *find_method(const rs_server *s, const char *name)
 {
-    for (size_t i = 0; i < sizeof rs_methods / sizeof *rs_methods; i++)
-        if (strcmp(rs_methods[i].name, name) == 0)
-            return rs_methods[i].handle;
+    rs_cap cap = rs_cap_of(name);
+    if (cap != RS_CAP_COUNT && s->refused[cap])
+        return NULL;
+    for (size_t i = 0; i < sizeof rs_methods / sizeof *rs_methods; i++) {
+        const rs_method *m = &rs_methods[i];
+        if (strcmp(m->name, name) == 0)
+            return m->since <= MCPS_REV_2024_11_05 || rs_rev_at_least(s, m->since) ? m->handle
+                                                                                   : NULL;
+    }
     return NULL;
 }
 
@@ -94,7 +108,7 @@ static void handle_request(rs_server *s, const rs_req *req)
                         "initialize must not be part of a batch");
         return;
     }
-    rs_handler *handle = find_method(req->method);
+    rs_handler *handle = find_method(s, req->method);
     if (!handle) {
         int code = rs_fault_on(s, RS_FAULT_UNKNOWN_METHOD_WRONG_CODE) ? RS_INTERNAL_ERROR
                                                                       : RS_METHOD_NOT_FOUND;
@@ -144,7 +158,7 @@ static bool is_response(const cJSON *msg)
 static void handle_object(rs_server *s, const cJSON *msg, rs_batch *batch)
 {
     if (is_response(msg)) {
-        rs_debug(s, "ignoring a response: refserver sends no requests");
+        rs_on_response(s, msg);
         return;
     }
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");

@@ -3,6 +3,11 @@
  * sends notifications/progress when the request carried
  * _meta.progressToken (strictly increasing progress, total, and message from
  * 2025-03-26), and stops without a response on notifications/cancelled.
+ *
+ * Run as a task (2025-11-25) the job answers nothing itself: its result
+ * finishes the task, progress keeps the original token until then
+ * (PROG-010), tasks/cancel stops it, and notifications/cancelled for the
+ * creating request does not (CANC-008).
  */
 #include "tools.h"
 
@@ -11,9 +16,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct rs_job {
-    cJSON *id;       /* the request id as sent */
+    cJSON *id;       /* the request id as sent; NULL when run as a task */
+    char *task_id;   /* the task it runs for, or NULL */
     cJSON *token;    /* its progress token, or NULL */
     rs_batch *batch; /* the batch reply it belongs to, or NULL */
     unsigned steps, done, interval_ms;
@@ -34,14 +41,29 @@ static void job_free(rs_job *job)
 {
     mcps_json_delete(job->id);
     mcps_json_delete(job->token);
+    free(job->task_id);
     free(job);
+}
+
+/* A task job is tied to its task, not to the request (answered already) or its batch. */
+static bool job_bind(rs_job *job, const rs_req *req)
+{
+    if (req->task_id)
+        return (job->task_id = strdup(req->task_id)) != NULL;
+    if (!(job->id = cJSON_Duplicate(req->id, true)))
+        return false;
+    job->batch = req->batch;
+    if (job->batch)
+        rs_batch_retain(job->batch);
+    return true;
 }
 
 void rs_tool_slow(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
 {
     rs_job *job = calloc(1, sizeof *job);
-    if (!job || !(job->id = cJSON_Duplicate(req->id, true))) {
-        free(job);
+    if (!job || !job_bind(job, req)) {
+        if (job)
+            job_free(job);
         rs_fail(r, RS_INTERNAL_ERROR, "Out of memory");
         return;
     }
@@ -49,9 +71,6 @@ void rs_tool_slow(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *
     job->steps = (unsigned)rs_arg_number(args, "steps", 5);
     job->interval_ms = (unsigned)rs_arg_number(args, "interval_ms", 100);
     job->due = rs_now_ms() + job->interval_ms;
-    job->batch = req->batch;
-    if (job->batch)
-        rs_batch_retain(job->batch);
     rs_job **tail = &s->jobs;
     while (*tail)
         tail = &(*tail)->next;
@@ -78,10 +97,14 @@ static void send_progress(rs_server *s, const rs_job *job)
     cJSON_AddNumberToObject(params, "progress", job->done);
     cJSON_AddNumberToObject(params, "total", job->steps);
     if (rs_rev_at_least(s, MCPS_REV_2025_03_26)) {
-        char message[64];
-        snprintf(message, sizeof message, "Step %u of %u", job->done, job->steps);
+        char message[64] = "";
+        if (!rs_fault_on(s, RS_FAULT_PROGRESS_EMPTY_MESSAGE))
+            snprintf(message, sizeof message, "Step %u of %u", job->done, job->steps);
         cJSON_AddStringToObject(params, "message", message);
     }
+    /* TASK-017: a notification belonging to a task names it. */
+    if (job->task_id)
+        cJSON_AddItemToObject(params, "_meta", rs_related_task_meta(job->task_id));
     rs_notify(s, "notifications/progress", params);
 }
 
@@ -91,9 +114,21 @@ static void finish(rs_server *s, rs_job *job)
     snprintf(text, sizeof text, "Finished %u steps.", job->steps);
     rs_reply r = {0};
     rs_ok(&r, rs_tool_result(text, false));
+    if (job->task_id) {
+        rs_task_finish(s, job->task_id, &r);
+        if (job->token && rs_fault_on(s, RS_FAULT_TASK_PROGRESS_AFTER_END)) {
+            job->done++;
+            send_progress(s, job);
+        }
+        return;
+    }
     rs_answer(s, job->id, job->batch, &r);
     if (job->batch)
         rs_batch_release(s, job->batch);
+    if (job->token && rs_fault_on(s, RS_FAULT_PROGRESS_AFTER_RESPONSE)) {
+        job->done++;
+        send_progress(s, job);
+    }
 }
 
 /* One step; true when the job is over. */
@@ -101,6 +136,8 @@ static bool step(rs_server *s, rs_job *job)
 {
     job->done++;
     if (job->token)
+        send_progress(s, job);
+    if (job->token && rs_fault_on(s, RS_FAULT_PROGRESS_NOT_INCREASING))
         send_progress(s, job);
     if (job->done < job->steps) {
         job->due += job->interval_ms;
@@ -126,24 +163,48 @@ void rs_jobs_run_due(rs_server *s)
     }
 }
 
-/* CANC-003: stop the work and send no response; unknown ids are ignored (CANC-004/007). */
+/* CANC-003: stop the work and send no response; unknown ids are ignored (CANC-004/007), and so
+ * are ids of task-creating requests: tasks are cancelled with tasks/cancel (CANC-008). */
 void rs_on_cancelled(rs_server *s, const rs_req *req)
 {
     const cJSON *id =
         req->params ? cJSON_GetObjectItemCaseSensitive(req->params, "requestId") : NULL;
-    if (!mcps_rpc_id_valid(id))
+    if (!mcps_rpc_id_valid(id)) {
+        if (rs_fault_on(s, RS_FAULT_CANCEL_MALFORMED_ANSWERED))
+            rs_answer_error(s, NULL, NULL, RS_INVALID_PARAMS, "Invalid cancellation");
         return;
+    }
+    if (rs_fault_on(s, RS_FAULT_CANCEL_IGNORED))
+        return;
+    bool found = false;
     rs_job **link = &s->jobs;
     while (*link) {
         rs_job *job = *link;
-        if (!mcps_rpc_id_equal(job->id, id)) {
+        if (!job->id || !mcps_rpc_id_equal(job->id, id)) {
             link = &job->next;
             continue;
         }
+        found = true;
         *link = job->next;
         rs_debug(s, "cancelled a slow call after %u of %u steps", job->done, job->steps);
         if (job->batch)
             rs_batch_release(s, job->batch);
+        job_free(job);
+    }
+    if (!found && rs_fault_on(s, RS_FAULT_CANCEL_UNKNOWN_ANSWERED))
+        rs_answer_error(s, NULL, NULL, RS_INVALID_PARAMS, "No such request in flight");
+}
+
+/* tasks/cancel and expiry: the task's work stops, silently (SHOULD, TASK-024). */
+void rs_jobs_stop_task(rs_server *s, const char *task_id)
+{
+    for (rs_job **link = &s->jobs; *link;) {
+        rs_job *job = *link;
+        if (!rs_streq(job->task_id, task_id)) {
+            link = &job->next;
+            continue;
+        }
+        *link = job->next;
         job_free(job);
     }
 }

@@ -15,19 +15,110 @@
 
 static const char *const rs_supported[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
+/* CAP-SRV-006: {"list":{}, "cancel":{}, "requests":{"tools":{"call":{}}}} */
+static cJSON *tasks_capability(const rs_server *s)
+{
+    cJSON *tasks = cJSON_CreateObject();
+    if (rs_fault_on(s, RS_FAULT_TASKS_CAPABILITY_SHAPE))
+        cJSON_AddTrueToObject(tasks, "list");
+    else
+        cJSON_AddItemToObject(tasks, "list", cJSON_CreateObject());
+    cJSON_AddItemToObject(tasks, "cancel", cJSON_CreateObject());
+    cJSON *tools = cJSON_AddObjectToObject(cJSON_AddObjectToObject(tasks, "requests"), "tools");
+    cJSON_AddItemToObject(tools, "call", cJSON_CreateObject());
+    return tasks;
+}
+
+static const char *const rs_cap_names[RS_CAP_COUNT] = {
+    [RS_CAP_TOOLS] = "tools",
+    [RS_CAP_RESOURCES] = "resources",
+    [RS_CAP_PROMPTS] = "prompts",
+    [RS_CAP_LOGGING] = "logging",
+    [RS_CAP_COMPLETIONS] = "completions",
+    [RS_CAP_TASKS] = "tasks",
+};
+
+bool rs_cap_parse(const char *name, rs_cap *out)
+{
+    for (int c = 0; c < RS_CAP_COUNT; c++) {
+        if (strcmp(rs_cap_names[c], name) == 0) {
+            *out = (rs_cap)c;
+            return true;
+        }
+    }
+    return false;
+}
+
+rs_cap rs_cap_of(const char *method)
+{
+    static const struct {
+        const char *prefix;
+        rs_cap cap;
+    } owners[] = {
+        {"tools/", RS_CAP_TOOLS},
+        {"resources/", RS_CAP_RESOURCES},
+        {"prompts/", RS_CAP_PROMPTS},
+        {"logging/", RS_CAP_LOGGING},
+        {"completion/", RS_CAP_COMPLETIONS},
+        {"tasks/", RS_CAP_TASKS},
+        {"notifications/tools/", RS_CAP_TOOLS},
+        {"notifications/resources/", RS_CAP_RESOURCES},
+        {"notifications/prompts/", RS_CAP_PROMPTS},
+        {"notifications/message", RS_CAP_LOGGING},
+        {"notifications/tasks/", RS_CAP_TASKS},
+    };
+    for (size_t i = 0; i < sizeof owners / sizeof *owners; i++)
+        if (strncmp(method, owners[i].prefix, strlen(owners[i].prefix)) == 0)
+            return owners[i].cap;
+    return RS_CAP_COUNT;
+}
+
+/* Faults that serve a capability without declaring it (tasks has its own, task-no-capability). */
+static bool hidden_by_fault(const rs_server *s, rs_cap cap)
+{
+    switch (cap) {
+    case RS_CAP_TOOLS:
+        return rs_fault_on(s, RS_FAULT_TOOLS_UNDECLARED);
+    case RS_CAP_RESOURCES:
+        return rs_fault_on(s, RS_FAULT_RESOURCES_UNDECLARED) ||
+               rs_fault_on(s, RS_FAULT_TOOL_EMBEDS_UNDECLARED);
+    case RS_CAP_PROMPTS:
+        return rs_fault_on(s, RS_FAULT_PROMPTS_UNDECLARED);
+    case RS_CAP_COMPLETIONS:
+        return rs_fault_on(s, RS_FAULT_COMPLETIONS_UNDECLARED);
+    case RS_CAP_LOGGING:
+        return rs_fault_on(s, RS_FAULT_LOGGING_UNDECLARED) ||
+               rs_fault_on(s, RS_FAULT_LOG_UNDECLARED_NOTIFY);
+    default:
+        return false;
+    }
+}
+
+static bool declares(const rs_server *s, rs_cap cap)
+{
+    return !s->refused[cap] && !hidden_by_fault(s, cap);
+}
+
 static cJSON *capabilities(const rs_server *s)
 {
     cJSON *caps = cJSON_CreateObject();
-    cJSON_AddItemToObject(caps, "logging", cJSON_CreateObject());
-    if (rs_rev_at_least(s, MCPS_REV_2025_03_26))
+    if (declares(s, RS_CAP_LOGGING))
+        cJSON_AddItemToObject(caps, "logging", cJSON_CreateObject());
+    if (rs_rev_at_least(s, MCPS_REV_2025_03_26) && declares(s, RS_CAP_COMPLETIONS))
         cJSON_AddItemToObject(caps, "completions", cJSON_CreateObject());
-    cJSON *prompts = cJSON_AddObjectToObject(caps, "prompts");
-    cJSON_AddBoolToObject(prompts, "listChanged", true);
-    cJSON *resources = cJSON_AddObjectToObject(caps, "resources");
-    cJSON_AddBoolToObject(resources, "subscribe", true);
-    cJSON_AddBoolToObject(resources, "listChanged", true);
-    cJSON *tools = cJSON_AddObjectToObject(caps, "tools");
-    cJSON_AddBoolToObject(tools, "listChanged", true);
+    if (declares(s, RS_CAP_PROMPTS))
+        cJSON_AddBoolToObject(cJSON_AddObjectToObject(caps, "prompts"), "listChanged", true);
+    if (declares(s, RS_CAP_RESOURCES)) {
+        cJSON *resources = cJSON_AddObjectToObject(caps, "resources");
+        cJSON_AddBoolToObject(resources, "subscribe", true);
+        cJSON_AddBoolToObject(resources, "listChanged", true);
+    }
+    if (declares(s, RS_CAP_TOOLS))
+        cJSON_AddBoolToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged", true);
+    /* Tasks here augment tools/call only: without tools there is nothing to declare. */
+    if (rs_rev_at_least(s, MCPS_REV_2025_11_25) && declares(s, RS_CAP_TASKS) &&
+        !s->refused[RS_CAP_TOOLS] && !rs_fault_on(s, RS_FAULT_TASK_NO_CAPABILITY))
+        cJSON_AddItemToObject(caps, "tasks", tasks_capability(s));
     return caps;
 }
 
@@ -44,6 +135,16 @@ static cJSON *server_info(const rs_server *s)
     if (rs_rev_at_least(s, MCPS_REV_2025_06_18))
         cJSON_AddStringToObject(info, "title", "mcpspec reference server");
     cJSON_AddStringToObject(info, "version", MCPS_VERSION);
+    if (rs_rev_at_least(s, MCPS_REV_2025_11_25)) {
+        cJSON *icon = cJSON_CreateObject();
+        cJSON_AddStringToObject(icon, "src", "https://mcpspec.example/refserver.png");
+        cJSON_AddStringToObject(icon, "mimeType", "image/png");
+        cJSON_AddItemToArray(
+            cJSON_AddArrayToObject(icon, "sizes"),
+            cJSON_CreateString(rs_fault_on(s, RS_FAULT_ICON_BAD_SIZES) ? "48" : "48x48"));
+        cJSON_AddStringToObject(icon, "theme", "light");
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(info, "icons"), icon);
+    }
     return info;
 }
 
@@ -129,8 +230,12 @@ void rs_initialize(rs_server *s, const rs_req *req, rs_reply *r)
     if (!negotiate(s, requested, r))
         return;
     s->initialized = true;
+    s->client_caps =
+        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(req->params, "capabilities"), true);
     rs_debug(s, "initialized: client asked %s, server speaks %s", requested, s->announced);
     rs_ok(r, init_result(s));
+    if (rs_fault_on(s, RS_FAULT_REQUEST_BEFORE_INITIALIZED))
+        rs_ask_roots_early(s);
 }
 
 /* The server-ping-null-id fault: a request to the client with a null id (RPC-ID-002). */
@@ -151,6 +256,14 @@ void rs_on_initialized(rs_server *s, const rs_req *req)
     s->client_ready = true;
     if (rs_fault_on(s, RS_FAULT_SERVER_PING_NULL_ID))
         ping_client_with_null_id(s);
+    if (rs_fault_on(s, RS_FAULT_LOG_UNDECLARED_NOTIFY))
+        rs_log(s, RS_LOG_EMERGENCY, cJSON_CreateString("ready (logging was not declared)"));
+    if (rs_fault_on(s, RS_FAULT_METHOD_FROM_LATER_REVISION) &&
+        !rs_rev_at_least(s, MCPS_REV_2025_11_25)) {
+        cJSON *params = cJSON_CreateObject();
+        cJSON_AddStringToObject(params, "elicitationId", "refserver-early");
+        rs_notify(s, "notifications/elicitation/complete", params);
+    }
 }
 
 /* ping with both members: the result-and-error fault. */
@@ -161,6 +274,16 @@ static void send_result_and_error(rs_server *s, const rs_req *req)
     cJSON_AddItemToObject(msg, "error",
                           rs_error_object(s, RS_INTERNAL_ERROR, "Internal error", NULL));
     rs_emit_response(s, req->batch, msg);
+}
+
+/* The reserved-meta-rejected fault's trigger: an io.modelcontextprotocol/ key it does not know. */
+static bool unknown_reserved_meta(const cJSON *params)
+{
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    for (const cJSON *k = cJSON_IsObject(meta) ? meta->child : NULL; k; k = k->next)
+        if (strncmp(k->string, "io.modelcontextprotocol/", 24) == 0)
+            return true;
+    return false;
 }
 
 void rs_ping(rs_server *s, const rs_req *req, rs_reply *r)
@@ -185,5 +308,16 @@ void rs_ping(rs_server *s, const rs_req *req, rs_reply *r)
         cJSON_AddItemToObject(extra, "result", cJSON_CreateObject());
         rs_emit_response(s, req->batch, extra);
     }
-    rs_ok(r, rs_fault_on(s, RS_FAULT_PING_RESULT_NULL) ? cJSON_CreateNull() : cJSON_CreateObject());
+    if (rs_fault_on(s, RS_FAULT_RESERVED_META_REJECTED) && unknown_reserved_meta(req->params)) {
+        rs_fail(r, RS_INVALID_PARAMS, "Unknown reserved _meta key");
+        return;
+    }
+    cJSON *result =
+        rs_fault_on(s, RS_FAULT_PING_RESULT_NULL) ? cJSON_CreateNull() : cJSON_CreateObject();
+    if (rs_fault_on(s, RS_FAULT_RESERVED_META_KEY)) {
+        cJSON *meta = cJSON_AddObjectToObject(result, "_meta");
+        cJSON_AddStringToObject(meta, "io.modelcontextprotocol/refserver-build", MCPS_VERSION);
+        cJSON_AddStringToObject(meta, "modelcontextprotocol.io/refserver-build", MCPS_VERSION);
+    }
+    rs_ok(r, result);
 }

@@ -11,6 +11,7 @@
 #include "codec/json.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const rs_level_list[RS_LOG_COUNT + 1] = {
@@ -56,12 +57,18 @@ void rs_logging_set_level(rs_server *s, const rs_req *req, rs_reply *r)
     char text[64];
     snprintf(text, sizeof text, "log level set to %s", name);
     rs_log(s, RS_LOG_INFO, cJSON_CreateString(text));
+    const char *key = getenv("REFSERVER_API_KEY");
+    if (key && rs_fault_on(s, RS_FAULT_LOG_SECRET)) {
+        char leak[160];
+        snprintf(leak, sizeof leak, "configured with API key %.100s", key);
+        rs_log(s, RS_LOG_EMERGENCY, cJSON_CreateString(leak));
+    }
 }
 
 /* Send data at level if the threshold lets it through; takes data. */
 void rs_log(rs_server *s, rs_level level, cJSON *data)
 {
-    if (level < s->log_level) {
+    if (level < s->log_level && !rs_fault_on(s, RS_FAULT_LOG_IGNORES_LEVEL)) {
         mcps_json_delete(data);
         return;
     }

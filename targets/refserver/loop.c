@@ -1,7 +1,8 @@
 /*
  * loop.c - the single-threaded event loop: poll stdin with the deadline of
- * the next slow-tool step, frame lines, run due steps. Requests keep being
- * answered while slow calls run, and a notifications/cancelled can reach them.
+ * the next slow-tool step or task expiry, frame lines, run due steps, delete
+ * expired tasks. Requests keep being answered while slow calls run, and a
+ * notifications/cancelled or tasks/cancel can reach them.
  */
 #include "server.h"
 
@@ -47,9 +48,14 @@ static void read_input(rs_server *s)
     drain_lines(s);
 }
 
+/* Until the next slow step, task expiry or client deadline; -1 (forever) when there is none. */
 static int poll_timeout(const rs_server *s)
 {
-    int64_t wait = rs_jobs_timeout(s);
+    int64_t wait = rs_jobs_timeout(s), expiry = rs_tasks_timeout(s), calls = rs_calls_timeout(s);
+    if (wait < 0 || (expiry >= 0 && expiry < wait))
+        wait = expiry;
+    if (wait < 0 || (calls >= 0 && calls < wait))
+        wait = calls;
     if (wait < 0)
         return -1;
     return wait > 60000 ? 60000 : (int)wait;
@@ -69,6 +75,10 @@ int rs_run(rs_server *s)
             read_input(s);
         if (!s->done)
             rs_jobs_run_due(s);
+        if (!s->done)
+            rs_tasks_expire(s);
+        if (!s->done)
+            rs_calls_expire(s);
     }
     return 0;
 }

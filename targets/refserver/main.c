@@ -5,6 +5,8 @@
  */
 #include "server.h"
 
+#include "codec/json.h"
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +17,14 @@ enum { RS_EXIT_OK = 0, RS_EXIT_FAIL = 1, RS_EXIT_USAGE = 2 };
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: refserver [--fault NAME]... [--root DIR] [--verbose]\n"
+    fprintf(out, "usage: refserver [--fault NAME]... [--without CAP]... [--root DIR] [--verbose]\n"
                  "       refserver --list-faults | --help | --version\n\n"
                  "A reference MCP server on stdin/stdout (protocol revisions 2024-11-05,\n"
                  "2025-03-26, 2025-06-18, 2025-11-25). Exits on end of input.\n\n"
                  "  --fault NAME   switch on a fault (repeatable); see --list-faults\n"
                  "  --list-faults  print NAME<TAB>REQUIREMENT-IDS<TAB>description per fault\n"
+                 "  --without CAP  neither declare nor serve CAP (repeatable): tools, resources,\n"
+                 "                 prompts, logging, completions or tasks\n"
                  "  --root DIR     serve files below DIR as file:///{+path} resources\n"
                  "  --verbose      diagnostics on stderr (default: quiet)\n");
 }
@@ -34,6 +38,20 @@ static int set_root(rs_server *s, const char *dir)
         fprintf(stderr, "refserver: --root %s: not a directory\n", dir);
         return RS_EXIT_USAGE;
     }
+    return -1;
+}
+
+static int take_away(rs_server *s, const char *name)
+{
+    rs_cap cap;
+    if (!rs_cap_parse(name, &cap)) {
+        fprintf(stderr,
+                "refserver: --without %s: not one of tools, resources, prompts, logging, "
+                "completions, tasks\n",
+                name);
+        return RS_EXIT_USAGE;
+    }
+    s->refused[cap] = true;
     return -1;
 }
 
@@ -68,6 +86,8 @@ static int parse_args(int argc, char **argv, rs_server *s)
             s->verbose = true;
         } else if (strcmp(a, "--fault") == 0 && has_value) {
             status = add_fault(s, argv[++i]);
+        } else if (strcmp(a, "--without") == 0 && has_value) {
+            status = take_away(s, argv[++i]);
         } else if (strcmp(a, "--root") == 0 && has_value) {
             status = set_root(s, argv[++i]);
         } else {
@@ -90,6 +110,9 @@ static void server_init(rs_server *s)
 static void server_free(rs_server *s)
 {
     rs_jobs_free(s);
+    rs_calls_free(s);
+    mcps_json_delete(s->client_caps);
+    rs_tasks_free(s);
     rs_subs_free(s);
     mcps_framer_free(&s->framer);
     free(s->root);

@@ -241,7 +241,7 @@ void rs_emit_response(rs_server *s, rs_batch *batch, cJSON *msg)
         rs_write_response(s, msg);
 }
 
-static void reply_free(rs_reply *r)
+void rs_reply_free(rs_reply *r)
 {
     mcps_json_delete(r->result);
     mcps_json_delete(r->data);
@@ -252,7 +252,7 @@ static void reply_free(rs_reply *r)
 void rs_answer(rs_server *s, const cJSON *id, rs_batch *batch, rs_reply *r)
 {
     if (r->handled) {
-        reply_free(r);
+        rs_reply_free(r);
         return;
     }
     cJSON *msg = rs_response_new(s, id);
@@ -266,7 +266,7 @@ void rs_answer(rs_server *s, const cJSON *id, rs_batch *batch, rs_reply *r)
         cJSON_AddItemToObject(msg, "error",
                               rs_error_object(s, RS_INTERNAL_ERROR, "Internal error", NULL));
     }
-    reply_free(r);
+    rs_reply_free(r);
     rs_emit_response(s, batch, msg);
 }
 
@@ -281,6 +281,11 @@ void rs_answer_error(rs_server *s, const cJSON *id, rs_batch *batch, int code, c
 
 void rs_notify(rs_server *s, const char *method, cJSON *params)
 {
+    rs_cap cap = rs_cap_of(method);
+    if (cap != RS_CAP_COUNT && s->refused[cap]) { /* --without: nothing of it is sent */
+        mcps_json_delete(params);
+        return;
+    }
     cJSON *m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "jsonrpc", "2.0");
     if (rs_fault_on(s, RS_FAULT_NOTIFICATION_WITH_ID))

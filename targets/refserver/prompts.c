@@ -47,14 +47,31 @@ static const char *arg_or(const cJSON *args, const char *name, const char *fallb
     return cJSON_IsString(v) ? v->valuestring : fallback;
 }
 
+/* The prompt-reads-files fault: a name that opens as a file is replaced by its first bytes. */
+static bool greet_file(const char *name, char *text, size_t n)
+{
+    FILE *f = strchr(name, '/') ? fopen(name, "r") : NULL;
+    if (!f)
+        return false;
+    size_t got = fread(text, 1, n - 1, f);
+    text[got] = '\0';
+    fclose(f);
+    return true;
+}
+
 static void get_greet(const rs_server *s, const cJSON *args, cJSON *messages, rs_reply *r)
 {
-    (void)s;
     (void)r;
     char text[256];
+    if (rs_fault_on(s, RS_FAULT_PROMPT_READS_FILES) &&
+        greet_file(arg_or(args, "name", ""), text, sizeof text)) {
+        add_message(messages, "user", rs_text_content(text));
+        return;
+    }
     snprintf(text, sizeof text, "Please greet %.100s in a %.40s style.", arg_or(args, "name", ""),
              arg_or(args, "style", "friendly"));
-    add_message(messages, "user", rs_text_content(text));
+    const char *role = rs_fault_on(s, RS_FAULT_PROMPT_SYSTEM_ROLE) ? "system" : "user";
+    add_message(messages, role, rs_text_content(text));
 }
 
 static void get_with_resource(const rs_server *s, const cJSON *args, cJSON *messages, rs_reply *r)
@@ -132,7 +149,10 @@ static cJSON *prompt_json(const rs_server *s, const rs_prompt *p)
         if (titles)
             cJSON_AddStringToObject(a, "title", p->args[i].title);
         cJSON_AddStringToObject(a, "description", p->args[i].description);
-        cJSON_AddBoolToObject(a, "required", p->args[i].required);
+        if (rs_fault_on(s, RS_FAULT_PROMPT_REQUIRED_STRING))
+            cJSON_AddStringToObject(a, "required", p->args[i].required ? "yes" : "no");
+        else
+            cJSON_AddBoolToObject(a, "required", p->args[i].required);
         cJSON_AddItemToArray(args, a);
     }
     return j;
@@ -145,9 +165,9 @@ void rs_prompts_list(rs_server *s, const rs_req *req, rs_reply *r)
         return;
     cJSON *result = cJSON_CreateObject();
     cJSON *list = cJSON_AddArrayToObject(result, "prompts");
-    for (size_t i = start; i < total && i < start + RS_PAGE_SIZE; i++)
+    for (size_t i = start; i < total && i < start + rs_page_size('p'); i++)
         cJSON_AddItemToArray(list, prompt_json(s, &rs_prompts[i]));
-    rs_page_next(result, 'p', start, total);
+    rs_page_next(s, result, 'p', start, total);
     rs_ok(r, result);
 }
 
@@ -158,7 +178,8 @@ static void check_args(const rs_server *s, const rs_prompt *p, const cJSON *args
         if (!cJSON_IsString(v))
             rs_fail_params(s, r, "Invalid params: prompt arguments must be strings");
     for (size_t i = 0; i < p->nargs && !r->code; i++)
-        if (p->args[i].required && !cJSON_HasObjectItem(args, p->args[i].name))
+        if (p->args[i].required && !cJSON_HasObjectItem(args, p->args[i].name) &&
+            !rs_fault_on(s, RS_FAULT_PROMPT_MISSING_ARGS_ACCEPTED))
             rs_fail(r, RS_INVALID_PARAMS, "Missing required argument \"%s\"", p->args[i].name);
 }
 
@@ -169,6 +190,10 @@ void rs_prompts_get(rs_server *s, const rs_req *req, rs_reply *r)
     if (r->code)
         return;
     const rs_prompt *p = find_prompt(s, name);
+    if (!p && rs_fault_on(s, RS_FAULT_PROMPT_UNKNOWN_RESULT)) {
+        rs_ok(r, cJSON_CreateObject());
+        return;
+    }
     if (!p) {
         rs_fail(r, RS_INVALID_PARAMS, "Unknown prompt: %.64s", name);
         return;

@@ -84,19 +84,34 @@ static unsigned cursor_check(char kind, size_t offset)
     return (unsigned)((offset * 40503u + (unsigned char)kind * 977u) ^ 0x5a5au) & 0xffffu;
 }
 
-static bool cursor_parse(const char *cursor, char kind, size_t *offset)
+void rs_cursor_make(char *out, size_t n, char kind, size_t value)
+{
+    snprintf(out, n, "%c%zu-%04x", kind, value, cursor_check(kind, value));
+}
+
+/* Only the exact text rs_cursor_make wrote for this kind is accepted. */
+bool rs_cursor_read(const char *cursor, char kind, size_t *value)
 {
     char k, tail;
-    unsigned long off;
+    unsigned long v;
     unsigned check;
-    if (sscanf(cursor, "%c%lu-%4x%c", &k, &off, &check, &tail) != 3 || k != kind)
+    if (sscanf(cursor, "%c%lu-%4x%c", &k, &v, &check, &tail) != 3 || k != kind)
         return false;
     char canon[48];
-    snprintf(canon, sizeof canon, "%c%lu-%04x", kind, off, cursor_check(kind, off));
+    rs_cursor_make(canon, sizeof canon, kind, v);
     if (strcmp(canon, cursor) != 0)
         return false;
-    *offset = off;
+    *value = v;
     return true;
+}
+
+/*
+ * Items per page: tools and resources are long lists; prompts and templates are short, so they
+ * get small pages that still paginate, and every list's cursors can be walked and judged.
+ */
+size_t rs_page_size(char kind)
+{
+    return kind == 'p' ? 2 : kind == 'T' ? 1 : RS_PAGE_SIZE;
 }
 
 bool rs_page_start(const rs_server *s, const rs_req *req, rs_reply *r, char kind, size_t total,
@@ -108,8 +123,13 @@ bool rs_page_start(const rs_server *s, const rs_req *req, rs_reply *r, char kind
         return false;
     if (!cursor)
         return true;
-    size_t off;
-    if (!cursor_parse(cursor, kind, &off) || off == 0 || off % RS_PAGE_SIZE || off > total) {
+    size_t off, page = rs_page_size(kind);
+    /* The cursor-loop fault hands out offset 0, which must then be accepted. */
+    bool zero_ok = rs_fault_on(s, RS_FAULT_CURSOR_LOOP);
+    if (!rs_cursor_read(cursor, kind, &off) || (off == 0 && !zero_ok) || off % page ||
+        off > total) {
+        if (rs_fault_on(s, RS_FAULT_CURSOR_UNCHECKED))
+            return true; /* the first page again */
         rs_fail(r, RS_INVALID_PARAMS, "Invalid cursor");
         return false;
     }
@@ -117,13 +137,20 @@ bool rs_page_start(const rs_server *s, const rs_req *req, rs_reply *r, char kind
     return true;
 }
 
-void rs_page_next(cJSON *result, char kind, size_t start, size_t total)
+void rs_page_next(const rs_server *s, cJSON *result, char kind, size_t start, size_t total)
 {
-    size_t next = start + RS_PAGE_SIZE;
-    if (next >= total)
+    size_t next = start + rs_page_size(kind);
+    if (next >= total) {
+        if (!rs_fault_on(s, RS_FAULT_CURSOR_LOOP))
+            return;
+        next = 0; /* back to the beginning: the walk never ends */
+    }
+    if (rs_fault_on(s, RS_FAULT_CURSOR_NUMBER)) {
+        cJSON_AddNumberToObject(result, "nextCursor", (double)next);
         return;
+    }
     char cursor[48];
-    snprintf(cursor, sizeof cursor, "%c%zu-%04x", kind, next, cursor_check(kind, next));
+    rs_cursor_make(cursor, sizeof cursor, kind, next);
     cJSON_AddStringToObject(result, "nextCursor", cursor);
 }
 

@@ -1,12 +1,14 @@
 /*
- * resources.c - resources/list (mem://readme, mem://blob, mem://item/000..119
- * so the list paginates, an optional mem://extra), resources/read (text, and
- * base64 blob), resources/templates/list, subscribe/unsubscribe, and the
- * notifications/resources/updated that touch sends to subscribers.
+ * resources.c - resources/list (with --root the files below it first, then
+ * mem://readme, mem://blob, mem://item/000..119 so the list paginates, an
+ * optional mem://extra), resources/read (text, and base64 blob; mem://broken
+ * fails inside the server), resources/templates/list, subscribe/unsubscribe,
+ * and the notifications/resources/updated that touch sends to subscribers.
  * file:// URIs are served by fileroot.c, only with --root.
  */
 #include "server.h"
 
+#include "codec/buf.h"
 #include "codec/json.h"
 
 #include <stdio.h>
@@ -15,6 +17,8 @@
 
 #define RS_NAMED_RESOURCES 2
 #define RS_ITEM_PREFIX     "mem://item/"
+/* Exists, but every read of it fails inside the server (not listed). */
+#define RS_BROKEN_URI "mem://broken"
 
 typedef struct rs_resource {
     char uri[32];
@@ -58,7 +62,8 @@ static cJSON *annotations(const rs_server *s)
     cJSON *audience = cJSON_AddArrayToObject(a, "audience");
     cJSON_AddItemToArray(audience, cJSON_CreateString("user"));
     cJSON_AddItemToArray(audience, cJSON_CreateString("assistant"));
-    cJSON_AddNumberToObject(a, "priority", 0.5);
+    cJSON_AddNumberToObject(a, "priority",
+                            rs_fault_on(s, RS_FAULT_RESOURCE_PRIORITY_RANGE) ? 1.5 : 0.5);
     if (rs_rev_at_least(s, MCPS_REV_2025_06_18))
         cJSON_AddStringToObject(a, "lastModified", "2025-01-01T00:00:00Z");
     return a;
@@ -68,7 +73,8 @@ static cJSON *resource_json(const rs_server *s, const rs_resource *res)
 {
     cJSON *j = cJSON_CreateObject();
     cJSON_AddStringToObject(j, "uri", res->uri);
-    cJSON_AddStringToObject(j, "name", res->name);
+    if (!rs_fault_on(s, RS_FAULT_RESOURCE_NO_NAME))
+        cJSON_AddStringToObject(j, "name", res->name);
     if (rs_rev_at_least(s, MCPS_REV_2025_06_18))
         cJSON_AddStringToObject(j, "title", res->title);
     cJSON_AddStringToObject(j, "description", res->description);
@@ -78,20 +84,46 @@ static cJSON *resource_json(const rs_server *s, const rs_resource *res)
     return j;
 }
 
+#define RS_MAX_ROOT_FILES 8
+
+static cJSON *file_resource_json(const rs_server *s, const char *rel)
+{
+    cJSON *j = cJSON_CreateObject();
+    mcps_buf uri = {0};
+    mcps_buf_printf(&uri, "file:///%s", rel);
+    cJSON_AddStringToObject(j, "uri", uri.data ? uri.data : "file:///");
+    const char *slash = strrchr(rel, '/');
+    cJSON_AddStringToObject(j, "name", slash ? slash + 1 : rel);
+    if (rs_rev_at_least(s, MCPS_REV_2025_06_18))
+        cJSON_AddStringToObject(j, "title", rel);
+    cJSON_AddStringToObject(j, "description", "A file below the server's --root directory");
+    mcps_buf_free(&uri);
+    return j;
+}
+
+/* The files under --root come first, then the mem:// resources. */
 void rs_resources_list(rs_server *s, const rs_req *req, rs_reply *r)
 {
-    size_t total = resource_count(s), start;
-    if (!rs_page_start(s, req, r, 'r', total, &start))
-        return;
-    cJSON *result = cJSON_CreateObject();
-    cJSON *list = cJSON_AddArrayToObject(result, "resources");
-    for (size_t i = start; i < total && i < start + RS_PAGE_SIZE; i++) {
-        rs_resource res;
-        resource_at(i, &res);
-        cJSON_AddItemToArray(list, resource_json(s, &res));
+    char *files[RS_MAX_ROOT_FILES];
+    size_t nfiles = rs_root_files(s, files, RS_MAX_ROOT_FILES);
+    size_t total = nfiles + resource_count(s), start;
+    if (rs_page_start(s, req, r, 'r', total, &start)) {
+        cJSON *result = cJSON_CreateObject();
+        cJSON *list = cJSON_AddArrayToObject(result, "resources");
+        for (size_t i = start; i < total && i < start + rs_page_size('r'); i++) {
+            rs_resource res;
+            if (i < nfiles) {
+                cJSON_AddItemToArray(list, file_resource_json(s, files[i]));
+                continue;
+            }
+            resource_at(i - nfiles, &res);
+            cJSON_AddItemToArray(list, resource_json(s, &res));
+        }
+        rs_page_next(s, result, 'r', start, total);
+        rs_ok(r, result);
     }
-    rs_page_next(result, 'r', start, total);
-    rs_ok(r, result);
+    for (size_t i = 0; i < nfiles; i++)
+        free(files[i]);
 }
 
 /* ---- reading ---- */
@@ -141,8 +173,12 @@ cJSON *rs_mem_contents(const rs_server *s, const char *uri)
         snprintf(text, sizeof text, "Item %03zu, revision %u.\n", i, s->item_rev[i]);
         return contents(uri, "text/plain", "text", text);
     }
-    if (strcmp(uri, "mem://readme") == 0)
-        return contents(uri, "text/markdown", "text", rs_readme);
+    if (strcmp(uri, "mem://readme") == 0) {
+        cJSON *c = contents(uri, "text/markdown", "text", rs_readme);
+        if (rs_fault_on(s, RS_FAULT_RESOURCE_TEXT_AND_BLOB))
+            cJSON_AddStringToObject(c, "blob", "IyBtY3BzcGVj");
+        return c;
+    }
     if (strcmp(uri, "mem://blob") == 0)
         return blob_contents();
     if (s->extra[RS_LIST_RESOURCES] && strcmp(uri, "mem://extra") == 0)
@@ -153,15 +189,24 @@ cJSON *rs_mem_contents(const rs_server *s, const char *uri)
 /* Contents of uri; NULL with r untouched when it does not exist. */
 static cJSON *lookup(const rs_server *s, const char *uri, rs_reply *r)
 {
+    if (strcmp(uri, RS_BROKEN_URI) == 0) {
+        /* RES-005: a failure inside the server is an internal error, not "not found". */
+        if (rs_fault_on(s, RS_FAULT_RESOURCE_INTERNAL_AS_NOT_FOUND))
+            return NULL;
+        rs_fail(r, RS_INTERNAL_ERROR, "Internal error: the store behind %s is unavailable",
+                RS_BROKEN_URI);
+        return NULL;
+    }
     if (strncmp(uri, "file:", 5) == 0)
         return rs_file_contents(s, uri, r);
     return rs_mem_contents(s, uri);
 }
 
 /* RES-004: -32002 with the uri in data, as the spec's example does. */
-static void not_found(rs_reply *r, const char *uri)
+static void not_found(const rs_server *s, rs_reply *r, const char *uri)
 {
-    rs_fail(r, RS_RESOURCE_NOT_FOUND, "Resource not found");
+    bool wrong = rs_fault_on(s, RS_FAULT_RESOURCE_NOT_FOUND_WRONG_CODE);
+    rs_fail(r, wrong ? RS_INTERNAL_ERROR : RS_RESOURCE_NOT_FOUND, "Resource not found");
     r->data = cJSON_CreateObject();
     cJSON_AddStringToObject(r->data, "uri", uri);
 }
@@ -175,7 +220,7 @@ void rs_resources_read(rs_server *s, const rs_req *req, rs_reply *r)
     if (r->code)
         return;
     if (!item) {
-        not_found(r, uri);
+        not_found(s, r, uri);
         return;
     }
     cJSON *result = cJSON_CreateObject();
@@ -204,17 +249,34 @@ void rs_resources_templates(rs_server *s, const rs_req *req, rs_reply *r)
         return;
     cJSON *result = cJSON_CreateObject();
     cJSON *list = cJSON_AddArrayToObject(result, "resourceTemplates");
-    cJSON *item = template_json(s, "mem://item/{id}", "item", "Item by id",
-                                "A numbered text item; id is three digits, 000 to 119");
-    cJSON_AddStringToObject(item, "mimeType", "text/plain");
-    cJSON_AddItemToArray(list, item);
-    if (s->root)
-        cJSON_AddItemToArray(list, template_json(s, "file:///{+path}", "file", "File under root",
-                                                 "A file below the server's --root directory"));
+    for (size_t i = start; i < total && i < start + rs_page_size('T'); i++) {
+        if (i == 0) {
+            const char *tpl =
+                rs_fault_on(s, RS_FAULT_TEMPLATE_INVALID) ? "mem://item/{id" : "mem://item/{id}";
+            cJSON *item = template_json(s, tpl, "item", "Item by id",
+                                        "A numbered text item; id is three digits, 000 to 119");
+            cJSON_AddStringToObject(item, "mimeType", "text/plain");
+            cJSON_AddItemToArray(list, item);
+        } else {
+            cJSON_AddItemToArray(list,
+                                 template_json(s, "file:///{+path}", "file", "File under root",
+                                               "A file below the server's --root directory"));
+        }
+    }
+    rs_page_next(s, result, 'T', start, total);
     rs_ok(r, result);
 }
 
 /* ---- subscriptions ---- */
+
+/* subscribe and unsubscribe answer an empty result (RES-007). */
+static cJSON *empty_result(const rs_server *s)
+{
+    cJSON *result = cJSON_CreateObject();
+    if (rs_fault_on(s, RS_FAULT_SUBSCRIBE_EXTRA_RESULT))
+        cJSON_AddBoolToObject(result, "subscribed", true);
+    return result;
+}
 
 static size_t sub_find(const rs_server *s, const char *uri)
 {
@@ -252,14 +314,20 @@ void rs_resources_subscribe(rs_server *s, const rs_req *req, rs_reply *r)
     if (r->code)
         return;
     if (!item) {
-        not_found(r, uri);
+        not_found(s, r, uri);
         return;
     }
     mcps_json_delete(item);
-    if (!sub_add(s, uri))
+    if (!sub_add(s, uri)) {
         rs_fail(r, RS_INTERNAL_ERROR, "Out of memory");
-    else
-        rs_ok(r, cJSON_CreateObject());
+        return;
+    }
+    rs_ok(r, empty_result(s));
+    if (rs_fault_on(s, RS_FAULT_UPDATE_UNSUBSCRIBED)) {
+        cJSON *params = cJSON_CreateObject();
+        cJSON_AddStringToObject(params, "uri", "mem://nobody-subscribed");
+        rs_notify(s, "notifications/resources/updated", params);
+    }
 }
 
 void rs_resources_unsubscribe(rs_server *s, const rs_req *req, rs_reply *r)
@@ -272,7 +340,7 @@ void rs_resources_unsubscribe(rs_server *s, const rs_req *req, rs_reply *r)
         free(s->subs[i]);
         s->subs[i] = s->subs[--s->nsubs];
     }
-    rs_ok(r, cJSON_CreateObject());
+    rs_ok(r, empty_result(s));
 }
 
 /* The touch tool: change an item; RES-008: notify only when subscribed. */

@@ -4,7 +4,8 @@
  * One process is one MCP session over stdio. All state lives in rs_server,
  * passed to every function; there are no mutable globals. Requests reach a
  * handler as rs_req and the handler fills an rs_reply, which dispatch turns
- * into the response (or the handler answers later, for the slow tool).
+ * into the response (or the handler answers later: the slow tool, a held
+ * tasks/result).
  */
 #ifndef RS_SERVER_H
 #define RS_SERVER_H
@@ -31,6 +32,7 @@ enum {
     RS_INVALID_PARAMS = -32602,
     RS_INTERNAL_ERROR = -32603,
     RS_RESOURCE_NOT_FOUND = -32002,
+    RS_URL_ELICITATION_REQUIRED = -32042,
 };
 
 /* RFC 5424 severities, least severe first, so "at or above" is >=. */
@@ -49,28 +51,48 @@ typedef enum rs_level {
 /* The lists whose membership the toggle tool changes (list_changed). */
 typedef enum rs_list { RS_LIST_TOOLS, RS_LIST_RESOURCES, RS_LIST_PROMPTS, RS_LIST_COUNT } rs_list;
 
+/* Server capabilities that --without can take away. */
+typedef enum rs_cap {
+    RS_CAP_TOOLS,
+    RS_CAP_RESOURCES,
+    RS_CAP_PROMPTS,
+    RS_CAP_LOGGING,
+    RS_CAP_COMPLETIONS,
+    RS_CAP_TASKS,
+    RS_CAP_COUNT
+} rs_cap;
+
 typedef struct rs_batch rs_batch;
 typedef struct rs_job rs_job;
+typedef struct rs_task rs_task;
+typedef struct rs_call rs_call;
 
 typedef struct rs_server {
     /* configuration */
     bool faults[RS_FAULT_COUNT];
     char *root; /* canonical --root directory; NULL: no file:// resources */
     bool verbose;
+    bool refused[RS_CAP_COUNT]; /* --without: its methods are unknown, its notifications unsent */
     int in_fd, out_fd;
     /* lifecycle */
-    bool initialized;  /* initialize was answered with a result */
-    bool client_ready; /* notifications/initialized arrived */
-    mcps_rev rev;      /* negotiated revision: shapes every answer */
-    char *announced;   /* the protocolVersion string the server answered */
+    bool initialized;   /* initialize was answered with a result */
+    bool client_ready;  /* notifications/initialized arrived */
+    mcps_rev rev;       /* negotiated revision: shapes every answer */
+    char *announced;    /* the protocolVersion string the server answered */
+    cJSON *client_caps; /* the client's capabilities from initialize (owned), or NULL */
     /* features */
     rs_level log_level;
     unsigned item_rev[RS_ITEM_COUNT]; /* bumped by the touch tool */
     bool extra[RS_LIST_COUNT];        /* toggled extra entry present */
     char **subs;                      /* subscribed resource URIs */
     size_t nsubs, cap_subs;
-    rs_job *jobs;            /* running slow tool calls */
-    unsigned long notify_id; /* ids for the notification-with-id fault */
+    rs_job *jobs;              /* running slow tool calls */
+    rs_call *calls;            /* requests sent to the client, awaiting their response */
+    unsigned long request_seq; /* id of the newest request sent to the client */
+    rs_task *tasks;            /* tasks (2025-11-25), oldest first */
+    size_t ntasks;             /* how many are stored */
+    size_t task_seq;           /* creation number of the newest task: tasks/list cursors */
+    unsigned long notify_id;   /* ids for the notification-with-id fault */
     /* input and output */
     mcps_framer framer;
     bool eof;  /* stdin reached end of file */
@@ -82,6 +104,7 @@ typedef struct rs_req {
     const cJSON *id;     /* NULL for a notification */
     const cJSON *params; /* NULL or an object */
     rs_batch *batch;     /* the batch it came in, or NULL */
+    const char *task_id; /* tools/call run as this task (2025-11-25), or NULL */
 } rs_req;
 
 typedef struct rs_reply {
@@ -105,6 +128,7 @@ static inline bool rs_rev_at_least(const rs_server *s, mcps_rev rev)
 
 /* ---- util.c ---- */
 int64_t rs_now_ms(void);
+int64_t rs_wall_ms(void); /* milliseconds since the epoch, for timestamps on the wire */
 char *rs_base64(const unsigned char *data, size_t len);
 void rs_debug(const rs_server *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool rs_streq(const char *a, const char *b);
@@ -119,9 +143,13 @@ const char *rs_param_string(const rs_server *s, const cJSON *params, const char 
                             rs_reply *r);
 const cJSON *rs_param_object(const rs_server *s, const cJSON *params, const char *key,
                              bool required, rs_reply *r);
+/* Opaque cursors "<kind><value>-<check>": the list kind and a position. */
+void rs_cursor_make(char *out, size_t n, char kind, size_t value);
+bool rs_cursor_read(const char *cursor, char kind, size_t *value);
 bool rs_page_start(const rs_server *s, const rs_req *req, rs_reply *r, char kind, size_t total,
                    size_t *start);
-void rs_page_next(cJSON *result, char kind, size_t start, size_t total);
+void rs_page_next(const rs_server *s, cJSON *result, char kind, size_t start, size_t total);
+size_t rs_page_size(char kind);
 cJSON *rs_text_content(const char *text);
 
 /* ---- output.c: everything written to stdout ---- */
@@ -134,9 +162,18 @@ cJSON *rs_error_object(const rs_server *s, int code, const char *message, cJSON 
 void rs_emit_response(rs_server *s, rs_batch *batch, cJSON *msg);
 void rs_answer(rs_server *s, const cJSON *id, rs_batch *batch, rs_reply *r);
 void rs_answer_error(rs_server *s, const cJSON *id, rs_batch *batch, int code, const char *msg);
+void rs_reply_free(rs_reply *r);
 void rs_notify(rs_server *s, const char *method, cJSON *params);
 void rs_write_response(rs_server *s, cJSON *msg);
 void rs_write_text(rs_server *s, const char *text);
+
+/* ---- client.c: requests refserver sends to the client (sampling, elicitation) ---- */
+/* A response from the client: matched to the request it answers, else ignored. */
+void rs_on_response(rs_server *s, const cJSON *msg);
+int64_t rs_calls_timeout(const rs_server *s);
+void rs_calls_expire(rs_server *s);
+void rs_calls_free(rs_server *s);
+void rs_ask_roots_early(rs_server *s);
 
 /* ---- dispatch.c ---- */
 void rs_handle_line(rs_server *s, const char *line, size_t len, bool oversize);
@@ -148,6 +185,10 @@ int rs_run(rs_server *s);
 void rs_initialize(rs_server *s, const rs_req *req, rs_reply *r);
 void rs_ping(rs_server *s, const rs_req *req, rs_reply *r);
 void rs_on_initialized(rs_server *s, const rs_req *req);
+/* The capability called name ("tools", "completions", ...); false when there is none. */
+bool rs_cap_parse(const char *name, rs_cap *out);
+/* The capability a method or notification belongs to; RS_CAP_COUNT for none. */
+rs_cap rs_cap_of(const char *method);
 
 /* ---- tools.c / jobs.c ---- */
 void rs_tools_list(rs_server *s, const rs_req *req, rs_reply *r);
@@ -156,6 +197,25 @@ int64_t rs_jobs_timeout(const rs_server *s);
 void rs_jobs_run_due(rs_server *s);
 void rs_on_cancelled(rs_server *s, const rs_req *req);
 void rs_jobs_free(rs_server *s);
+void rs_jobs_stop_task(rs_server *s, const char *task_id);
+
+/* ---- tasks.c: the tasks utility (2025-11-25 only) ---- */
+void rs_tasks_get(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_tasks_result(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_tasks_list(rs_server *s, const rs_req *req, rs_reply *r);
+void rs_tasks_cancel(rs_server *s, const rs_req *req, rs_reply *r);
+/* A new working task from params.task ({ttl?}); its id (owned by the task), or NULL with r failed.
+ */
+const char *rs_task_create(rs_server *s, const cJSON *task, rs_reply *r);
+/* The CreateTaskResult of a task just created. */
+cJSON *rs_task_created_result(const rs_server *s, const char *task_id);
+/* The work's outcome (what the plain call would have answered): completed or failed. Takes it. */
+void rs_task_finish(rs_server *s, const char *task_id, rs_reply *outcome);
+/* {"io.modelcontextprotocol/related-task": {"taskId": ...}} */
+cJSON *rs_related_task_meta(const char *task_id);
+int64_t rs_tasks_timeout(const rs_server *s);
+void rs_tasks_expire(rs_server *s);
+void rs_tasks_free(rs_server *s);
 
 /* ---- resources.c / fileroot.c ---- */
 void rs_resources_list(rs_server *s, const rs_req *req, rs_reply *r);
@@ -167,6 +227,11 @@ bool rs_resource_touch(rs_server *s, const char *uri);
 void rs_subs_free(rs_server *s);
 cJSON *rs_mem_contents(const rs_server *s, const char *uri);
 cJSON *rs_file_contents(const rs_server *s, const char *uri, rs_reply *r);
+/* Paths of the regular files under the root (two levels deep, sorted), relative to it. */
+size_t rs_root_files(const rs_server *s, char **out, size_t max);
+/* The read tool: a canonical file path under the root, or NULL; its text, or NULL. */
+char *rs_tool_path(const rs_server *s, const char *path);
+char *rs_tool_read(const char *path);
 
 /* ---- prompts.c ---- */
 void rs_prompts_list(rs_server *s, const rs_req *req, rs_reply *r);

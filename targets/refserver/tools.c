@@ -1,9 +1,11 @@
 /*
- * tools.c - tools/list and tools/call: the registry (seven named tools,
+ * tools.c - tools/list and tools/call: the registry (twelve named tools,
  * item-000..item-119 so the list paginates, and an optional "extra"), the
  * JSON Schemas generated from each tool's argument rows, and the argument
  * checks, whose failure is a -32602 error up to 2025-06-18 (TOOL-007) and an
- * isError result from 2025-11-25 (TOOL-008).
+ * isError result from 2025-11-25 (TOOL-008). In 2025-11-25 it also does the
+ * tool-level task negotiation (execution.taskSupport, TASK-004/006) and
+ * turns a task-augmented call into a task (tasks.c).
  */
 #include "tools.h"
 
@@ -35,6 +37,13 @@ static const rs_arg log_args[] = {
     {"level", RS_ARG_STRING, true, "Severity of the log message", rs_level_list, false, 0, 0},
     {"message", RS_ARG_STRING, true, "Text of the log message", NULL, false, 0, 0},
 };
+static const rs_arg read_args[] = {
+    {"path", RS_ARG_STRING, true, "Path of a text file below the server's --root directory", NULL,
+     false, 0, 0},
+};
+static const rs_arg ask_llm_args[] = {
+    {"question", RS_ARG_STRING, true, "What to ask the client's model", NULL, false, 0, 0},
+};
 static const rs_arg toggle_args[] = {
     {"list", RS_ARG_STRING, true, "The list to add the extra entry to or remove it from", rs_lists,
      false, 0, 0},
@@ -42,22 +51,35 @@ static const rs_arg toggle_args[] = {
 
 #define ARGS(a) a, sizeof a / sizeof *a
 
-/* name, title, description, args, read_only, destructive, idempotent, structured, run */
+/* name, title, description, args, read_only, destructive, idempotent, structured, run, tasks */
 static const rs_tool rs_named_tools[] = {
     {"echo", "Echo", "Returns its text argument as text content.", ARGS(echo_args), true, false,
-     true, false, rs_tool_echo},
+     true, false, rs_tool_echo, RS_TASKS_FORBIDDEN},
     {"add", "Add", "Adds two numbers; the sum is also returned as structured content.",
-     ARGS(add_args), true, false, true, true, rs_tool_add},
+     ARGS(add_args), true, false, true, true, rs_tool_add, RS_TASKS_DEFAULT},
     {"slow", "Slow", "Runs for steps x interval_ms, reporting progress; cancellable.",
-     ARGS(slow_args), true, false, true, false, rs_tool_slow},
+     ARGS(slow_args), true, false, true, false, rs_tool_slow, RS_TASKS_OPTIONAL},
+    {"slow-task", "Slow task",
+     "Like slow, but in 2025-11-25 it runs only as a task (execution.taskSupport required).",
+     ARGS(slow_args), true, false, true, false, rs_tool_slow, RS_TASKS_REQUIRED},
     {"fail", "Fail", "Always fails with a tool execution error (isError).", NULL, 0, true, false,
-     true, false, rs_tool_fail},
+     true, false, rs_tool_fail, RS_TASKS_DEFAULT},
     {"touch", "Touch", "Changes a mem://item resource, notifying its subscribers.",
-     ARGS(touch_args), false, false, false, false, rs_tool_touch},
+     ARGS(touch_args), false, false, false, false, rs_tool_touch, RS_TASKS_DEFAULT},
     {"log", "Log", "Sends a notifications/message at the given level.", ARGS(log_args), true, false,
-     false, false, rs_tool_log},
+     false, false, rs_tool_log, RS_TASKS_DEFAULT},
     {"toggle", "Toggle", "Adds or removes the extra entry of a list, sending list_changed.",
-     ARGS(toggle_args), false, false, false, false, rs_tool_toggle},
+     ARGS(toggle_args), false, false, false, false, rs_tool_toggle, RS_TASKS_DEFAULT},
+    {"read", "Read file", "Returns the text of a file below the server's --root directory.",
+     ARGS(read_args), true, false, true, false, rs_tool_read_file, RS_TASKS_DEFAULT},
+    {"ask-llm", "Ask the model",
+     "Asks the client's model (sampling/createMessage) and returns its answer.", ARGS(ask_llm_args),
+     true, false, false, false, rs_tool_ask_llm, RS_TASKS_DEFAULT},
+    {"ask-user", "Ask the user", "Asks the user for contact details (form elicitation).", NULL, 0,
+     true, false, false, false, rs_tool_ask_user, RS_TASKS_DEFAULT},
+    {"connect-account", "Connect account",
+     "Sends the user to a web page to connect an account (URL elicitation, 2025-11-25).", NULL, 0,
+     true, false, false, false, rs_tool_connect_account, RS_TASKS_DEFAULT},
 };
 #define RS_NAMED_TOOLS (sizeof rs_named_tools / sizeof *rs_named_tools)
 
@@ -80,7 +102,6 @@ static void simple_tool(rs_tool *t, const char *name, const char *title)
 
 static void tool_at(const rs_server *s, size_t i, rs_tool *out)
 {
-    (void)s;
     if (i < RS_NAMED_TOOLS) {
         *out = rs_named_tools[i];
         return;
@@ -91,7 +112,8 @@ static void tool_at(const rs_server *s, size_t i, rs_tool *out)
         return;
     }
     char name[16];
-    snprintf(name, sizeof name, "item-%03zu", i);
+    bool spaced = i == 7 && rs_fault_on(s, RS_FAULT_TOOL_BAD_NAME);
+    snprintf(name, sizeof name, spaced ? "item %03zu" : "item-%03zu", i);
     simple_tool(out, name, "Item");
 }
 
@@ -137,10 +159,11 @@ static const char *type_name(rs_arg_type type)
     return type == RS_ARG_STRING ? "string" : type == RS_ARG_NUMBER ? "number" : "integer";
 }
 
-static cJSON *arg_schema(const rs_arg *a)
+static cJSON *arg_schema(const rs_server *s, const rs_arg *a)
 {
     cJSON *p = cJSON_CreateObject();
-    cJSON_AddStringToObject(p, "type", type_name(a->type));
+    bool broken = a == &echo_args[0] && rs_fault_on(s, RS_FAULT_TOOL_SCHEMA_INVALID);
+    cJSON_AddStringToObject(p, "type", broken ? "str" : type_name(a->type));
     cJSON_AddStringToObject(p, "description", a->description);
     if (a->choices) {
         cJSON *e = cJSON_AddArrayToObject(p, "enum");
@@ -154,7 +177,7 @@ static cJSON *arg_schema(const rs_arg *a)
     return p;
 }
 
-static cJSON *input_schema(const rs_tool *t)
+static cJSON *input_schema(const rs_server *s, const rs_tool *t)
 {
     cJSON *schema = cJSON_CreateObject();
     cJSON_AddStringToObject(schema, "type", "object");
@@ -162,7 +185,7 @@ static cJSON *input_schema(const rs_tool *t)
         cJSON *props = cJSON_AddObjectToObject(schema, "properties");
         cJSON *required = cJSON_CreateArray();
         for (size_t i = 0; i < t->nargs; i++) {
-            cJSON_AddItemToObject(props, t->args[i].name, arg_schema(&t->args[i]));
+            cJSON_AddItemToObject(props, t->args[i].name, arg_schema(s, &t->args[i]));
             if (t->args[i].required)
                 cJSON_AddItemToArray(required, cJSON_CreateString(t->args[i].name));
         }
@@ -187,15 +210,25 @@ static cJSON *output_schema(void)
     return schema;
 }
 
-static cJSON *annotations(const rs_tool *t)
+static cJSON *annotations(const rs_server *s, const rs_tool *t)
 {
     cJSON *a = cJSON_CreateObject();
     cJSON_AddStringToObject(a, "title", t->title);
-    cJSON_AddBoolToObject(a, "readOnlyHint", t->read_only);
+    if (rs_fault_on(s, RS_FAULT_TOOL_ANNOTATION_STRING))
+        cJSON_AddStringToObject(a, "readOnlyHint", t->read_only ? "true" : "false");
+    else
+        cJSON_AddBoolToObject(a, "readOnlyHint", t->read_only);
     cJSON_AddBoolToObject(a, "destructiveHint", t->destructive);
     cJSON_AddBoolToObject(a, "idempotentHint", t->idempotent);
     cJSON_AddBoolToObject(a, "openWorldHint", false);
     return a;
+}
+
+static const char *task_support_name(rs_task_support support)
+{
+    return support == RS_TASKS_REQUIRED   ? "required"
+           : support == RS_TASKS_OPTIONAL ? "optional"
+                                          : "forbidden";
 }
 
 static cJSON *tool_json(const rs_server *s, const rs_tool *t)
@@ -205,11 +238,22 @@ static cJSON *tool_json(const rs_server *s, const rs_tool *t)
     if (rs_rev_at_least(s, MCPS_REV_2025_06_18))
         cJSON_AddStringToObject(j, "title", t->title);
     cJSON_AddStringToObject(j, "description", t->description);
-    cJSON_AddItemToObject(j, "inputSchema", input_schema(t));
+    bool echo = strcmp(t->name, "echo") == 0;
+    if (!echo || !rs_fault_on(s, RS_FAULT_TOOL_NO_INPUT_SCHEMA))
+        cJSON_AddItemToObject(j, "inputSchema", input_schema(s, t));
     if (t->structured && rs_rev_at_least(s, MCPS_REV_2025_06_18))
         cJSON_AddItemToObject(j, "outputSchema", output_schema());
+    if (echo && rs_fault_on(s, RS_FAULT_TOOL_OUTPUT_SCHEMA_ARRAY) &&
+        rs_rev_at_least(s, MCPS_REV_2025_06_18)) {
+        cJSON *array = cJSON_AddObjectToObject(j, "outputSchema");
+        cJSON_AddStringToObject(array, "type", "array");
+    }
     if (rs_rev_at_least(s, MCPS_REV_2025_03_26))
-        cJSON_AddItemToObject(j, "annotations", annotations(t));
+        cJSON_AddItemToObject(j, "annotations", annotations(s, t));
+    if (t->tasks != RS_TASKS_DEFAULT && rs_rev_at_least(s, MCPS_REV_2025_11_25)) {
+        cJSON *execution = cJSON_AddObjectToObject(j, "execution");
+        cJSON_AddStringToObject(execution, "taskSupport", task_support_name(t->tasks));
+    }
     return j;
 }
 
@@ -220,12 +264,12 @@ void rs_tools_list(rs_server *s, const rs_req *req, rs_reply *r)
         return;
     cJSON *result = cJSON_CreateObject();
     cJSON *tools = cJSON_AddArrayToObject(result, "tools");
-    for (size_t i = start; i < total && i < start + RS_PAGE_SIZE; i++) {
+    for (size_t i = start; i < total && i < start + rs_page_size('t'); i++) {
         rs_tool t;
         tool_at(s, i, &t);
         cJSON_AddItemToArray(tools, tool_json(s, &t));
     }
-    rs_page_next(result, 't', start, total);
+    rs_page_next(s, result, 't', start, total);
     rs_ok(r, result);
 }
 
@@ -300,7 +344,10 @@ cJSON *rs_tool_result(const char *text, bool is_error)
 
 static void invalid_arguments(const rs_server *s, rs_reply *r, const char *why)
 {
-    if (rs_rev_at_least(s, MCPS_REV_2025_11_25)) {
+    bool as_result = rs_rev_at_least(s, MCPS_REV_2025_11_25)
+                         ? !rs_fault_on(s, RS_FAULT_INVALID_ARGS_AS_ERROR)
+                         : rs_fault_on(s, RS_FAULT_INVALID_ARGS_AS_RESULT);
+    if (as_result) {
         char text[200];
         snprintf(text, sizeof text, "Invalid arguments: %s", why);
         rs_ok(r, rs_tool_result(text, true));
@@ -317,22 +364,96 @@ static void log_call(rs_server *s, const char *name)
     rs_log(s, RS_LOG_DEBUG, data);
 }
 
+/* Validate, then run: the reply, or r->handled when a job answers later. */
+static void run_tool(rs_server *s, const rs_req *req, const rs_tool *tool, const cJSON *args,
+                     rs_reply *r)
+{
+    char why[120];
+    if (!args_valid(tool, args, why, sizeof why)) {
+        invalid_arguments(s, r, why);
+        return;
+    }
+    log_call(s, tool->name);
+    tool->run(s, req, args, r);
+}
+
+/*
+ * params.task: NULL for a plain call. Before 2025-11-25, or without the tasks capability, the
+ * field means nothing and is ignored like any unknown member (TASK-007); otherwise it must be
+ * an object.
+ */
+static const cJSON *task_param(const rs_server *s, const rs_req *req, rs_reply *r)
+{
+    if (!rs_rev_at_least(s, MCPS_REV_2025_11_25) || s->refused[RS_CAP_TASKS])
+        return NULL;
+    return rs_param_object(s, req->params, "task", false, r);
+}
+
+/* Tool-level negotiation (2025-11-25): -32601 both ways (TASK-004 SHOULD, TASK-006 MUST). */
+static bool task_support_ok(const rs_server *s, const rs_tool *tool, bool as_task, rs_reply *r)
+{
+    if (!rs_rev_at_least(s, MCPS_REV_2025_11_25))
+        return true;
+    bool allows = tool->tasks == RS_TASKS_OPTIONAL || tool->tasks == RS_TASKS_REQUIRED;
+    if (as_task && !allows && !rs_fault_on(s, RS_FAULT_TASK_FORBIDDEN_ACCEPTED)) {
+        rs_fail(r, RS_METHOD_NOT_FOUND, "Tool %.64s does not support task-augmented calls",
+                tool->name);
+        return false;
+    }
+    if (!as_task && tool->tasks == RS_TASKS_REQUIRED &&
+        !rs_fault_on(s, RS_FAULT_TASK_REQUIRED_PLAIN_ACCEPTED)) {
+        rs_fail(r, RS_METHOD_NOT_FOUND, "Tool %.64s must be called as a task (params.task)",
+                tool->name);
+        return false;
+    }
+    return true;
+}
+
+/*
+ * A task-augmented call: the CreateTaskResult answers the request at once (TASK-009), then the
+ * tool runs for the task. A job (slow) finishes the task later; any other tool (only with the
+ * task-forbidden-accepted fault, or invalid arguments) has its outcome already.
+ */
+static void call_as_task(rs_server *s, const rs_req *req, const rs_tool *tool, const cJSON *args,
+                         const cJSON *task, rs_reply *r)
+{
+    const char *task_id = rs_task_create(s, task, r);
+    if (!task_id)
+        return;
+    rs_reply created = {0};
+    rs_ok(&created, rs_task_created_result(s, task_id));
+    rs_answer(s, req->id, req->batch, &created);
+    r->handled = true;
+    rs_req as_task = *req;
+    as_task.task_id = task_id;
+    rs_reply outcome = {0};
+    run_tool(s, &as_task, tool, args, &outcome);
+    if (outcome.handled)
+        rs_reply_free(&outcome);
+    else
+        rs_task_finish(s, task_id, &outcome);
+}
+
 void rs_tools_call(rs_server *s, const rs_req *req, rs_reply *r)
 {
     const char *name = rs_param_string(s, req->params, "name", true, r);
     const cJSON *args = rs_param_object(s, req->params, "arguments", false, r);
+    const cJSON *task = task_param(s, req, r);
     if (r->code)
         return;
     rs_tool tool;
+    if (!tool_find(s, name, &tool) && rs_fault_on(s, RS_FAULT_UNKNOWN_TOOL_RESULT)) {
+        rs_ok(r, rs_tool_result("No such tool.", true));
+        return;
+    }
     if (!tool_find(s, name, &tool)) {
         rs_fail(r, RS_INVALID_PARAMS, "Unknown tool: %.64s", name);
         return;
     }
-    char why[120];
-    if (!args_valid(&tool, args, why, sizeof why)) {
-        invalid_arguments(s, r, why);
+    if (!task_support_ok(s, &tool, task != NULL, r))
         return;
-    }
-    log_call(s, tool.name);
-    tool.run(s, req, args, r);
+    if (task)
+        call_as_task(s, req, &tool, args, task, r);
+    else
+        run_tool(s, req, &tool, args, r);
 }

@@ -23,6 +23,15 @@ typedef struct rs_arg {
     double min, max;
 } rs_arg;
 
+/* Tool.execution.taskSupport (2025-11-25). DEFAULT sends no execution member, which means
+ * forbidden; FORBIDDEN says so explicitly. */
+typedef enum rs_task_support {
+    RS_TASKS_DEFAULT,
+    RS_TASKS_FORBIDDEN,
+    RS_TASKS_OPTIONAL,
+    RS_TASKS_REQUIRED
+} rs_task_support;
+
 typedef void rs_tool_fn(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r);
 
 typedef struct rs_tool {
@@ -34,6 +43,7 @@ typedef struct rs_tool {
     bool read_only, destructive, idempotent;
     bool structured; /* declares an outputSchema (2025-06-18+) */
     rs_tool_fn *run;
+    rs_task_support tasks;
 } rs_tool;
 
 /* tools_basic.c */
@@ -41,6 +51,10 @@ rs_tool_fn rs_tool_echo, rs_tool_add, rs_tool_fail, rs_tool_touch, rs_tool_log, 
     rs_tool_name;
 /* jobs.c */
 rs_tool_fn rs_tool_slow;
+/* client.c: tools that ask the client (sampling, elicitation) */
+rs_tool_fn rs_tool_ask_llm, rs_tool_ask_user, rs_tool_connect_account;
+/* tools_basic.c */
+rs_tool_fn rs_tool_read_file;
 
 /* A CallToolResult with one text block. */
 cJSON *rs_tool_result(const char *text, bool is_error);

@@ -24,6 +24,33 @@ void rs_tool_echo(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *
     rs_ok(r, rs_tool_result(arg_string(args, "text"), false));
 }
 
+/* An embedded resource block (the tool-embeds-undeclared fault). */
+static cJSON *embedded_readme(const rs_server *s)
+{
+    cJSON *block = cJSON_CreateObject();
+    cJSON_AddStringToObject(block, "type", "resource");
+    cJSON_AddItemToObject(block, "resource", rs_mem_contents(s, "mem://readme"));
+    return block;
+}
+
+/* The text block of add: the structured content as JSON text (TOOL-014), or prose (fault). */
+static cJSON *sum_result(const rs_server *s, const cJSON *structured, double sum)
+{
+    char prose[64];
+    snprintf(prose, sizeof prose, "The sum is %g.", sum);
+    char *json = mcps_json_print(structured, NULL);
+    bool plain =
+        rs_fault_on(s, RS_FAULT_STRUCTURED_NO_TEXT) && rs_rev_at_least(s, MCPS_REV_2025_06_18);
+    cJSON *result = rs_tool_result(plain ? prose : json ? json : "", false);
+    free(json);
+    if (rs_fault_on(s, RS_FAULT_TOOL_CONTENT_BAD_TYPE))
+        cJSON_ReplaceItemInObject(cJSON_GetArrayItem(cJSON_GetObjectItem(result, "content"), 0),
+                                  "type", cJSON_CreateString("txt"));
+    if (rs_fault_on(s, RS_FAULT_TOOL_EMBEDS_UNDECLARED))
+        cJSON_AddItemToArray(cJSON_GetObjectItem(result, "content"), embedded_readme(s));
+    return result;
+}
+
 /* structuredContent plus the same JSON as text (TOOL-012, TOOL-014). */
 void rs_tool_add(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
 {
@@ -34,10 +61,14 @@ void rs_tool_add(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r
         return;
     }
     cJSON *structured = cJSON_CreateObject();
-    cJSON_AddNumberToObject(structured, "sum", sum);
-    char *text = mcps_json_print(structured, NULL);
-    cJSON *result = rs_tool_result(text ? text : "", false);
-    free(text);
+    if (rs_fault_on(s, RS_FAULT_STRUCTURED_MISMATCH)) {
+        char text[40];
+        snprintf(text, sizeof text, "%g", sum);
+        cJSON_AddStringToObject(structured, "sum", text);
+    } else {
+        cJSON_AddNumberToObject(structured, "sum", sum);
+    }
+    cJSON *result = sum_result(s, structured, sum);
     if (rs_rev_at_least(s, MCPS_REV_2025_06_18))
         cJSON_AddItemToObject(result, "structuredContent", structured);
     else
@@ -45,12 +76,28 @@ void rs_tool_add(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r
     rs_ok(r, result);
 }
 
+/* The read tool: a text file below --root; anything else is a tool error (TOOL-010). */
+void rs_tool_read_file(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
+{
+    (void)req;
+    char *path = rs_tool_path(s, arg_string(args, "path"));
+    char *text = path ? rs_tool_read(path) : NULL;
+    if (text)
+        rs_ok(r, rs_tool_result(text, false));
+    else
+        rs_ok(r, rs_tool_result("No readable text file at that path below the root.", true));
+    free(text);
+    free(path);
+}
+
 void rs_tool_fail(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
 {
-    (void)s;
     (void)req;
     (void)args;
-    rs_ok(r, rs_tool_result("The fail tool always fails.", true));
+    if (rs_fault_on(s, RS_FAULT_TOOL_FAILURE_AS_ERROR))
+        rs_fail(r, RS_INTERNAL_ERROR, "The fail tool failed");
+    else
+        rs_ok(r, rs_tool_result("The fail tool always fails.", true));
 }
 
 void rs_tool_touch(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
@@ -85,7 +132,8 @@ void rs_tool_toggle(rs_server *s, const rs_req *req, const cJSON *args, rs_reply
     s->extra[i] = !s->extra[i];
     char method[64], text[64];
     snprintf(method, sizeof method, "notifications/%s/list_changed", lists[i]);
-    rs_notify(s, method, NULL);
+    if (!rs_fault_on(s, RS_FAULT_TOGGLE_SILENT))
+        rs_notify(s, method, NULL);
     snprintf(text, sizeof text, "The extra %s entry was %s.", lists[i],
              s->extra[i] ? "added" : "removed");
     rs_ok(r, rs_tool_result(text, false));

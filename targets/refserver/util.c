@@ -1,5 +1,5 @@
 /*
- * util.c - small helpers: monotonic clock, base64, stderr diagnostics.
+ * util.c - small helpers: monotonic and wall clocks, base64, stderr diagnostics.
  */
 #include "server.h"
 
@@ -13,6 +13,14 @@ int64_t rs_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Wall-clock time, unlike rs_now_ms: only for timestamps shown to clients (task createdAt). */
+int64_t rs_wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 

@@ -36,11 +36,15 @@ class RealServerTest(unittest.TestCase):
     def setUpClass(cls):
         cls.modules = os.path.join(install(), "node_modules", "@modelcontextprotocol")
 
-    def run_server(self, name, command, extra=()):
+    def run_server(self, name, config, extra=()):
+        """Run mcpspec with this target configuration (a dict) and compare with the snapshot."""
         with tempfile.TemporaryDirectory() as out:
-            r = subprocess.run([MCPSPEC, "run", "--server", command, "--out", out, "--quiet",
+            path = os.path.join(out, "target.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(config, f)
+            r = subprocess.run([MCPSPEC, "run", "--config", path, "--out", out, "--quiet",
                                 "--format", "json", "--timeout", "3"] + list(extra),
-                               capture_output=True, text=True, timeout=600)
+                               capture_output=True, text=True, timeout=900)
             with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
                 report = json.load(f)
         self.assertIn(r.returncode, (0, 1), "the run completes: " + r.stderr)
@@ -61,7 +65,51 @@ class RealServerTest(unittest.TestCase):
 
     def test_server_everything(self):
         script = os.path.join(self.modules, "server-everything", "dist", "index.js")
-        self.run_server("server-everything", "node %s stdio" % script)
+        self.run_server("server-everything", {
+            "server": "node %s stdio" % script,
+            "calls": {
+                "tool": {"name": "get-structured-content", "arguments": {"location": "Chicago"}},
+                "slow_tool": {"name": "trigger-long-running-operation",
+                              "arguments": {"duration": 2, "steps": 4}},
+                "task_required_tool": {"name": "simulate-research-query",
+                                       "arguments": {"topic": "mcpspec"}},
+                # Registered only for clients that declare the capability they use.
+                "sampling_tool": {"name": "trigger-sampling-request",
+                                  "arguments": {"prompt": "What is 2 + 2?", "maxTokens": 50}},
+                "elicitation_tool": {"name": "trigger-elicitation-request", "arguments": {}},
+                "url_elicitation_tool": {"name": "trigger-url-elicitation",
+                                         "arguments": {"url": "https://example.com/connect"}},
+            },
+        })
+
+    def test_server_filesystem(self):
+        """Traversal probes run on a root folder this test creates (tools/path-traversal)."""
+        script = os.path.join(self.modules, "server-filesystem", "dist", "index.js")
+        with tempfile.TemporaryDirectory() as root:
+            root = os.path.realpath(root)
+            os.makedirs(os.path.join(root, "docs"))
+            with open(os.path.join(root, "docs", "hello.txt"), "w") as f:
+                f.write("hello from the mcpspec test root\n")
+            report = self.run_server("server-filesystem", {
+                "server": "node %s %s" % (script, root),
+                "calls": {
+                    "tool": {"name": "list_allowed_directories", "arguments": {}},
+                    "read_tool": {"name": "read_text_file",
+                                  "arguments": {"path": os.path.join(root, "docs", "hello.txt")},
+                                  "path_argument": "path"},
+                },
+            })
+        probes = [c for c in report["cases"] if c["id"] == "tools/path-traversal"]
+        self.assertTrue(probes and all(c["verdict"] in ("PASS", "FAIL") for c in probes),
+                        "the traversal probes ran on every revision")
+
+    def test_server_memory(self):
+        script = os.path.join(self.modules, "server-memory", "dist", "index.js")
+        with tempfile.TemporaryDirectory() as d:
+            self.run_server("server-memory", {
+                "server": {"command": "node %s" % script,
+                           "env": {"MEMORY_FILE_PATH": os.path.join(d, "memory.jsonl")}},
+            })
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
  * test_refserver.c - refserver spawned over pipes (fork/exec): a few
  * exchanges per protocol revision, JSON-RPC errors, batches, the slow tool
  * with progress and cancellation, pagination, file:// confinement, faults,
- * and --list-faults. The binary is ../refserver next to this test's folder
- * (the build root), or $MCPSPEC_REFSERVER.
+ * --list-faults, and tasks (2025-11-25) with their faults. The binary is ../refserver next to this
+ * test's folder (the build root), or $MCPSPEC_REFSERVER.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -519,6 +519,487 @@ static void test_faults(void **state)
     assert_int_equal(child_finish(&c), 2);
 }
 
+/* ---- tasks (2025-11-25) ---- */
+
+typedef struct task_notes {
+    int progress, status;
+    char last_status[16];
+} task_notes;
+
+static bool streq(const char *a, const char *b)
+{
+    return a && b && strcmp(a, b) == 0;
+}
+
+/* The related-task taskId in obj's _meta, or NULL (the key has dots: no at()). */
+static const char *related_task(const cJSON *obj)
+{
+    const cJSON *meta = at(obj, "_meta");
+    const cJSON *related =
+        meta ? cJSON_GetObjectItemCaseSensitive(meta, "io.modelcontextprotocol/related-task")
+             : NULL;
+    return str_at(related, "taskId");
+}
+
+static void note_seen(const cJSON *note, task_notes *n)
+{
+    const char *method = str_at(note, "method");
+    if (streq(method, "notifications/progress")) {
+        assert_string_equal(str_at(note, "params.progressToken"), "tp"); /* PROG-010 */
+        assert_non_null(related_task(at(note, "params")));               /* TASK-017 */
+        n->progress++;
+    } else if (streq(method, "notifications/tasks/status")) {
+        assert_null(at(note, "params._meta")); /* TASK-019 */
+        snprintf(n->last_status, sizeof n->last_status, "%s", str_at(note, "params.status"));
+        n->status++;
+    }
+}
+
+/* The next response, skipping notifications (counted into n when it is not NULL). */
+static cJSON *recv_reply(child *c, task_notes *n)
+{
+    for (;;) {
+        cJSON *msg = child_recv(c);
+        if (!at(msg, "method"))
+            return msg;
+        if (n)
+            note_seen(msg, n);
+        mcps_json_delete(msg);
+    }
+}
+
+static cJSON *call_reply(child *c, const char *line)
+{
+    child_send(c, line);
+    return recv_reply(c, NULL);
+}
+
+/* YYYY-MM-DDTHH:MM:SS[.fff]Z, the RFC 3339 profile of ISO 8601 refserver writes. */
+static bool is_timestamp(const char *t)
+{
+    static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+    if (!t || strlen(t) < sizeof shape)
+        return false;
+    for (size_t i = 0; i < sizeof shape - 1; i++)
+        if (shape[i] == 'd' ? t[i] < '0' || t[i] > '9' : t[i] != shape[i])
+            return false;
+    const char *rest = t + sizeof shape - 1;
+    if (*rest == '.')
+        for (rest++; *rest >= '0' && *rest <= '9'; rest++)
+            ;
+    return strcmp(rest, "Z") == 0;
+}
+
+static void check_task(const cJSON *task, const char *status)
+{
+    const char *id = str_at(task, "taskId");
+    assert_non_null(id);
+    assert_int_equal(strlen(id), 32); /* 128 random bits (TASK-026) */
+    assert_int_equal(strspn(id, "0123456789abcdef"), 32);
+    assert_string_equal(str_at(task, "status"), status);
+    assert_true(is_timestamp(str_at(task, "createdAt")));
+    assert_true(is_timestamp(str_at(task, "lastUpdatedAt")));
+    assert_true(cJSON_IsNumber(at(task, "ttl")));
+    assert_true(cJSON_IsNumber(at(task, "pollInterval")));
+    assert_null(at(task, "_meta")); /* TASK-019 */
+}
+
+static void tool_call_line(char *line, size_t n, const char *id, const char *tool, int steps,
+                           int interval, const char *task)
+{
+    snprintf(line, n,
+             "{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"method\":\"tools/call\",\"params\":{"
+             "\"name\":\"%s\",\"arguments\":{\"steps\":%d,\"interval_ms\":%d},"
+             "\"_meta\":{\"progressToken\":\"tp\"}%s%s}}",
+             id, tool, steps, interval, task ? ",\"task\":" : "", task ? task : "");
+}
+
+/* Start a task on tool (slow or slow-task); its id (malloc'd). */
+static char *create_task(child *c, const char *id, const char *tool, int steps, int interval)
+{
+    char line[512];
+    tool_call_line(line, sizeof line, id, tool, steps, interval, "{\"ttl\":60000}");
+    cJSON *r = call_reply(c, line);
+    assert_string_equal(str_at(r, "id"), id);
+    assert_null(at(r, "result.content"));
+    check_task(at(r, "result.task"), "working"); /* TASK-009, TASK-011, TASK-013 */
+    assert_int_equal(int_at(r, "result.task.ttl"), 60000);
+    char *task_id = strdup(str_at(r, "result.task.taskId"));
+    mcps_json_delete(r);
+    return task_id;
+}
+
+static void task_line(char *line, size_t n, const char *method, const char *task_id)
+{
+    snprintf(line, n,
+             "{\"jsonrpc\":\"2.0\",\"id\":\"%s\",\"method\":\"%s\",\"params\":{\"taskId\":\"%s\"}}",
+             method, method, task_id);
+}
+
+static cJSON *task_request(child *c, const char *method, const char *task_id)
+{
+    char line[256];
+    task_line(line, sizeof line, method, task_id);
+    return call_reply(c, line);
+}
+
+/* Like expect_error, but past any notifications of running tasks. */
+static void expect_code(child *c, const char *line, int code)
+{
+    cJSON *r = call_reply(c, line);
+    assert_int_equal(int_at(r, "error.code"), code);
+    mcps_json_delete(r);
+}
+
+static void expect_task_error(child *c, const char *method, const char *task_id, int code)
+{
+    cJSON *r = task_request(c, method, task_id);
+    assert_int_equal(int_at(r, "error.code"), code);
+    mcps_json_delete(r);
+}
+
+static void test_tasks_declared(void **state)
+{
+    (void)state;
+    for (int v = 0; v < 4; v++) {
+        child c;
+        start_session(&c, NULL, versions[v]);
+        cJSON *r = call(&c, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}");
+        const cJSON *tools = at(r, "result.tools");
+        assert_string_equal(str_at(tools, "3.name"), "slow-task");
+        assert_null(at(tools, "1.execution")); /* add: absent means forbidden */
+        if (v == 3) {
+            assert_string_equal(str_at(tools, "0.execution.taskSupport"), "forbidden");
+            assert_string_equal(str_at(tools, "2.execution.taskSupport"), "optional");
+            assert_string_equal(str_at(tools, "3.execution.taskSupport"), "required");
+        } else {
+            assert_null(at(tools, "0.execution"));
+            assert_null(at(tools, "3.execution"));
+        }
+        mcps_json_delete(r);
+        assert_int_equal(child_finish(&c), 0);
+    }
+    child c;
+    child_start(&c, NULL);
+    cJSON *r = call(&c, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+                        "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                        "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+    assert_true(cJSON_IsObject(at(r, "result.capabilities.tasks.list")));
+    assert_true(cJSON_IsObject(at(r, "result.capabilities.tasks.cancel")));
+    assert_true(cJSON_IsObject(at(r, "result.capabilities.tasks.requests.tools.call")));
+    mcps_json_delete(r);
+    assert_int_equal(child_finish(&c), 0);
+}
+
+/* Create, hold tasks/result until done, progress on the original token, then get/cancel/list. */
+static void test_task_lifecycle(void **state)
+{
+    (void)state;
+    child c;
+    start_session(&c, NULL, "2025-11-25");
+    char *id = create_task(&c, "create", "slow", 3, 50);
+    char line[256];
+    task_line(line, sizeof line, "tasks/result", id);
+    child_send(&c, line);
+    task_notes n = {0};
+    cJSON *r = recv_reply(&c, &n); /* held until the task is terminal (TASK-015) */
+    assert_string_equal(str_at(r, "id"), "tasks/result");
+    assert_int_equal(n.progress, 3);
+    assert_int_equal(n.status, 1);
+    assert_string_equal(n.last_status, "completed");
+    assert_string_equal(str_at(r, "result.content.0.text"), "Finished 3 steps.");
+    assert_string_equal(related_task(at(r, "result")), id); /* TASK-016 */
+    mcps_json_delete(r);
+
+    r = task_request(&c, "tasks/get", id);
+    check_task(at(r, "result"), "completed");
+    assert_int_equal(int_at(r, "result.ttl"), 60000);
+    mcps_json_delete(r);
+    expect_task_error(&c, "tasks/cancel", id, -32602); /* TASK-023 */
+    r = call_reply(&c, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/list\"}");
+    assert_int_equal(cJSON_GetArraySize(at(r, "result.tasks")), 1);
+    assert_string_equal(str_at(r, "result.tasks.0.taskId"), id);
+    assert_null(at(r, "result.nextCursor"));
+    assert_null(at(r, "result._meta"));
+    mcps_json_delete(r);
+    /* Related-task _meta in the request does not override taskId (TASK-018). */
+    snprintf(line, sizeof line,
+             "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tasks/get\",\"params\":{\"taskId\":\"%s\","
+             "\"_meta\":{\"io.modelcontextprotocol/related-task\":{\"taskId\":\"other\"}}}}",
+             id);
+    r = call_reply(&c, line);
+    assert_string_equal(str_at(r, "result.taskId"), id);
+    mcps_json_delete(r);
+    free(id);
+    assert_int_equal(child_finish(&c), 0);
+}
+
+static void test_task_cancel(void **state)
+{
+    (void)state;
+    child c;
+    start_session(&c, NULL, "2025-11-25");
+    char *id = create_task(&c, "long", "slow-task", 100, 20);
+    /* notifications/cancelled does not cancel a task (CANC-008). */
+    child_send(&c, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\","
+                   "\"params\":{\"requestId\":\"long\"}}");
+    cJSON *r = task_request(&c, "tasks/get", id);
+    assert_string_equal(str_at(r, "result.status"), "working");
+    mcps_json_delete(r);
+    char line[256];
+    task_line(line, sizeof line, "tasks/cancel", id);
+    child_send(&c, line);
+    task_notes n = {0};
+    r = recv_reply(&c, &n);
+    check_task(at(r, "result"), "cancelled"); /* TASK-024 */
+    assert_string_equal(n.last_status, "cancelled");
+    mcps_json_delete(r);
+    /* The work stopped: no progress after the task became terminal (PROG-010). */
+    char *more = child_recv_within(&c, 150);
+    assert_null(more);
+    r = task_request(&c, "tasks/get", id);
+    assert_string_equal(str_at(r, "result.status"), "cancelled");
+    mcps_json_delete(r);
+    expect_task_error(&c, "tasks/cancel", id, -32602);
+    r = task_request(&c, "tasks/result", id);
+    assert_true(cJSON_IsTrue(at(r, "result.isError")));
+    assert_string_equal(related_task(at(r, "result")), id);
+    mcps_json_delete(r);
+    free(id);
+    assert_int_equal(child_finish(&c), 0);
+}
+
+static void test_task_negotiation(void **state)
+{
+    (void)state;
+    child c;
+    start_session(&c, NULL, "2025-11-25");
+    char line[512];
+    /* TASK-004: a tool that forbids tasks, explicitly (echo) or by default (add). */
+    expect_error(&c,
+                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":"
+                 "\"echo\",\"arguments\":{\"text\":\"x\"},\"task\":{\"ttl\":1000}}}",
+                 "1", -32601);
+    expect_error(&c,
+                 "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\",\"params\":{\"name\":"
+                 "\"add\",\"arguments\":{\"a\":1,\"b\":2},\"task\":{}}}",
+                 "2", -32601);
+    /* TASK-006: slow-task only as a task; slow either way. */
+    tool_call_line(line, sizeof line, "3", "slow-task", 1, 0, NULL);
+    expect_error(&c, line, "\"3\"", -32601);
+    tool_call_line(line, sizeof line, "4", "slow", 1, 0, NULL);
+    cJSON *r = call_reply(&c, line);
+    assert_string_equal(str_at(r, "result.content.0.text"), "Finished 1 steps.");
+    mcps_json_delete(r);
+    /* The effective ttl: at most 300000, and the default when none is asked for. */
+    tool_call_line(line, sizeof line, "5", "slow", 1, 0, "{\"ttl\":999999999}");
+    r = call_reply(&c, line);
+    assert_int_equal(int_at(r, "result.task.ttl"), 300000);
+    mcps_json_delete(r);
+    tool_call_line(line, sizeof line, "6", "slow", 1, 0, "{}");
+    r = call_reply(&c, line);
+    assert_int_equal(int_at(r, "result.task.ttl"), 300000);
+    mcps_json_delete(r);
+    tool_call_line(line, sizeof line, "7", "slow", 1, 0, "true");
+    expect_code(&c, line, -32602);
+    /* Invalid arguments: the task is created and fails with the isError result. */
+    r = call_reply(&c, "{\"jsonrpc\":\"2.0\",\"id\":8,\"method\":\"tools/call\",\"params\":{"
+                       "\"name\":\"slow\",\"arguments\":{\"steps\":\"many\"},\"task\":{}}}");
+    char *id = strdup(str_at(r, "result.task.taskId"));
+    assert_string_equal(str_at(r, "result.task.status"), "working");
+    mcps_json_delete(r);
+    r = task_request(&c, "tasks/result", id);
+    assert_true(cJSON_IsTrue(at(r, "result.isError")));
+    mcps_json_delete(r);
+    r = task_request(&c, "tasks/get", id);
+    assert_string_equal(str_at(r, "result.status"), "failed");
+    mcps_json_delete(r);
+    free(id);
+    /* TASK-025: unknown ids. */
+    expect_task_error(&c, "tasks/get", "0123456789abcdef0123456789abcdef", -32602);
+    expect_task_error(&c, "tasks/result", "nope", -32602);
+    expect_task_error(&c, "tasks/cancel", "nope", -32602);
+    expect_code(&c, "{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tasks/get\",\"params\":{}}",
+                -32602);
+    assert_int_equal(child_finish(&c), 0);
+}
+
+static void test_task_list_pages(void **state)
+{
+    (void)state;
+    child c;
+    start_session(&c, NULL, "2025-11-25");
+    char line[512], want[56][33];
+    for (int i = 0; i < 56; i++) {
+        char id[16];
+        snprintf(id, sizeof id, "t%d", i);
+        tool_call_line(line, sizeof line, id, "slow", 1, 0, "{}");
+        cJSON *r = call_reply(&c, line);
+        snprintf(want[i], sizeof want[i], "%s", str_at(r, "result.task.taskId"));
+        for (int j = 0; j < i; j++)
+            assert_string_not_equal(want[i], want[j]); /* TASK-010 */
+        mcps_json_delete(r);
+    }
+    cJSON *r = call_reply(&c, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/list\"}");
+    assert_int_equal(cJSON_GetArraySize(at(r, "result.tasks")), 50);
+    assert_string_equal(str_at(r, "result.tasks.0.taskId"), want[0]);
+    snprintf(
+        line, sizeof line,
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tasks/list\",\"params\":{\"cursor\":\"%s\"}}",
+        str_at(r, "result.nextCursor"));
+    mcps_json_delete(r);
+    r = call_reply(&c, line);
+    assert_int_equal(cJSON_GetArraySize(at(r, "result.tasks")), 6);
+    assert_string_equal(str_at(r, "result.tasks.5.taskId"), want[55]);
+    assert_null(at(r, "result.nextCursor"));
+    mcps_json_delete(r);
+    expect_code(&c,
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tasks/list\","
+                "\"params\":{\"cursor\":\"t50-0000\"}}",
+                -32602);
+    assert_int_equal(child_finish(&c), 0);
+}
+
+/* A task lives for its ttl (the 1000 ms floor here), then tasks/get no longer finds it. */
+static void test_task_expiry(void **state)
+{
+    (void)state;
+    child c;
+    start_session(&c, NULL, "2025-11-25");
+    char line[512];
+    tool_call_line(line, sizeof line, "e", "slow", 1, 0, "{\"ttl\":1}");
+    cJSON *r = call_reply(&c, line);
+    assert_int_equal(int_at(r, "result.task.ttl"), 1000);
+    char *id = strdup(str_at(r, "result.task.taskId"));
+    mcps_json_delete(r);
+    r = task_request(&c, "tasks/get", id);
+    assert_non_null(at(r, "result"));
+    mcps_json_delete(r);
+    nanosleep(&(struct timespec){.tv_sec = 1, .tv_nsec = 200000000}, NULL);
+    expect_task_error(&c, "tasks/get", id, -32602);
+    free(id);
+    assert_int_equal(child_finish(&c), 0);
+}
+
+/* Before 2025-11-25 params.task means nothing (TASK-007) and the tasks methods do not exist. */
+static void test_task_old_revisions(void **state)
+{
+    (void)state;
+    for (int v = 0; v < 3; v++) {
+        child c;
+        start_session(&c, NULL, versions[v]);
+        char line[512];
+        tool_call_line(line, sizeof line, "x", "slow-task", 1, 0, "{\"ttl\":1000}");
+        cJSON *r = call_reply(&c, line);
+        assert_string_equal(str_at(r, "result.content.0.text"), "Finished 1 steps.");
+        assert_null(at(r, "result.task"));
+        mcps_json_delete(r);
+        expect_error(&c, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/list\"}", "1", -32601);
+        assert_int_equal(child_finish(&c), 0);
+    }
+}
+
+static void start_faulty(child *c, const char *fault, const char *version)
+{
+    const char *args[] = {"--fault", fault, NULL};
+    start_session(c, args, version);
+}
+
+static void test_task_faults_create(void **state)
+{
+    (void)state;
+    child c;
+    child_start(&c, (const char *const[]){"--fault", "task-no-capability", NULL});
+    cJSON *r = call(&c, "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":{"
+                        "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                        "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+    assert_null(at(r, "result.capabilities.tasks"));
+    mcps_json_delete(r);
+    char line[512];
+    tool_call_line(line, sizeof line, "a", "slow", 1, 0, "{}");
+    r = call_reply(&c, line);
+    assert_non_null(at(r, "result.task")); /* not ignored, although undeclared */
+    mcps_json_delete(r);
+    assert_int_equal(child_finish(&c), 0);
+
+    start_faulty(&c, "task-status-not-working", "2025-11-25");
+    r = call_reply(&c, line);
+    assert_string_equal(str_at(r, "result.task.status"), "submitted");
+    mcps_json_delete(r);
+    assert_int_equal(child_finish(&c), 0);
+
+    start_faulty(&c, "task-forbidden-accepted", "2025-11-25");
+    r = call_reply(&c, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+                       "\"name\":\"echo\",\"arguments\":{\"text\":\"hi\"},\"task\":{}}}");
+    char *id = strdup(str_at(r, "result.task.taskId"));
+    mcps_json_delete(r);
+    r = task_request(&c, "tasks/result", id);
+    assert_string_equal(str_at(r, "result.content.0.text"), "hi");
+    mcps_json_delete(r);
+    free(id);
+    assert_int_equal(child_finish(&c), 0);
+
+    start_faulty(&c, "task-required-plain-accepted", "2025-11-25");
+    tool_call_line(line, sizeof line, "p", "slow-task", 1, 0, NULL);
+    r = call_reply(&c, line);
+    assert_string_equal(str_at(r, "result.content.0.text"), "Finished 1 steps.");
+    mcps_json_delete(r);
+    assert_int_equal(child_finish(&c), 0);
+
+    start_faulty(&c, "task-bad-timestamps", "2025-11-25");
+    tool_call_line(line, sizeof line, "b", "slow", 1, 0, "{}");
+    r = call_reply(&c, line);
+    assert_true(cJSON_IsNumber(at(r, "result.task.createdAt")));
+    mcps_json_delete(r);
+    assert_int_equal(child_finish(&c), 0);
+}
+
+static void test_task_faults_methods(void **state)
+{
+    (void)state;
+    child c;
+    start_faulty(&c, "task-result-no-related-meta", "2025-11-25");
+    char *id = create_task(&c, "r", "slow", 1, 0);
+    cJSON *r = task_request(&c, "tasks/result", id);
+    assert_non_null(at(r, "result.content"));
+    assert_null(related_task(at(r, "result")));
+    mcps_json_delete(r);
+    free(id);
+    assert_int_equal(child_finish(&c), 0);
+
+    start_faulty(&c, "task-unknown-id-wrong-code", "2025-11-25");
+    expect_task_error(&c, "tasks/get", "nope", -32603);
+    assert_int_equal(child_finish(&c), 0);
+
+    start_faulty(&c, "task-cancel-terminal-accepted", "2025-11-25");
+    id = create_task(&c, "t", "slow", 1, 0);
+    mcps_json_delete(task_request(&c, "tasks/result", id));
+    r = task_request(&c, "tasks/cancel", id);
+    assert_string_equal(str_at(r, "result.status"), "completed"); /* still no illegal transition */
+    mcps_json_delete(r);
+    free(id);
+    assert_int_equal(child_finish(&c), 0);
+
+    start_faulty(&c, "task-cancel-not-cancelled", "2025-11-25");
+    id = create_task(&c, "n", "slow", 100, 20);
+    r = task_request(&c, "tasks/cancel", id);
+    assert_string_equal(str_at(r, "result.status"), "working");
+    mcps_json_delete(r);
+    r = task_request(&c, "tasks/get", id);
+    assert_string_equal(str_at(r, "result.status"), "cancelled");
+    mcps_json_delete(r);
+    free(id);
+    assert_int_equal(child_finish(&c), 0);
+
+    start_faulty(&c, "task-list-missing", "2025-11-25");
+    id = create_task(&c, "l", "slow", 1, 0);
+    r = call_reply(&c, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tasks/list\"}");
+    assert_int_equal(cJSON_GetArraySize(at(r, "result.tasks")), 0);
+    mcps_json_delete(r);
+    free(id);
+    assert_int_equal(child_finish(&c), 0);
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -537,6 +1018,15 @@ int main(void)
         cmocka_unit_test(test_pagination),
         cmocka_unit_test(test_file_root),
         cmocka_unit_test(test_faults),
+        cmocka_unit_test(test_tasks_declared),
+        cmocka_unit_test(test_task_lifecycle),
+        cmocka_unit_test(test_task_cancel),
+        cmocka_unit_test(test_task_negotiation),
+        cmocka_unit_test(test_task_list_pages),
+        cmocka_unit_test(test_task_expiry),
+        cmocka_unit_test(test_task_old_revisions),
+        cmocka_unit_test(test_task_faults_create),
+        cmocka_unit_test(test_task_faults_methods),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

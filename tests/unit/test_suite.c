@@ -102,6 +102,70 @@ static void test_captures_and_variables(void **state)
     mcps_vars_free(&v);
 }
 
+static void test_more_matchers(void **state)
+{
+    (void)state;
+    mcps_vars v = {0};
+    char why[600];
+    assert_true(matches("{\"$each\":{\"name\":\"$collect:names\"}}",
+                        "[{\"name\":\"a\"},{\"name\":\"b\"}]", &v, NULL));
+    assert_int_equal(cJSON_GetArraySize(mcps_vars_get(&v, "names")), 2);
+    /* A name twice on one page is caught by $in over what is being collected. */
+    assert_false(
+        matches("{\"$each\":{\"$collect\":\"seen\",\"$is\":{\"$not\":{\"$in\":\"${seen}\"}}}}",
+                "[\"x\",\"y\",\"x\"]", &v, why));
+    assert_true(matches("{\"$all\":[\"$string\",\"$regex:^a\"]}", "\"abc\"", &v, NULL));
+    assert_false(matches("{\"$all\":[\"$string\",\"$regex:^a\"]}", "\"bc\"", &v, NULL));
+    assert_true(matches("{\"$between\":[0,1]}", "0.5", &v, NULL));
+    assert_false(matches("{\"$between\":[0,1]}", "2", &v, NULL));
+    assert_true(matches("{\"$keys\":\"$regex:^[a-z]+$\"}", "{\"ab\":1,\"c\":2}", &v, NULL));
+    assert_false(matches("{\"$keys\":\"$regex:^[a-z]+$\"}", "{\"ab\":1,\"C\":2}", &v, NULL));
+    assert_true(
+        matches("{\"$values\":{\"type\":\"string\"}}", "{\"a\":{\"type\":\"string\"}}", &v, NULL));
+    assert_true(matches("{\"$json\":{\"sum\":5}}", "\"{\\\"sum\\\":5}\"", &v, NULL));
+    assert_false(matches("{\"$json\":{\"sum\":5}}", "\"not json\"", &v, NULL));
+    assert_true(matches("\"$uri\"", "\"file:///a/b\"", &v, NULL));
+    assert_false(matches("\"$uri\"", "\"a b\"", &v, NULL));
+    assert_true(matches("\"$uri-template\"", "\"mem://item/{id}\"", &v, NULL));
+    assert_false(matches("\"$uri-template\"", "\"mem://item/{id\"", &v, NULL));
+    assert_true(matches("\"$base64\"", "\"aGk=\"", &v, NULL));
+    assert_false(matches("\"$base64\"", "\"aGk\"", &v, NULL));
+    assert_true(matches("\"$date-time\"", "\"2026-11-22T09:00:00Z\"", &v, NULL));
+    assert_false(matches("\"$date-time\"", "\"yesterday\"", &v, NULL));
+    assert_true(
+        matches("\"$json-schema\"", "{\"type\":\"object\",\"required\":[\"a\"]}", &v, NULL));
+    assert_false(matches("\"$json-schema\"", "{\"type\":\"object\",\"required\":\"a\"}", &v, NULL));
+    cJSON *schema = json("{\"type\":\"object\",\"properties\":{\"sum\":{\"type\":\"number\"}}}");
+    mcps_vars_set(&v, "schema", schema);
+    mcps_json_delete(schema);
+    assert_true(matches("{\"$valid-against\":\"${schema}\"}", "{\"sum\":1.5}", &v, NULL));
+    assert_false(matches("{\"$valid-against\":\"${schema}\"}", "{\"sum\":\"x\"}", &v, NULL));
+    /* Paths into variables. */
+    cJSON *p = json("{\"name\":\"greet\",\"arguments\":[{\"name\":\"who\"}]}");
+    mcps_vars_set(&v, "prompt", p);
+    mcps_json_delete(p);
+    assert_string_equal(mcps_vars_get(&v, "prompt.arguments.0.name")->valuestring, "who");
+    assert_null(mcps_vars_get(&v, "prompt.arguments.1.name"));
+    assert_true(matches("{\"n\":\"${prompt.name}\"}", "{\"n\":\"greet\"}", &v, NULL));
+    mcps_vars_free(&v);
+}
+
+static void test_undecidable_is_not_a_mismatch(void **state)
+{
+    (void)state;
+    mcps_vars v = {0};
+    cJSON *schema = json("{\"$dynamicRef\":\"#meta\"}");
+    mcps_vars_set(&v, "schema", schema);
+    mcps_json_delete(schema);
+    cJSON *pat = json("{\"$valid-against\":\"${schema}\"}"), *val = json("1");
+    mcps_match_result r;
+    assert_false(mcps_match(pat, val, &v, &r));
+    assert_true(r.undecidable);
+    mcps_json_delete(pat);
+    mcps_json_delete(val);
+    mcps_vars_free(&v);
+}
+
 static void test_templates(void **state)
 {
     (void)state;
@@ -123,6 +187,18 @@ static void test_templates(void **state)
     t = json("{\"id\":\"x-${nope}\"}");
     assert_null(mcps_template_expand(t, &v, err, sizeof err));
     assert_non_null(strstr(err, "${nope} is not set"));
+    mcps_json_delete(t);
+    /* member names are templates too (prompts/hostile-arguments names a real argument) */
+    t = json("{\"arguments\":{\"arg-${revision}\":\"../x\"}}");
+    out = mcps_template_expand(t, &v, err, sizeof err);
+    assert_non_null(out);
+    s = mcps_json_print(out, NULL);
+    assert_string_equal(s, "{\"arguments\":{\"arg-2025-03-26\":\"../x\"}}");
+    free(s);
+    mcps_json_delete(out);
+    mcps_json_delete(t);
+    t = json("{\"${nope}\":1}");
+    assert_null(mcps_template_expand(t, &v, err, sizeof err));
     mcps_json_delete(t);
     mcps_vars_free(&v);
 }
@@ -163,6 +239,15 @@ static void test_broken_suites_name_file_and_line(void **state)
         {"suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\n--> {}\ncase a\n",
          "t.suite:8: case 'a' appears twice"},
         {"suite other\n", "t.suite:1: suite 'other' is in a file named for 't'"},
+        {"suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\nlet x = nosuch(${a})\n",
+         "t.suite:7: unknown function 'nosuch'"},
+        {"suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\nforeach x in ${l} max "
+         "2\n--> {}\n",
+         "t.suite:7: 'foreach' without 'end'"},
+        {"suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\nrequire ${x}\n",
+         "t.suite:7: write 'require ${VAR} else skip"},
+        {"suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\n<-- no {\"id\":1}\n",
+         "t.suite:7: write '<-- no {pattern} for DURATION'"},
         {"suite t\ntitle T\ncase a\ntitle x\nrevisions 2025-13-01\n", "t.suite:5: bad revisions"},
         {"suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\n--> {\"a\":\n  [1,\n  "
          "2,,]}\n",
@@ -249,9 +334,14 @@ static void test_globs(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_matchers),   cmocka_unit_test(test_captures_and_variables),
-        cmocka_unit_test(test_templates),  cmocka_unit_test(test_broken_suites_name_file_and_line),
-        cmocka_unit_test(test_good_suite), cmocka_unit_test(test_bundled_suites_load),
+        cmocka_unit_test(test_matchers),
+        cmocka_unit_test(test_captures_and_variables),
+        cmocka_unit_test(test_more_matchers),
+        cmocka_unit_test(test_undecidable_is_not_a_mismatch),
+        cmocka_unit_test(test_templates),
+        cmocka_unit_test(test_broken_suites_name_file_and_line),
+        cmocka_unit_test(test_good_suite),
+        cmocka_unit_test(test_bundled_suites_load),
         cmocka_unit_test(test_globs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

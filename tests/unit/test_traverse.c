@@ -259,10 +259,10 @@ static const char *probe_uri(const mcps_traverse_probes *p, const char *trick)
 static void test_probes(void **state)
 {
     (void)state;
-    check_probes_escape("file:///srv/data/", "file:///srv/data", 30);
-    check_probes_escape("file:///srv/data/notes/a.txt", "/srv/data/notes", 30);
-    check_probes_escape("file://localhost/srv/", "/srv", 30);
-    check_probes_escape("mem://h/docs/x", "mem://h/docs", 29);
+    check_probes_escape("file:///srv/data/", "file:///srv/data", 31);
+    check_probes_escape("file:///srv/data/notes/a.txt", "/srv/data/notes", 31);
+    check_probes_escape("file://localhost/srv/", "/srv", 31);
+    check_probes_escape("mem://h/docs/x", "mem://h/docs", 30);
 
     mcps_traverse_probes p;
     assert_true(mcps_traverse_make_probes("file:///srv/data/", 17, &p, NULL));

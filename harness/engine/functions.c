@@ -1,0 +1,240 @@
+/*
+ * functions.c - the values a suite can compute with `let NAME = FUNC(...)`.
+ *
+ * Suites are data, but some checks need a value derived from what the target
+ * listed: traversal probes aimed at a listed file:// resource, a URI built
+ * from a listed template, the required arguments of a listed prompt, or
+ * arguments that break a listed tool's inputSchema. Each function takes
+ * variables and returns a new JSON value, or NULL (the variable stays unset)
+ * when there is nothing to compute, with a reason in why.
+ */
+#include "engine/functions.h"
+
+#include "codec/json.h"
+#include "codec/jsonschema.h"
+#include "codec/traverse.h"
+#include "codec/uri.h"
+#include "codec/uritemplate.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The value every template variable gets: with '/', so a {+path} gains depth. */
+#define PROBE_VALUE "mcpspec-probe/a/b"
+
+static const char *uri_of(const cJSON *v)
+{
+    if (cJSON_IsString(v))
+        return v->valuestring;
+    const cJSON *u = cJSON_GetObjectItemCaseSensitive(v, "uri");
+    if (!cJSON_IsString(u))
+        u = cJSON_GetObjectItemCaseSensitive(v, "uriTemplate");
+    return cJSON_IsString(u) ? u->valuestring : NULL;
+}
+
+/* traversal_probes(${uri}): [{"uri": ..., "trick": ...}] aimed outside the URI's folder. */
+static cJSON *traversal_probes(const cJSON *const *args, char *why, size_t n)
+{
+    const char *anchor = uri_of(args[0]);
+    if (!anchor) {
+        snprintf(why, n, "traversal_probes needs a URI");
+        return NULL;
+    }
+    mcps_traverse_probes probes;
+    mcps_uri_error err;
+    if (!mcps_traverse_make_probes(anchor, strlen(anchor), &probes, &err)) {
+        snprintf(why, n, "no probes for %.80s: %s", anchor, err.reason);
+        return NULL;
+    }
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; list && i < probes.count; i++) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "uri", probes.items[i].uri);
+        cJSON_AddStringToObject(p, "trick", probes.items[i].trick);
+        cJSON_AddItemToArray(list, p);
+    }
+    mcps_traverse_probes_free(&probes);
+    return list;
+}
+
+/* expand_template(${template}): the template with every variable set to a probe value. */
+static cJSON *expand_template(const cJSON *const *args, char *why, size_t n)
+{
+    const char *text = uri_of(args[0]);
+    if (!text) {
+        snprintf(why, n, "expand_template needs a uriTemplate");
+        return NULL;
+    }
+    mcps_tmpl_error err;
+    mcps_tmpl *t = mcps_tmpl_parse(text, strlen(text), &err);
+    if (!t) {
+        snprintf(why, n, "not an RFC 6570 template: %s", err.reason);
+        return NULL;
+    }
+    cJSON *values = cJSON_CreateObject();
+    for (size_t i = 0; i < mcps_tmpl_var_count(t); i++)
+        if (!cJSON_HasObjectItem(values, mcps_tmpl_var_name(t, i)))
+            cJSON_AddStringToObject(values, mcps_tmpl_var_name(t, i), PROBE_VALUE);
+    size_t len;
+    char *uri = mcps_tmpl_expand(t, values, &len, &err);
+    cJSON *out = uri ? cJSON_CreateString(uri) : NULL;
+    if (!uri)
+        snprintf(why, n, "cannot expand %.80s: %s", text, err.reason);
+    free(uri);
+    cJSON_Delete(values);
+    mcps_tmpl_free(t);
+    return out;
+}
+
+/* fill_arguments(${prompt}): {"arg": "mcpspec"} for each required argument. */
+static cJSON *fill_arguments(const cJSON *const *args, char *why, size_t n)
+{
+    (void)why;
+    (void)n;
+    cJSON *out = cJSON_CreateObject();
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(args[0], "arguments");
+    for (const cJSON *a = cJSON_IsArray(list) ? list->child : NULL; a; a = a->next) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(a, "name");
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(a, "required")) && cJSON_IsString(name))
+            cJSON_AddStringToObject(out, name->valuestring, "mcpspec");
+    }
+    return out;
+}
+
+/* invalid_arguments(${schema}, ${valid}): arguments breaking exactly one keyword. */
+static cJSON *invalid_arguments(const cJSON *const *args, char *why, size_t n)
+{
+    mcps_schema_prng prng;
+    mcps_schema_prng_seed(&prng, 20261122);
+    mcps_schema_mutation m;
+    if (!mcps_schema_mutate(args[0], args[1], &prng, &m)) {
+        snprintf(why, n, "no argument value breaks this inputSchema in a way mcpspec can build");
+        return NULL;
+    }
+    cJSON *out = m.instance;
+    m.instance = NULL;
+    mcps_schema_mutation_free(&m);
+    return out;
+}
+
+/* template_variables(${template}): the names of its variables, in order. */
+static cJSON *template_variables(const cJSON *const *args, char *why, size_t n)
+{
+    const char *text = uri_of(args[0]);
+    mcps_tmpl_error err;
+    mcps_tmpl *t = text ? mcps_tmpl_parse(text, strlen(text), &err) : NULL;
+    if (!t) {
+        snprintf(why, n, "template_variables needs an RFC 6570 template");
+        return NULL;
+    }
+    cJSON *out = cJSON_CreateArray();
+    for (size_t i = 0; i < mcps_tmpl_var_count(t); i++)
+        cJSON_AddItemToArray(out, cJSON_CreateString(mcps_tmpl_var_name(t, i)));
+    mcps_tmpl_free(t);
+    return out;
+}
+
+/* The path part of a probe URI as written (no decoding): "file:///a/../b" -> "/a/../b". */
+static const char *probe_path(const char *uri)
+{
+    if (strncmp(uri, "file://", 7) != 0)
+        return NULL;
+    const char *p = uri + 7;
+    return *p == '/' ? p : strchr(p, '/');
+}
+
+/*
+ * path_probe_arguments(${arguments}, ${path_argument}): for a tool that reads
+ * a file named by one argument, copies of arguments whose path climbs out of
+ * the folder of the configured path, one per traversal trick:
+ * [{"arguments": {...}, "path": "...", "trick": "..."}].
+ */
+static cJSON *path_probe_arguments(const cJSON *const *args, char *why, size_t n)
+{
+    const cJSON *key = args[1];
+    const cJSON *path =
+        cJSON_IsString(key) ? cJSON_GetObjectItemCaseSensitive(args[0], key->valuestring) : NULL;
+    if (!cJSON_IsString(path) || path->valuestring[0] != '/') {
+        snprintf(why, n, "the configured path argument is not an absolute path");
+        return NULL;
+    }
+    mcps_uri_error err;
+    size_t len;
+    char *anchor =
+        mcps_uri_file_from_path(path->valuestring, strlen(path->valuestring), &len, &err);
+    mcps_traverse_probes probes;
+    bool ok = anchor && mcps_traverse_make_probes(anchor, len, &probes, &err);
+    free(anchor);
+    if (!ok) {
+        snprintf(why, n, "no probes for %.80s: %s", path->valuestring, err.reason);
+        return NULL;
+    }
+    cJSON *list = cJSON_CreateArray();
+    for (size_t i = 0; list && i < probes.count; i++) {
+        const char *p = probe_path(probes.items[i].uri);
+        if (!p)
+            continue;
+        cJSON *item = cJSON_CreateObject();
+        cJSON *copy = cJSON_Duplicate(args[0], true);
+        cJSON_ReplaceItemInObjectCaseSensitive(copy, key->valuestring, cJSON_CreateString(p));
+        cJSON_AddItemToObject(item, "arguments", copy);
+        cJSON_AddStringToObject(item, "path", p);
+        cJSON_AddStringToObject(item, "trick", probes.items[i].trick);
+        cJSON_AddItemToArray(list, item);
+    }
+    mcps_traverse_probes_free(&probes);
+    return list;
+}
+
+/* generate_value(${schema}): a value that validates against the schema (deterministic). */
+static cJSON *generate_value(const cJSON *const *args, char *why, size_t n)
+{
+    mcps_schema_prng prng;
+    mcps_schema_prng_seed(&prng, 20261122);
+    cJSON *v = mcps_schema_generate(args[0], &prng);
+    if (!v)
+        snprintf(why, n, "mcpspec cannot build a value for this schema");
+    return v;
+}
+
+typedef struct function {
+    const char *name;
+    size_t nargs;
+    cJSON *(*call)(const cJSON *const *args, char *why, size_t n);
+} function;
+
+static const function functions[] = {
+    {"traversal_probes", 1, traversal_probes},
+    {"expand_template", 1, expand_template},
+    {"fill_arguments", 1, fill_arguments},
+    {"invalid_arguments", 2, invalid_arguments},
+    {"template_variables", 1, template_variables},
+    {"path_probe_arguments", 2, path_probe_arguments},
+    {"generate_value", 1, generate_value},
+};
+
+bool mcps_function_known(const char *name, size_t nargs)
+{
+    for (size_t i = 0; i < sizeof functions / sizeof *functions; i++)
+        if (strcmp(functions[i].name, name) == 0)
+            return functions[i].nargs == nargs;
+    return false;
+}
+
+cJSON *mcps_function_call(const char *name, const cJSON *const *args, size_t nargs, char *why,
+                          size_t n)
+{
+    for (size_t i = 0; i < sizeof functions / sizeof *functions; i++) {
+        if (strcmp(functions[i].name, name) != 0)
+            continue;
+        for (size_t a = 0; a < nargs; a++)
+            if (!args[a]) {
+                snprintf(why, n, "%s: argument %zu is not set", name, a + 1);
+                return NULL;
+            }
+        return nargs == functions[i].nargs ? functions[i].call(args, why, n) : NULL;
+    }
+    snprintf(why, n, "unknown function %s", name);
+    return NULL;
+}

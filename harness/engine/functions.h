@@ -1,0 +1,27 @@
+/*
+ * functions.h - functions a suite calls with `let NAME = FUNC(${A}, ...)`:
+ *
+ *   traversal_probes(${uri})            [{"uri","trick"}] aimed outside the URI's folder
+ *   expand_template(${template})        the template with a probe value in every variable
+ *   fill_arguments(${prompt})           {"arg":"mcpspec"} for the prompt's required arguments
+ *   invalid_arguments(${schema}, ${ok}) a copy of ok that breaks exactly one schema keyword
+ *   template_variables(${template})     the names of the template's variables
+ *   generate_value(${schema})           a value valid against the schema
+ *   path_probe_arguments(${args}, ${key}) copies of args whose path argument key climbs out
+ *                                        of its folder: [{"arguments","path","trick"}]
+ */
+#ifndef MCPS_ENGINE_FUNCTIONS_H
+#define MCPS_ENGINE_FUNCTIONS_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* True when name is a function taking nargs arguments. */
+bool mcps_function_known(const char *name, size_t nargs);
+
+/* A new value, or NULL with why filled (the variable then stays unset). */
+cJSON *mcps_function_call(const char *name, const cJSON *const *args, size_t nargs, char *why,
+                          size_t n);
+
+#endif
