@@ -275,8 +275,11 @@ static bool escapes(model *m, unsigned d)
             m->ct.p[r + 1] == '/')
             skip = r + 1;
     }
+    /* A relative candidate is opened from the root, unless the root's own text is relative
+     * too (RAW on "file://host/..."): then both start from the same unknown directory. */
+    bool root_absolute = m->rt.n > 0 && m->rt.p[0] == '/';
     walk(m->rt.p, m->rt.n, NULL, &m->rp);
-    walk(m->ct.p + skip, m->ct.n - skip, &m->rp, &m->cp);
+    walk(m->ct.p + skip, m->ct.n - skip, root_absolute ? &m->rp : NULL, &m->cp);
     return !below(&m->rp, &m->cp);
 }
 
