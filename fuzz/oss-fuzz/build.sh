@@ -7,10 +7,15 @@
 #
 # Dependencies: when the image has cJSON and uriparser sources in $SRC/cjson
 # and $SRC/uriparser (our Dockerfile clones them), they are built statically
-# with the same flags, so the runner needs nothing installed. Otherwise the
+# with the sanitizer flags, so the runner needs nothing installed. Otherwise the
 # system's libcjson and liburiparser are linked and their shared objects are
 # copied to $OUT/lib (found through an $ORIGIN rpath), which is how
 # fuzz/oss-fuzz/test-build.sh runs it on a developer machine.
+#
+# Coverage instrumentation goes to our library only: the target files (their
+# checks), fuzz/oracle_json.c and the dependencies (cJSON is an oracle too) are
+# compiled with $CFLAGS minus the coverage flags, sanitizers kept (see
+# fuzz/oracle.h). With AFL++'s compiler wrapper they are instrumented anyway.
 #
 # Expects: CC, CFLAGS, LIB_FUZZING_ENGINE, OUT; optional CXX, CXXFLAGS, SRC, WORK.
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,6 +25,15 @@ link_cc=${CXX:-$CC}
 link_flags=${CXXFLAGS:-$CFLAGS}
 mkdir -p "$OUT" "$WORK/obj" "$WORK/include/cjson"
 
+plain_cflags=()
+for flag in $CFLAGS; do
+  case $flag in
+    -fsanitize=fuzzer-no-link | -fsanitize=fuzzer | -fsanitize-coverage=* | \
+      -fprofile-instr-generate | -fcoverage-mapping) ;;
+    *) plain_cflags+=("$flag") ;;
+  esac
+done
+
 cflags=(-std=c11 -D_POSIX_C_SOURCE=200809L -DMCPS_VERSION=\"oss-fuzz\" -I"$root/harness"
         -I"$root/fuzz" -I"$WORK/include")
 dep_libs=()
@@ -27,7 +41,7 @@ rpath=()
 
 if [ -f "$SRC/cjson/cJSON.c" ]; then
   cp "$SRC/cjson/cJSON.h" "$WORK/include/cjson/"
-  $CC $CFLAGS -c "$SRC/cjson/cJSON.c" -o "$WORK/obj/cJSON.o"
+  $CC "${plain_cflags[@]}" -c "$SRC/cjson/cJSON.c" -o "$WORK/obj/cJSON.o"
   ar rcs "$WORK/libcjson.a" "$WORK/obj/cJSON.o"
   dep_libs+=("$WORK/libcjson.a")
 else
@@ -40,7 +54,7 @@ fi
 
 if [ -d "$SRC/uriparser/src" ]; then
   cmake -S "$SRC/uriparser" -B "$WORK/uriparser" -DCMAKE_C_COMPILER="$CC" \
-    -DCMAKE_C_FLAGS="$CFLAGS" -DBUILD_SHARED_LIBS=OFF -DURIPARSER_BUILD_TESTS=OFF \
+    -DCMAKE_C_FLAGS="${plain_cflags[*]}" -DBUILD_SHARED_LIBS=OFF -DURIPARSER_BUILD_TESTS=OFF \
     -DURIPARSER_BUILD_DOCS=OFF -DURIPARSER_BUILD_TOOLS=OFF -DURIPARSER_BUILD_WCHAR_T=OFF >/dev/null
   cmake --build "$WORK/uriparser" -j"$(nproc)" >/dev/null
   cflags+=(-I"$SRC/uriparser/include")
@@ -66,14 +80,16 @@ done
 rm -f "$WORK/libmcps.a"
 ar rcs "$WORK/libmcps.a" "${objs[@]}"
 
+$CC "${plain_cflags[@]}" "${cflags[@]}" -c "$root/fuzz/oracle_json.c" -o "$WORK/obj/oracle_json.o"
+
 for src in "$root"/fuzz/fuzz_*.c; do
   name=$(basename "${src%.c}")
   target=${name#fuzz_}
   libs=("${dep_libs[@]}")
   [ "$target" != uri ] || libs+=("${uri_libs[@]}")
-  $CC $CFLAGS "${cflags[@]}" -c "$src" -o "$WORK/obj/$name.o"
-  $link_cc $link_flags "$WORK/obj/$name.o" -o "$OUT/$name" "$WORK/libmcps.a" "${libs[@]}" \
-    $LIB_FUZZING_ENGINE "${rpath[@]}" -lm
+  $CC "${plain_cflags[@]}" "${cflags[@]}" -c "$src" -o "$WORK/obj/$name.o"
+  $link_cc $link_flags "$WORK/obj/$name.o" "$WORK/obj/oracle_json.o" -o "$OUT/$name" \
+    "$WORK/libmcps.a" "${libs[@]}" $LIB_FUZZING_ENGINE "${rpath[@]}" -lm
   rm -f "$OUT/${name}_seed_corpus.zip"
   (cd "$root/corpus/$target" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
   cp "$root/fuzz/$target.dict" "$OUT/$name.dict"

@@ -39,7 +39,8 @@ for src in "$root"/fuzz/fuzz_*.c; do
   # The options file's [libfuzzer] keys become flags, as the runner passes them.
   opts=$(sed -n '/^\[libfuzzer\]/,/^\[/{s/^\([a-z_]*\) *= *\(.*\)$/-\1=\2/p}' "$OUT/$name.options")
   # shellcheck disable=SC2086 # one flag per option line
-  if "$OUT/$name" -runs=0 -dict="$OUT/$name.dict" $opts "$seeds" >"$dir/$name.log" 2>&1; then
+  if "$OUT/$name" -runs=0 -dict="$OUT/$name.dict" -artifact_prefix="$dir/" $opts "$seeds" \
+    >"$dir/$name.log" 2>&1; then
     echo "test-build: $name: $(find "$seeds" -type f | wc -l) seeds replayed"
   else
     echo "test-build: $name FAILED on its seed corpus; see $dir/$name.log"

@@ -31,6 +31,7 @@ bool mcps_buf_reserve(mcps_buf *b, size_t n)
         b->oom = true;
         return false;
     }
+    p[b->len] = '\0'; /* a reserved buffer is already the (empty) C string */
     b->data = p;
     b->cap = cap;
     return true;

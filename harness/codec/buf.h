@@ -3,7 +3,7 @@
  *
  * Plain struct, caller-owned: zero-initialise it (mcps_buf b = {0};), append,
  * then take the bytes or free them. The contents are always NUL-terminated once
- * anything was appended, so b.data can be used as a C string for text.
+ * anything was appended or reserved, so b.data can be used as a C string for text.
  * Allocation failure is sticky: appends become no-ops and b.oom is set, so
  * callers check once at the end instead of after every append.
  */

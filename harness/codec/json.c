@@ -22,6 +22,9 @@
 /* Objects with more members than this get a hash set for duplicate detection. */
 #define KEYSET_THRESHOLD 16
 
+/* Open containers held in the parser itself before the stack moves to the heap. */
+#define INLINE_FRAMES 16
+
 typedef struct keyset {
     const cJSON **slots; /* open addressing on key hash; NULL = empty */
     size_t cap;          /* power of two */
@@ -42,10 +45,11 @@ typedef struct parser {
     const unsigned char *end;
     mcps_json_result *out;
     size_t max_depth;
-    frame *stack;
+    frame *stack; /* inline_frames until deeper than INLINE_FRAMES */
     size_t depth;
     size_t cap;
     cJSON *root;
+    frame inline_frames[INLINE_FRAMES];
 } parser;
 
 mcps_json_limits mcps_json_default_limits(void)
@@ -661,18 +665,26 @@ static inline void skip_ws(parser *ps)
         ps->p++;
 }
 
+static bool grow_stack(parser *ps)
+{
+    size_t cap = ps->cap * 2;
+    bool inline_now = ps->stack == ps->inline_frames;
+    frame *st = realloc(inline_now ? NULL : ps->stack, cap * sizeof *st);
+    if (!st)
+        return false;
+    if (inline_now)
+        memcpy(st, ps->inline_frames, sizeof ps->inline_frames);
+    ps->stack = st;
+    ps->cap = cap;
+    return true;
+}
+
 static bool push(parser *ps, int type)
 {
     if (ps->depth >= ps->max_depth)
         return fail_at(ps, ps->p, "nesting deeper than the limit of %zu", ps->max_depth);
-    if (ps->depth == ps->cap) {
-        size_t cap = ps->cap ? ps->cap * 2 : 16;
-        frame *st = realloc(ps->stack, cap * sizeof *st);
-        if (!st)
-            return fail_at(ps, ps->p, "out of memory");
-        ps->stack = st;
-        ps->cap = cap;
-    }
+    if (ps->depth == ps->cap && !grow_stack(ps))
+        return fail_at(ps, ps->p, "out of memory");
     cJSON *node = new_node(ps, type);
     if (!node)
         return false;
@@ -822,7 +834,8 @@ static void parser_cleanup(parser *ps, bool ok)
         cJSON_free(ps->stack[i].pending_key);
         free(ps->stack[i].keys.slots);
     }
-    free(ps->stack);
+    if (ps->stack != ps->inline_frames)
+        free(ps->stack);
     if (!ok) {
         mcps_json_delete(ps->root);
         ps->root = NULL;
@@ -840,7 +853,9 @@ bool mcps_json_parse(const char *buf, size_t len, const mcps_json_limits *limits
         .end = (const unsigned char *)buf + len,
         .out = out,
         .max_depth = lim.max_depth,
+        .cap = INLINE_FRAMES,
     };
+    ps.stack = ps.inline_frames;
     if (len > lim.max_bytes) {
         fail_at(&ps, ps.start + lim.max_bytes, "input is %zu bytes, over the limit of %zu", len,
                 lim.max_bytes);
@@ -1017,11 +1032,32 @@ static void print_close(mcps_buf *b, const cJSON *container)
     mcps_buf_putc(b, (container->type & 0xFF) == cJSON_Object ? '}' : ']');
 }
 
+/* Open containers a printer holds before its stack moves to the heap. */
+#define PRINT_INLINE_DEPTH 32
+/* First buffer size: most messages fit, so printing them costs one allocation. */
+#define PRINT_FIRST_BUFFER 512
+
+static bool print_grow_stack(const cJSON ***stack, size_t *cap, const cJSON **inline_stack)
+{
+    size_t bigger = *cap * 2;
+    bool inline_now = *stack == inline_stack;
+    const cJSON **st = realloc(inline_now ? NULL : *stack, bigger * sizeof *st);
+    if (!st)
+        return false;
+    if (inline_now)
+        memcpy(st, inline_stack, *cap * sizeof *st);
+    *stack = st;
+    *cap = bigger;
+    return true;
+}
+
 char *mcps_json_print(const cJSON *item, size_t *out_len)
 {
     mcps_buf b = {0};
-    const cJSON **stack = NULL; /* open containers */
-    size_t depth = 0, cap = 0;
+    mcps_buf_reserve(&b, PRINT_FIRST_BUFFER - 1);
+    const cJSON *inline_stack[PRINT_INLINE_DEPTH];
+    const cJSON **stack = inline_stack; /* open containers */
+    size_t depth = 0, cap = PRINT_INLINE_DEPTH;
     const cJSON *cur = item;
     while (cur) {
         if (depth && (stack[depth - 1]->type & 0xFF) == cJSON_Object) {
@@ -1030,14 +1066,9 @@ char *mcps_json_print(const cJSON *item, size_t *out_len)
         }
         print_open(&b, cur);
         if (is_container(cur) && cur->child) {
-            if (depth == cap) {
-                cap = cap ? cap * 2 : 32;
-                const cJSON **st = realloc(stack, cap * sizeof *st);
-                if (!st) {
-                    b.oom = true;
-                    break;
-                }
-                stack = st;
+            if (depth == cap && !print_grow_stack(&stack, &cap, inline_stack)) {
+                b.oom = true;
+                break;
             }
             stack[depth++] = cur;
             cur = cur->child;
@@ -1054,7 +1085,8 @@ char *mcps_json_print(const cJSON *item, size_t *out_len)
         mcps_buf_putc(&b, ',');
         cur = cur->next;
     }
-    free(stack);
+    if (stack != inline_stack)
+        free(stack);
     size_t len = b.len;
     char *s = mcps_buf_take(&b);
     if (out_len)
@@ -1068,21 +1100,28 @@ typedef struct pair {
     const cJSON *a, *b;
 } pair;
 
+/* Pairs still to compare held inline before the work list moves to the heap. */
+#define EQUAL_INLINE_PAIRS 32
+
 typedef struct pairs {
-    pair *items;
+    pair *items; /* first until more than EQUAL_INLINE_PAIRS are pending */
     size_t n, cap;
     bool oom;
+    pair first[EQUAL_INLINE_PAIRS];
 } pairs;
 
 static void pairs_push(pairs *ps, const cJSON *a, const cJSON *b)
 {
     if (ps->n == ps->cap) {
-        size_t cap = ps->cap ? ps->cap * 2 : 32;
-        pair *p = realloc(ps->items, cap * sizeof *p);
+        size_t cap = ps->cap * 2;
+        bool inline_now = ps->items == ps->first;
+        pair *p = realloc(inline_now ? NULL : ps->items, cap * sizeof *p);
         if (!p) {
             ps->oom = true;
             return;
         }
+        if (inline_now)
+            memcpy(p, ps->first, sizeof ps->first);
         ps->items = p;
         ps->cap = cap;
     }
@@ -1160,7 +1199,8 @@ static bool scalars_equal(const cJSON *a, const cJSON *b)
 
 bool mcps_json_equal(const cJSON *a, const cJSON *b)
 {
-    pairs work = {0};
+    pairs work = {.cap = EQUAL_INLINE_PAIRS};
+    work.items = work.first;
     bool equal = true;
     pairs_push(&work, a, b);
     while (equal && work.n && !work.oom) {
@@ -1175,6 +1215,7 @@ bool mcps_json_equal(const cJSON *a, const cJSON *b)
             equal = scalars_equal(p.a, p.b);
     }
     equal = equal && !work.oom;
-    free(work.items);
+    if (work.items != work.first)
+        free(work.items);
     return equal;
 }

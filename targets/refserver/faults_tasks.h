@@ -7,7 +7,7 @@
 #define RS_FAULTS_TASKS_H
 
 #define RS_FAULTS_TASKS(X)                                                                         \
-    X(TASK_NO_CAPABILITY, "task-no-capability", "CAP-SRV-006 TASK-007",                            \
+    X(TASK_NO_CAPABILITY, "task-no-capability", "TASK-007 CAP-SRV-006",                            \
       "in 2025-11-25 accept task-augmented calls but do not declare the tasks capability")         \
     X(TASK_STATUS_NOT_WORKING, "task-status-not-working", "TASK-011",                              \
       "create tasks in status \"submitted\" instead of \"working\"")                               \

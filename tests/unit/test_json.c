@@ -303,6 +303,24 @@ static void test_hand_built_trees_print(void **state)
     assert_null(mcps_json_create_number_text("\"x\""));
 }
 
+/* Found by fuzz_observe: a print that writes nothing must still be a C string. */
+static void test_empty_prints_are_strings(void **state)
+{
+    (void)state;
+    size_t n = 99;
+    char *out = mcps_json_print(NULL, &n);
+    assert_non_null(out);
+    assert_int_equal(n, 0);
+    assert_string_equal(out, "");
+    free(out);
+    cJSON *raw = cJSON_CreateRaw("");
+    out = mcps_json_print(raw, &n);
+    assert_int_equal(n, 0);
+    assert_string_equal(out, "");
+    free(out);
+    cJSON_Delete(raw);
+}
+
 static void test_utf8_validator(void **state)
 {
     (void)state;
@@ -326,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_findings),
         cmocka_unit_test(test_rejections_have_offset_and_reason),
         cmocka_unit_test(test_printer_is_one_line_and_exact),
+        cmocka_unit_test(test_empty_prints_are_strings),
         cmocka_unit_test(test_hand_built_trees_print),
         cmocka_unit_test(test_utf8_validator),
     };

@@ -1,0 +1,32 @@
+/*
+ * oracle_json.c - builds the copy of codec/json.c and codec/buf.c that
+ * oracle.h declares: the same source, every external name prefixed with
+ * oracle_. The builds compile this file without coverage instrumentation
+ * (fuzz/CMakeLists.txt, fuzz/oss-fuzz/build.sh). A name added to json.c or
+ * buf.c and missing here is defined twice, so the fuzz targets fail to link.
+ */
+#define mcps_json_create_number_text oracle_mcps_json_create_number_text
+#define mcps_json_default_limits     oracle_mcps_json_default_limits
+#define mcps_json_delete             oracle_mcps_json_delete
+#define mcps_json_equal              oracle_mcps_json_equal
+#define mcps_json_number_is_integer  oracle_mcps_json_number_is_integer
+#define mcps_json_number_text        oracle_mcps_json_number_text
+#define mcps_json_parse              oracle_mcps_json_parse
+#define mcps_json_parse_simple       oracle_mcps_json_parse_simple
+#define mcps_json_print              oracle_mcps_json_print
+#define mcps_json_utf8_valid         oracle_mcps_json_utf8_valid
+#define mcps_buf_append              oracle_mcps_buf_append
+#define mcps_buf_clear               oracle_mcps_buf_clear
+#define mcps_buf_consume             oracle_mcps_buf_consume
+#define mcps_buf_free                oracle_mcps_buf_free
+#define mcps_buf_printf              oracle_mcps_buf_printf
+#define mcps_buf_putc                oracle_mcps_buf_putc
+#define mcps_buf_puts                oracle_mcps_buf_puts
+#define mcps_buf_reserve             oracle_mcps_buf_reserve
+#define mcps_buf_take                oracle_mcps_buf_take
+#define mcps_buf_vprintf             oracle_mcps_buf_vprintf
+
+#include "oracle.h"
+
+#include "codec/buf.c"
+#include "codec/json.c"
