@@ -27,7 +27,7 @@
       "send log messages below the level set with logging/setLevel")                               \
     X(LOG_SECRET, "log-secret", "LOG-007",                                                         \
       "log the value of REFSERVER_API_KEY after logging/setLevel")                                 \
-    X(LOG_UNDECLARED_NOTIFY, "log-undeclared-notify", "CAP-GEN-003",                               \
+    X(LOG_UNDECLARED_NOTIFY, "log-undeclared-notify", "CAP-SRV-004 CAP-GEN-003",                   \
       "leave logging out of the capabilities, yet send a log message after initialization")        \
     X(METHOD_FROM_LATER_REVISION, "method-from-later-revision", "LIFE-OP-001 LIFE-OP-002",         \
       "before 2025-11-25 send notifications/elicitation/complete, which only 2025-11-25 has")
