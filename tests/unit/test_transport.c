@@ -393,7 +393,9 @@ static void test_stderr_flood_drops_oldest(void **state)
     assert_non_null(strstr(ev.detail, "dropped"));
     size_t kept = 1;
     while (next_in(t, 0.2, &ev), ev.kind == MCPS_TEV_STDERR) {
-        assert_string_equal(ev.detail, "");
+        /* A loaded machine can fall behind again: later drops are announced too. */
+        if (ev.detail[0] != '\0')
+            assert_non_null(strstr(ev.detail, "earlier stderr lines"));
         kept++;
     }
     assert_int_equal(ev.kind, MCPS_TEV_TIMEOUT);
