@@ -930,6 +930,25 @@ bool mcps_json_number_is_integer(const cJSON *number)
 
 /* ---- printing ------------------------------------------------------------------ */
 
+/*
+ * A whole number below 1e17 prints as its digits, what "%.0f" writes (-0.0
+ * too), without snprintf: hand-built trees are mostly such numbers (ids,
+ * counts), and snprintf of a double costs more than the rest of a print.
+ */
+static void print_whole(mcps_buf *b, double d)
+{
+    char tmp[24];
+    char *p = tmp + sizeof tmp;
+    uint64_t v = (uint64_t)fabs(d); /* exact: |d| < 1e17 < 2^64 */
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (signbit(d))
+        *--p = '-';
+    mcps_buf_append(b, p, (size_t)(tmp + sizeof tmp - p));
+}
+
 static void print_double(mcps_buf *b, double d)
 {
     char tmp[32];
@@ -938,12 +957,12 @@ static void print_double(mcps_buf *b, double d)
         return;
     }
     if (d == floor(d) && fabs(d) < 1e17) {
-        snprintf(tmp, sizeof tmp, "%.0f", d);
-    } else {
-        snprintf(tmp, sizeof tmp, "%.15g", d);
-        if (strtod(tmp, NULL) != d)
-            snprintf(tmp, sizeof tmp, "%.17g", d);
+        print_whole(b, d);
+        return;
     }
+    snprintf(tmp, sizeof tmp, "%.15g", d);
+    if (strtod(tmp, NULL) != d)
+        snprintf(tmp, sizeof tmp, "%.17g", d);
     mcps_buf_puts(b, tmp);
 }
 

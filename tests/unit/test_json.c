@@ -303,6 +303,37 @@ static void test_hand_built_trees_print(void **state)
     assert_null(mcps_json_create_number_text("\"x\""));
 }
 
+/* Whole numbers skip snprintf; they must print what "%.0f" prints. */
+static void test_whole_numbers_print_as_printf_does(void **state)
+{
+    (void)state;
+    const double cases[] = {0.0,
+                            -0.0,
+                            1.0,
+                            -1.0,
+                            42.0,
+                            -9007199254740993.0,
+                            9007199254740992.0,
+                            99999999999999984.0,
+                            -99999999999999984.0,
+                            1e16,
+                            123456789012.0};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "%.0f", cases[i]);
+        cJSON *n = cJSON_CreateNumber(cases[i]);
+        char *out = mcps_json_print(n, NULL);
+        assert_string_equal(out, want);
+        free(out);
+        mcps_json_delete(n);
+    }
+    cJSON *big = cJSON_CreateNumber(1e17);
+    char *out = mcps_json_print(big, NULL);
+    assert_string_equal(out, "1e+17");
+    free(out);
+    mcps_json_delete(big);
+}
+
 /* Found by fuzz_observe: a print that writes nothing must still be a C string. */
 static void test_empty_prints_are_strings(void **state)
 {
@@ -346,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_printer_is_one_line_and_exact),
         cmocka_unit_test(test_empty_prints_are_strings),
         cmocka_unit_test(test_hand_built_trees_print),
+        cmocka_unit_test(test_whole_numbers_print_as_printf_does),
         cmocka_unit_test(test_utf8_validator),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
