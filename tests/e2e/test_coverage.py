@@ -21,7 +21,6 @@ def coverage(*args):
                timeout=180)
 
 
-@unittest.skipUnless(os.path.exists(CATALOG), "no requirement catalog at " + CATALOG)
 class CoverageTest(unittest.TestCase):
     def test_every_uncovered_row_has_a_reason_and_none_is_stale(self):
         r = coverage("--check")
@@ -86,4 +85,9 @@ class CoverageTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
+    if not os.path.exists(CATALOG):
+        # 77 is ctest's SKIP_RETURN_CODE (tests/CMakeTests.cmake): shown as skipped, not passed.
+        print("SKIP: no requirement catalog at %s (../shared beside the checkout)" % CATALOG,
+              file=sys.stderr)
+        sys.exit(77)
     unittest.main()
