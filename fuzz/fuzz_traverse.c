@@ -1,5 +1,5 @@
 /*
- * fuzz_traverse.c - fuzz target for the traversal judge (harness/codec/traverse.h),
+ * fuzz_traverse.c - fuzz target for the traversal judge (harness/uri/traverse.h),
  * checked against an independent reference walk written here from the model
  * that traverse.h documents.
  *
@@ -26,8 +26,8 @@
  */
 #include "fuzz.h"
 
-#include "codec/traverse.h"
-#include "codec/uri.h"
+#include "uri/traverse.h"
+#include "uri/uri.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * oracle_json.c - builds the copy of codec/json.c and codec/buf.c that
+ * oracle_json.c - builds the copy of codec/json.c and base/buf.c that
  * oracle.h declares: the same source, every external name prefixed with
  * oracle_. The builds compile this file without coverage instrumentation
  * (fuzz/CMakeLists.txt, fuzz/oss-fuzz/build.sh). A name added to json.c or
@@ -28,5 +28,5 @@
 
 #include "oracle.h"
 
-#include "codec/buf.c"
+#include "base/buf.c"
 #include "codec/json.c"

@@ -9,7 +9,7 @@
  */
 #include "codec/json.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 
 #include <limits.h>
 #include <stdarg.h>

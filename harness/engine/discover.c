@@ -12,9 +12,9 @@
  */
 #include "engine/internal.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>

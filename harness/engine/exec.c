@@ -9,11 +9,11 @@
  */
 #include "engine/internal.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 #include "engine/functions.h"
 #include "engine/match.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -7,11 +7,11 @@
  */
 #include "engine/match.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
-#include "codec/jsonschema.h"
-#include "codec/uri.h"
-#include "codec/uritemplate.h"
+#include "schema/jsonschema.h"
+#include "uri/uri.h"
+#include "uri/uritemplate.h"
 
 #include <math.h>
 #include <regex.h>

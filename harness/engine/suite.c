@@ -9,7 +9,7 @@
  */
 #include "engine/suite.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 #include "engine/catalog.h"
 #include "engine/functions.h"

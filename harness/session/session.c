@@ -3,9 +3,9 @@
  */
 #include "session/session.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -10,7 +10,7 @@
  */
 #include "server.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 
 #include <dirent.h>

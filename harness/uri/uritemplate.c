@@ -8,10 +8,10 @@
  * The matcher is an explicit-stack backtracking search over part boundaries
  * with a work budget, so no input can recurse deeply or run unbounded.
  */
-#include "codec/uritemplate.h"
+#include "uri/uritemplate.h"
 
-#include "codec/buf.h"
-#include "codec/uri.h"
+#include "base/buf.h"
+#include "uri/uri.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -6,11 +6,11 @@
  * Names carry the mcps_si_ prefix ("schema internal") so they cannot clash
  * with the rest of the library.
  */
-#ifndef MCPS_CODEC_JSONSCHEMA_INTERNAL_H
-#define MCPS_CODEC_JSONSCHEMA_INTERNAL_H
+#ifndef MCPS_SCHEMA_JSONSCHEMA_INTERNAL_H
+#define MCPS_SCHEMA_JSONSCHEMA_INTERNAL_H
 
-#include "codec/buf.h"
-#include "codec/jsonschema.h"
+#include "base/buf.h"
+#include "schema/jsonschema.h"
 
 #include <stdint.h>
 

@@ -15,7 +15,7 @@
  * (a lone "{" or "]" is a literal). Backreferences, lookaround and \p{...}
  * cannot run on this machine and are reported as unsupported.
  */
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

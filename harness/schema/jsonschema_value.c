@@ -11,7 +11,7 @@
  * Equality walks both trees with an explicit stack and a caller budget, so a
  * deep or huge enum value cannot recurse or run unbounded.
  */
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
 
 #include "codec/json.h"
 

@@ -15,10 +15,10 @@
  *
  * Randomness comes only from the caller's mcps_schema_prng (splitmix64).
  */
-#include "codec/jsonschema.h"
+#include "schema/jsonschema.h"
 
 #include "codec/json.h"
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
 
 #include <math.h>
 #include <stdio.h>

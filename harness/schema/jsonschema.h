@@ -26,8 +26,8 @@
  *
  * Nothing here keeps state between calls; no globals.
  */
-#ifndef MCPS_CODEC_JSONSCHEMA_H
-#define MCPS_CODEC_JSONSCHEMA_H
+#ifndef MCPS_SCHEMA_JSONSCHEMA_H
+#define MCPS_SCHEMA_JSONSCHEMA_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>

@@ -7,9 +7,9 @@
  * its input, and remove_dot_segments pops segments in amortized O(1), so
  * fuzzers can feed long inputs without quadratic cost.
  */
-#include "codec/uri.h"
+#include "uri/uri.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,7 +7,7 @@
  * no allocation); anything outside the grammar is invalid. Unknown formats are
  * not ours to judge and pass.
  */
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
 
 #include <string.h>
 

@@ -9,9 +9,9 @@
  * from both root and candidate are skipped, and the search stops at the first
  * escape, tried in order of fewest flags so the report names the simplest.
  */
-#include "codec/traverse.h"
+#include "uri/traverse.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * The random walk runs the same program forwards to invent matching strings for
  * the value generator. UTF-8 helpers live here because both directions need them.
  */
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
 
 #include <stdlib.h>
 
