@@ -11,7 +11,7 @@
 #include "engine/functions.h"
 
 #include "codec/json.h"
-#include "schema/jsonschema.h"
+#include "engine/jsonschema_gen.h"
 #include "uri/traverse.h"
 #include "uri/uri.h"
 #include "uri/uritemplate.h"

@@ -10,7 +10,7 @@
  * counts only when the validator then reports exactly one error, at that
  * keyword: the validator, not this file, decides what "one constraint" means.
  */
-#include "schema/jsonschema.h"
+#include "engine/jsonschema_gen.h"
 
 #include "codec/json.h"
 #include "schema/jsonschema_internal.h"

@@ -20,6 +20,7 @@
 
 #include "base/buf.h"
 #include "codec/json.h"
+#include "engine/jsonschema_gen.h"
 #include "schema/jsonschema.h"
 
 #define Y  MCPS_SCHEMA_VALID
