@@ -8,6 +8,7 @@
 #include "engine/match.h"
 
 #include "base/buf.h"
+#include "base/utf8.h"
 #include "codec/json.h"
 #include "schema/jsonschema.h"
 #include "uri/uri.h"
@@ -647,19 +648,11 @@ static bool match_contains(matcher *m, const cJSON *inner, const cJSON *actual)
     return mismatch(m, "expected an element matching %s; none does", want);
 }
 
-static size_t utf8_length(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
 static bool match_size(matcher *m, const cJSON *bounds, const cJSON *actual)
 {
     double size;
     if (cJSON_IsString(actual))
-        size = (double)utf8_length(actual->valuestring);
+        size = (double)mcps_utf8_count(actual->valuestring);
     else if (cJSON_IsArray(actual) || cJSON_IsObject(actual))
         size = cJSON_GetArraySize(actual);
     else

@@ -10,6 +10,7 @@
 #include "engine/suite.h"
 
 #include "base/buf.h"
+#include "base/hex.h"
 #include "codec/json.h"
 #include "engine/catalog.h"
 #include "engine/functions.h"
@@ -178,17 +179,6 @@ static cJSON *read_json(loader *ld, const char *text)
     }
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Decode C-style escapes of a raw send: \n \r \t \\ \" \0 \xHH. */
 static bool decode_raw(loader *ld, const char *s, char **out, size_t *outlen)
 {
@@ -199,8 +189,8 @@ static bool decode_raw(loader *ld, const char *s, char **out, size_t *outlen)
             continue;
         }
         char c = *++s;
-        if (c == 'x' && hex_digit(s[1]) >= 0 && hex_digit(s[2]) >= 0) {
-            mcps_buf_putc(&b, (char)(hex_digit(s[1]) * 16 + hex_digit(s[2])));
+        if (c == 'x' && mcps_hex_byte(s + 1) >= 0) {
+            mcps_buf_putc(&b, (char)mcps_hex_byte(s + 1));
             s += 2;
         } else if (c && strchr("nrt\\\"0", c)) {
             mcps_buf_putc(&b, c == 'n'   ? '\n'

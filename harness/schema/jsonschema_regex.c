@@ -17,6 +17,8 @@
  */
 #include "schema/jsonschema_internal.h"
 
+#include "base/hex.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -197,14 +199,6 @@ typedef struct esc {
     bool complement;
 } esc;
 
-static int hexval(unsigned c)
-{
-    if (c >= '0' && c <= '9')
-        return (int)(c - '0');
-    c |= 0x20;
-    return c >= 'a' && c <= 'f' ? (int)(c - 'a' + 10) : -1;
-}
-
 /* Read exactly n hex digits at p; -1 if they are not there. */
 static long hex_run(const unsigned char *p, const unsigned char *end, size_t n)
 {
@@ -212,7 +206,7 @@ static long hex_run(const unsigned char *p, const unsigned char *end, size_t n)
     if ((size_t)(end - p) < n)
         return -1;
     for (size_t i = 0; i < n; i++) {
-        int h = hexval(p[i]);
+        int h = mcps_hex_value(p[i]);
         if (h < 0)
             return -1;
         v = v * 16 + h;
@@ -227,8 +221,8 @@ static long braced_hex(rx_parser *ps)
     long v = 0;
     if (!at(ps, '{'))
         return -1;
-    while (q < ps->end && hexval(*q) >= 0 && v <= 0x10FFFF)
-        v = v * 16 + hexval(*q++);
+    while (q < ps->end && mcps_hex_value(*q) >= 0 && v <= 0x10FFFF)
+        v = v * 16 + mcps_hex_value(*q++);
     if (q == ps->p + 1 || q >= ps->end || *q != '}' || v > 0x10FFFF)
         return -1;
     ps->p = q + 1;

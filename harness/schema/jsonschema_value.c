@@ -13,6 +13,8 @@
  */
 #include "schema/jsonschema_internal.h"
 
+#include "base/hex.h"
+
 #include "codec/json.h"
 
 #include <math.h>
@@ -387,14 +389,6 @@ static void put_token(mcps_buf *b, const char *key)
     }
 }
 
-static int hexdigit(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c |= 0x20;
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* The fragment of a URI reference, percent-decoded; false when malformed. */
 static bool decode_fragment(mcps_buf *out, const char *ref)
 {
@@ -406,10 +400,10 @@ static bool decode_fragment(mcps_buf *out, const char *ref)
             mcps_buf_putc(out, *p);
             continue;
         }
-        int hi = hexdigit(p[1]), lo = hi < 0 ? -1 : hexdigit(p[2]);
-        if (lo < 0 || (hi == 0 && lo == 0))
+        int v = mcps_hex_byte(p + 1);
+        if (v <= 0) /* malformed, or an encoded NUL */
             return false;
-        mcps_buf_putc(out, (char)(hi * 16 + lo));
+        mcps_buf_putc(out, (char)v);
         p += 2;
     }
     return true;
