@@ -7,6 +7,7 @@
  */
 #include "engine/match.h"
 
+#include "base/array.h"
 #include "base/buf.h"
 #include "base/utf8.h"
 #include "codec/json.h"
@@ -39,15 +40,9 @@ static void set_var_owned(mcps_vars *v, const char *name, cJSON *value)
         var->value = value;
         return;
     }
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 16;
-        mcps_var *items = realloc(v->items, cap * sizeof *items);
-        if (!items) {
-            mcps_json_delete(value);
-            return;
-        }
-        v->items = items;
-        v->cap = cap;
+    if (!mcps_array_reserve(&v->items, &v->cap, v->n + 1, sizeof *v->items, 16)) {
+        mcps_json_delete(value);
+        return;
     }
     char *copy = strdup(name);
     if (!copy) {

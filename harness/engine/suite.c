@@ -9,6 +9,7 @@
  */
 #include "engine/suite.h"
 
+#include "base/array.h"
 #include "base/buf.h"
 #include "base/hex.h"
 #include "codec/json.h"
@@ -219,14 +220,8 @@ typedef struct step_list {
 
 static mcps_step *push_step(step_list *l, mcps_step_kind kind, size_t line)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        mcps_step *items = realloc(l->items, cap * sizeof *items);
-        if (!items)
-            return NULL;
-        l->items = items;
-        l->cap = cap;
-    }
+    if (!mcps_array_reserve(&l->items, &l->cap, l->n + 1, sizeof *l->items, 8))
+        return NULL;
     mcps_step *s = &l->items[l->n++];
     *s = (mcps_step){.kind = kind, .line = line};
     return s;

@@ -17,6 +17,7 @@
  */
 #include "schema/jsonschema_internal.h"
 
+#include "base/array.h"
 #include "base/hex.h"
 
 #include <stdio.h>
@@ -77,21 +78,6 @@ static const mcps_si_rx_range SPACE_SET[] = {
 
 /* ---- parser state ------------------------------------------------------------- */
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *p = realloc(*arr, ncap * elem);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = ncap;
-    return true;
-}
-
 static bool rx_fail(rx_parser *ps, mcps_schema_regex_status st, const char *msg)
 {
     if (ps->status == MCPS_SCHEMA_REGEX_OK) {
@@ -104,7 +90,7 @@ static bool rx_fail(rx_parser *ps, mcps_schema_regex_status st, const char *msg)
 
 static int32_t new_node(rx_parser *ps, rx_kind kind, uint32_t value)
 {
-    if (!grow((void **)&ps->nodes, &ps->ncap, ps->nnodes + 1, sizeof *ps->nodes)) {
+    if (!mcps_array_reserve(&ps->nodes, &ps->ncap, ps->nnodes + 1, sizeof *ps->nodes, 16)) {
         rx_fail(ps, MCPS_SCHEMA_REGEX_TOO_BIG, "out of memory");
         return -1;
     }
@@ -132,7 +118,7 @@ static uint32_t next_cp(rx_parser *ps)
 
 static bool set_add(rx_set *s, uint32_t lo, uint32_t hi)
 {
-    if (!grow((void **)&s->r, &s->cap, s->n + 1, sizeof *s->r))
+    if (!mcps_array_reserve(&s->r, &s->cap, s->n + 1, sizeof *s->r, 16))
         return false;
     s->r[s->n++] = (mcps_si_rx_range){lo, hi};
     return true;
@@ -174,8 +160,8 @@ static int32_t set_commit(rx_parser *ps, rx_set *s, bool negated)
             s->r[m++] = s->r[i];
         }
     }
-    if (!grow((void **)&ps->ranges, &ps->rcap, ps->nranges + m, sizeof *ps->ranges) ||
-        !grow((void **)&ps->classes, &ps->ccap, ps->nclasses + 1, sizeof *ps->classes)) {
+    if (!mcps_array_reserve(&ps->ranges, &ps->rcap, ps->nranges + m, sizeof *ps->ranges, 16) ||
+        !mcps_array_reserve(&ps->classes, &ps->ccap, ps->nclasses + 1, sizeof *ps->classes, 16)) {
         rx_fail(ps, MCPS_SCHEMA_REGEX_TOO_BIG, "out of memory");
         return -1;
     }

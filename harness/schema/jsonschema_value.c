@@ -13,6 +13,7 @@
  */
 #include "schema/jsonschema_internal.h"
 
+#include "base/array.h"
 #include "base/hex.h"
 
 #include "codec/json.h"
@@ -240,14 +241,8 @@ typedef struct pair_stack {
 
 static bool pair_push(pair_stack *s, const cJSON *a, const cJSON *b)
 {
-    if (s->n + 2 > s->cap) {
-        size_t ncap = s->cap ? s->cap * 2 : 32;
-        const cJSON **p = realloc(s->v, ncap * sizeof *p);
-        if (!p)
-            return false;
-        s->v = p;
-        s->cap = ncap;
-    }
+    if (!mcps_array_reserve(&s->v, &s->cap, s->n + 2, sizeof *s->v, 32))
+        return false;
     s->v[s->n++] = a;
     s->v[s->n++] = b;
     return true;

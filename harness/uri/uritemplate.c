@@ -11,6 +11,7 @@
 #include "uri/uritemplate.h"
 
 #include "base/buf.h"
+#include "base/array.h"
 #include "base/hex.h"
 #include "base/utf8.h"
 #include "uri/uri.h"
@@ -86,21 +87,6 @@ static bool is_triplet(const char *s, size_t i, size_t n)
     return n - i >= 3 && s[i] == '%' && mcps_hex_byte(s + i + 1) >= 0;
 }
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap * 2 : 8;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = n;
-    return true;
-}
-
 /* ---- parser ---- */
 
 typedef struct parser {
@@ -121,7 +107,7 @@ static bool oom(parser *p)
 static tpart *new_part(parser *p)
 {
     mcps_tmpl *t = p->t;
-    if (!grow((void **)&t->parts, &p->cap_parts, t->nparts + 1, sizeof *t->parts))
+    if (!mcps_array_reserve(&t->parts, &p->cap_parts, t->nparts + 1, sizeof *t->parts, 8))
         return NULL;
     tpart *part = &t->parts[t->nparts++];
     *part = (tpart){.offset = p->i, .off = p->pool.len, .var0 = t->nvars};
@@ -267,7 +253,7 @@ static bool parse_varspec(parser *p, tpart *part)
     size_t b, e;
     if (!parse_varname(p, &b, &e))
         return false;
-    if (!grow((void **)&t->vars, &p->cap_vars, t->nvars + 1, sizeof *t->vars))
+    if (!mcps_array_reserve(&t->vars, &p->cap_vars, t->nvars + 1, sizeof *t->vars, 8))
         return oom(p);
     tvar *v = &t->vars[t->nvars++];
     *v = (tvar){.name_off = p->pool.len, .name_len = e - b, .offset = b};

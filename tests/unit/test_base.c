@@ -96,17 +96,21 @@ static void test_array_grow(void **state)
 {
     (void)state;
     size_t cap = 0;
-    int *a = mcps_array_grow(NULL, &cap, 1, sizeof *a, 8);
+    int *a = NULL;
+    assert_true(mcps_array_reserve(&a, &cap, 1, sizeof *a, 8));
     assert_non_null(a);
     assert_int_equal(cap, 8);
-    assert_ptr_equal(mcps_array_grow(a, &cap, 8, sizeof *a, 8), a);
-    int *b = mcps_array_grow(a, &cap, 9, sizeof *a, 8);
-    assert_non_null(b);
+    int *was = a;
+    assert_true(mcps_array_reserve(&a, &cap, 8, sizeof *a, 8));
+    assert_ptr_equal(a, was);
+    assert_true(mcps_array_reserve(&a, &cap, 9, sizeof *a, 8));
     assert_int_equal(cap, 16);
-    size_t before = cap;
-    assert_null(mcps_array_grow(b, &cap, SIZE_MAX / 2, sizeof *b, 8));
-    assert_int_equal(cap, before);
-    free(b);
+    a[15] = 1;
+    was = a;
+    assert_false(mcps_array_reserve(&a, &cap, SIZE_MAX / 2, sizeof *a, 8));
+    assert_int_equal(cap, 16);
+    assert_ptr_equal(a, was);
+    free(a);
 }
 
 int main(void)
