@@ -69,8 +69,7 @@ fi
 
 # The library's layers below the report (the suite loader pulls in most of the
 # engine); the archive lets each target link only the objects it uses.
-lib_sources=("$root"/harness/codec/*.c "$root"/harness/transport/*.c "$root"/harness/session/*.c
-             "$root"/harness/engine/*.c)
+lib_sources=("$root"/harness/{base,codec,uri,schema,transport,session,engine}/*.c)
 objs=()
 for src in "${lib_sources[@]}"; do
   obj="$WORK/obj/mcps_$(basename "${src%.c}").o"

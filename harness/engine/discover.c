@@ -12,9 +12,9 @@
  */
 #include "engine/internal.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -148,7 +148,7 @@ static void probe(const mcps_run_config *cfg, mcps_discovery *d, mcps_rev rev, c
         c->observed = strdup(why);
     }
     mcps_session_shutdown(s, NULL);
-    mcps_session_take_log(s, c);
+    mcps_case_take_log(c, s);
     mcps_session_free(s);
     c->seconds = (double)(mcps_clock_ms() - t0) / 1000.0;
 }

@@ -9,11 +9,11 @@
  */
 #include "engine/internal.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 #include "engine/functions.h"
 #include "engine/match.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -772,7 +772,7 @@ void mcps_exec_case(const mcps_exec_env *env, const mcps_suite *suite, const mcp
                                         .client_caps = c->client_capabilities,
                                         .vars = &cr.vars});
     mcps_tally_counts(env->tally, rev, &cr.s->counts);
-    mcps_session_take_log(cr.s, r);
+    mcps_case_take_log(r, cr.s);
     mcps_session_free(cr.s);
     mcps_vars_free(&cr.vars);
     mcps_buf_free(&cr.observed);

@@ -11,10 +11,10 @@
 #include "engine/functions.h"
 
 #include "codec/json.h"
-#include "codec/jsonschema.h"
-#include "codec/traverse.h"
-#include "codec/uri.h"
-#include "codec/uritemplate.h"
+#include "engine/jsonschema_gen.h"
+#include "uri/traverse.h"
+#include "uri/uri.h"
+#include "uri/uritemplate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

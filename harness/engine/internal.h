@@ -12,6 +12,9 @@
 #include "engine/suite.h"
 #include "session/session.h"
 
+/* Move the session's wire log and notes into the case (result.c). */
+void mcps_case_take_log(mcps_case_result *c, mcps_session *s);
+
 /* ---- discovery (discover.c) ---- */
 
 typedef struct mcps_discovery {

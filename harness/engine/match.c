@@ -7,11 +7,13 @@
  */
 #include "engine/match.h"
 
-#include "codec/buf.h"
+#include "base/array.h"
+#include "base/buf.h"
+#include "base/utf8.h"
 #include "codec/json.h"
-#include "codec/jsonschema.h"
-#include "codec/uri.h"
-#include "codec/uritemplate.h"
+#include "schema/jsonschema.h"
+#include "uri/uri.h"
+#include "uri/uritemplate.h"
 
 #include <math.h>
 #include <regex.h>
@@ -38,15 +40,9 @@ static void set_var_owned(mcps_vars *v, const char *name, cJSON *value)
         var->value = value;
         return;
     }
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 16;
-        mcps_var *items = realloc(v->items, cap * sizeof *items);
-        if (!items) {
-            mcps_json_delete(value);
-            return;
-        }
-        v->items = items;
-        v->cap = cap;
+    if (!mcps_array_reserve(&v->items, &v->cap, v->n + 1, sizeof *v->items, 16)) {
+        mcps_json_delete(value);
+        return;
     }
     char *copy = strdup(name);
     if (!copy) {
@@ -647,19 +643,11 @@ static bool match_contains(matcher *m, const cJSON *inner, const cJSON *actual)
     return mismatch(m, "expected an element matching %s; none does", want);
 }
 
-static size_t utf8_length(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
 static bool match_size(matcher *m, const cJSON *bounds, const cJSON *actual)
 {
     double size;
     if (cJSON_IsString(actual))
-        size = (double)utf8_length(actual->valuestring);
+        size = (double)mcps_utf8_count(actual->valuestring);
     else if (cJSON_IsArray(actual) || cJSON_IsObject(actual))
         size = cJSON_GetArraySize(actual);
     else

@@ -11,7 +11,7 @@
  */
 #include "engine/internal.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

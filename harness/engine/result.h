@@ -17,6 +17,7 @@
 
 #include "codec/rev.h"
 #include "engine/catalog.h"
+#include "session/wirelog.h"
 
 /* Bumped when report.json changes incompatibly; see docs/report-format.md. */
 #define MCPS_REPORT_SCHEMA_VERSION 1
@@ -30,27 +31,6 @@ typedef enum mcps_verdict {
     MCPS_VERDICT_ERROR,
     MCPS_VERDICT_COUNT
 } mcps_verdict;
-
-typedef enum mcps_wire_dir {
-    MCPS_WIRE_SENT,     /* harness -> target */
-    MCPS_WIRE_RECEIVED, /* target -> harness, on its message stream */
-    MCPS_WIRE_STDERR,   /* target's diagnostics */
-    MCPS_WIRE_EVENT,    /* what happened around the bytes: started, exited, timed out */
-} mcps_wire_dir;
-
-typedef struct mcps_wire_entry {
-    int64_t t_us; /* microseconds since the case started */
-    mcps_wire_dir dir;
-    char *bytes;     /* as on the wire (may be invalid UTF-8), NUL-terminated, cut to a limit */
-    size_t len;      /* bytes kept */
-    size_t wire_len; /* bytes on the wire; > len when cut */
-} mcps_wire_entry;
-
-/* Something an observer saw during the case (the observer checks carry the verdicts). */
-typedef struct mcps_case_note {
-    char *reqs; /* requirement IDs, or NULL for a harness note */
-    char *message;
-} mcps_case_note;
 
 typedef struct mcps_case_result {
     char *id;      /* e.g. "lifecycle/initialize-result" */
@@ -68,7 +48,7 @@ typedef struct mcps_case_result {
     mcps_wire_entry *wire;
     size_t nwire;
     size_t wire_dropped; /* entries not kept once the per-case log limit was hit */
-    mcps_case_note *notes;
+    mcps_wire_note *notes;
     size_t nnotes;
 } mcps_case_result;
 
@@ -99,8 +79,7 @@ typedef struct mcps_run_result {
     size_t messages_received;
 } mcps_run_result;
 
-const char *mcps_verdict_name(mcps_verdict v);   /* "PASS", "FAIL", ... */
-const char *mcps_wire_dir_name(mcps_wire_dir d); /* "sent", "received", "stderr", "event" */
+const char *mcps_verdict_name(mcps_verdict v); /* "PASS", "FAIL", ... */
 
 /* The verdict a broken requirement of this level earns: FAIL, WARN or INFO. */
 mcps_verdict mcps_verdict_for_level(mcps_level level);

@@ -10,7 +10,7 @@
  */
 #include "engine/internal.h"
 
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -9,7 +9,9 @@
  */
 #include "engine/suite.h"
 
-#include "codec/buf.h"
+#include "base/array.h"
+#include "base/buf.h"
+#include "base/hex.h"
 #include "codec/json.h"
 #include "engine/catalog.h"
 #include "engine/functions.h"
@@ -178,17 +180,6 @@ static cJSON *read_json(loader *ld, const char *text)
     }
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Decode C-style escapes of a raw send: \n \r \t \\ \" \0 \xHH. */
 static bool decode_raw(loader *ld, const char *s, char **out, size_t *outlen)
 {
@@ -199,8 +190,8 @@ static bool decode_raw(loader *ld, const char *s, char **out, size_t *outlen)
             continue;
         }
         char c = *++s;
-        if (c == 'x' && hex_digit(s[1]) >= 0 && hex_digit(s[2]) >= 0) {
-            mcps_buf_putc(&b, (char)(hex_digit(s[1]) * 16 + hex_digit(s[2])));
+        if (c == 'x' && mcps_hex_byte(s + 1) >= 0) {
+            mcps_buf_putc(&b, (char)mcps_hex_byte(s + 1));
             s += 2;
         } else if (c && strchr("nrt\\\"0", c)) {
             mcps_buf_putc(&b, c == 'n'   ? '\n'
@@ -229,14 +220,8 @@ typedef struct step_list {
 
 static mcps_step *push_step(step_list *l, mcps_step_kind kind, size_t line)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        mcps_step *items = realloc(l->items, cap * sizeof *items);
-        if (!items)
-            return NULL;
-        l->items = items;
-        l->cap = cap;
-    }
+    if (!mcps_array_reserve(&l->items, &l->cap, l->n + 1, sizeof *l->items, 8))
+        return NULL;
     mcps_step *s = &l->items[l->n++];
     *s = (mcps_step){.kind = kind, .line = line};
     return s;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "engine/result.h"
 
 /*

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 #include "codec/rev.h"
 #include "codec/rpc.h"

@@ -3,9 +3,9 @@
  */
 #include "session/session.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,13 +74,13 @@ static void add_note(mcps_session *s, const mcps_finding *f)
         s->notes_dropped++;
         return;
     }
-    mcps_case_note *notes = realloc(s->notes, (s->nnotes + 1) * sizeof *notes);
+    mcps_wire_note *notes = realloc(s->notes, (s->nnotes + 1) * sizeof *notes);
     if (!notes)
         return;
     s->notes = notes;
     mcps_buf msg = {0};
     mcps_buf_printf(&msg, "line %zu: %s", f->line, f->message);
-    s->notes[s->nnotes++] = (mcps_case_note){f->reqs ? strdup(f->reqs) : NULL, mcps_buf_take(&msg)};
+    s->notes[s->nnotes++] = (mcps_wire_note){f->reqs ? strdup(f->reqs) : NULL, mcps_buf_take(&msg)};
 }
 
 /* Only the target's messages are judged; ours are tracked for id matching. */
@@ -401,13 +401,9 @@ void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
         *report = r;
 }
 
-void mcps_session_take_log(mcps_session *s, mcps_case_result *c)
+void mcps_session_take_log(mcps_session *s, mcps_wire_log *out)
 {
-    c->wire = s->wire;
-    c->nwire = s->nwire;
-    c->wire_dropped = s->wire_dropped;
-    c->notes = s->notes;
-    c->nnotes = s->nnotes;
+    *out = (mcps_wire_log){s->wire, s->nwire, s->wire_dropped, s->notes, s->nnotes};
     s->wire = NULL;
     s->nwire = s->cap_wire = s->wire_bytes = s->wire_dropped = 0;
     s->notes = NULL;

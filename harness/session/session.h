@@ -19,8 +19,8 @@
 
 #include "codec/rev.h"
 #include "codec/rpc.h"
-#include "engine/result.h"
 #include "session/observe.h"
+#include "session/wirelog.h"
 #include "transport/transport.h"
 
 /* The shape a message has, whatever is wrong with it: what the engine waits for. */
@@ -72,7 +72,7 @@ typedef struct mcps_session {
     mcps_wire_entry *wire;
     size_t nwire, cap_wire, wire_bytes, wire_dropped;
     /* findings of this session, as notes for the case */
-    mcps_case_note *notes;
+    mcps_wire_note *notes;
     size_t nnotes, notes_dropped;
     /* received messages not yet consumed by an expectation */
     mcps_inmsg *inbox;
@@ -111,8 +111,8 @@ void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report);
 /* The revision the observer grades by (set once initialize settles it). */
 void mcps_session_set_rev(mcps_session *s, mcps_rev rev);
 
-/* Move the wire log and notes into a case result (the session keeps none). */
-void mcps_session_take_log(mcps_session *s, mcps_case_result *c);
+/* Hand over the wire log and notes (the session keeps none). */
+void mcps_session_take_log(mcps_session *s, mcps_wire_log *out);
 
 /* Shut down if needed and free everything. */
 void mcps_session_free(mcps_session *s);

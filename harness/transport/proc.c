@@ -30,8 +30,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "codec/buf.h"
-#include "transport/clock.h"
+#include "base/buf.h"
+#include "base/clock.h"
 
 extern char **environ;
 

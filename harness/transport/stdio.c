@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "codec/frame.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 #include "transport/lineq.h"
 #include "transport/proc.h"
 

@@ -13,7 +13,7 @@
 #include "tools.h"
 
 #include "codec/json.h"
-#include "codec/jsonschema.h"
+#include "schema/jsonschema.h"
 
 #include <stdio.h>
 #include <stdlib.h>

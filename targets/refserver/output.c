@@ -8,7 +8,7 @@
  */
 #include "server.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 #include "codec/rpc.h"
 

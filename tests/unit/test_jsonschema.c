@@ -18,9 +18,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
-#include "codec/jsonschema.h"
+#include "engine/jsonschema_gen.h"
+#include "schema/jsonschema.h"
 
 #define Y  MCPS_SCHEMA_VALID
 #define N  MCPS_SCHEMA_INVALID

@@ -24,7 +24,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "transport/clock.h"
+#include "base/clock.h"
 #include "transport/transport.h"
 
 #define HOSTILE(name) MCPS_SOURCE_DIR "/tests/hostile/" name

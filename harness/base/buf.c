@@ -1,7 +1,7 @@
 /*
  * buf.c - growable byte buffer; see buf.h.
  */
-#include "codec/buf.h"
+#include "base/buf.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -7,8 +7,8 @@
  * Allocation failure is sticky: appends become no-ops and b.oom is set, so
  * callers check once at the end instead of after every append.
  */
-#ifndef MCPS_CODEC_BUF_H
-#define MCPS_CODEC_BUF_H
+#ifndef MCPS_BASE_BUF_H
+#define MCPS_BASE_BUF_H
 
 #include <stdarg.h>
 #include <stdbool.h>

@@ -9,7 +9,7 @@
  * what the instance really broke. A $ref that returns to a (schema, instance)
  * pair already on the evaluation path is a loop that consumes no input.
  */
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

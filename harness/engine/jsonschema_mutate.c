@@ -10,10 +10,10 @@
  * counts only when the validator then reports exactly one error, at that
  * keyword: the validator, not this file, decides what "one constraint" means.
  */
-#include "codec/jsonschema.h"
+#include "engine/jsonschema_gen.h"
 
 #include "codec/json.h"
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,9 +9,10 @@
  * from both root and candidate are skipped, and the search stops at the first
  * escape, tried in order of fewest flags so the report names the simplest.
  */
-#include "codec/traverse.h"
+#include "uri/traverse.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
+#include "base/hex.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,16 +49,6 @@ typedef struct judge_ctx {
     mcps_buf cand_path; /* candidate resolved under the current decoding */
     bool oom;
 } judge_ctx;
-
-static bool is_hex(unsigned char c)
-{
-    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-}
-
-static int hex_value(unsigned char c)
-{
-    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
 
 static unsigned char to_lower(unsigned char c)
 {
@@ -124,9 +115,8 @@ static size_t pct_decode(char *s, size_t n, bool sep)
 {
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] == '%' && n - i >= 3 && is_hex((unsigned char)s[i + 1]) &&
-            is_hex((unsigned char)s[i + 2])) {
-            int v = hex_value((unsigned char)s[i + 1]) * 16 + hex_value((unsigned char)s[i + 2]);
+        if (s[i] == '%' && n - i >= 3 && mcps_hex_byte(s + i + 1) >= 0) {
+            int v = mcps_hex_byte(s + i + 1);
             if (sep || (v != '/' && v != '\\')) {
                 s[o++] = (char)v;
                 i += 2;

@@ -10,9 +10,9 @@
  * that patterns are ECMA-262 regexes, and that each $ref resolves locally
  * without a cycle that would never consume input.
  */
-#include "codec/jsonschema.h"
+#include "schema/jsonschema.h"
 
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

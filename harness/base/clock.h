@@ -1,8 +1,8 @@
 /*
  * clock.h - monotonic time in milliseconds, the one time base for deadlines.
  */
-#ifndef MCPS_TRANSPORT_CLOCK_H
-#define MCPS_TRANSPORT_CLOCK_H
+#ifndef MCPS_BASE_CLOCK_H
+#define MCPS_BASE_CLOCK_H
 
 #include <stdint.h>
 

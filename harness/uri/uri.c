@@ -7,9 +7,10 @@
  * its input, and remove_dot_segments pops segments in amortized O(1), so
  * fuzzers can feed long inputs without quadratic cost.
  */
-#include "codec/uri.h"
+#include "uri/uri.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
+#include "base/hex.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,18 +50,6 @@ static bool is_alpha(unsigned char c)
 static bool is_digit(unsigned char c)
 {
     return c >= '0' && c <= '9';
-}
-
-static bool is_hex(unsigned char c)
-{
-    return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
-static int hex_value(unsigned char c)
-{
-    if (is_digit(c))
-        return c - '0';
-    return (c | 0x20) - 'a' + 10;
 }
 
 static unsigned char to_lower(unsigned char c)
@@ -110,8 +99,7 @@ static bool query_ok(unsigned char c)
 
 static bool is_pct(const char *s, size_t i, size_t end)
 {
-    return end - i >= 3 && s[i] == '%' && is_hex((unsigned char)s[i + 1]) &&
-           is_hex((unsigned char)s[i + 2]);
+    return end - i >= 3 && s[i] == '%' && mcps_hex_byte(s + i + 1) >= 0;
 }
 
 /* s[b..e) must hold only characters ok() accepts, or %HH. */
@@ -194,7 +182,7 @@ static int ipv6_piece(const char *s, size_t i, size_t j, bool last)
     if (j == i || j - i > 4)
         return -1;
     for (size_t k = i; k < j; k++)
-        if (!is_hex((unsigned char)s[k]))
+        if (mcps_hex_value((unsigned char)s[k]) < 0)
             return -1;
     return 1;
 }
@@ -239,7 +227,7 @@ static bool ipv6_valid(const char *s, size_t len, size_t *bad)
 static bool ipvfuture_valid(const char *s, size_t len)
 {
     size_t i = 1;
-    while (i < len && is_hex((unsigned char)s[i]))
+    while (i < len && mcps_hex_value((unsigned char)s[i]) >= 0)
         i++;
     if (i == 1 || i >= len || s[i] != '.' || i + 1 == len)
         return false;
@@ -524,8 +512,7 @@ static void put_pct_normalized(mcps_buf *b, mcps_uri_part p, bool lower)
     for (size_t i = 0; i < p.len; i++) {
         unsigned char c = (unsigned char)p.ptr[i];
         if (c == '%' && is_pct(p.ptr, i, p.len)) {
-            unsigned char v = (unsigned char)(hex_value((unsigned char)p.ptr[i + 1]) * 16 +
-                                              hex_value((unsigned char)p.ptr[i + 2]));
+            unsigned char v = (unsigned char)mcps_hex_byte(p.ptr + i + 1);
             i += 2;
             if (mcps_uri_is_unreserved(v)) {
                 mcps_buf_putc(b, (char)(lower ? to_lower(v) : v));
@@ -795,8 +782,7 @@ static bool decode_file_path(const char *s, mcps_uri_part p, mcps_buf *b, mcps_u
             mcps_buf_putc(b, p.ptr[i]);
             continue;
         }
-        int v =
-            hex_value((unsigned char)p.ptr[i + 1]) * 16 + hex_value((unsigned char)p.ptr[i + 2]);
+        int v = mcps_hex_byte(p.ptr + i + 1);
         size_t off = (size_t)(p.ptr - s) + i;
         if (v == 0 || v == '/') {
             fail(err, off,

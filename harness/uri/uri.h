@@ -11,8 +11,8 @@
  * pass without recursion and never read outside the given bytes. Errors carry
  * the byte offset where the input stopped being acceptable and a reason.
  */
-#ifndef MCPS_CODEC_URI_H
-#define MCPS_CODEC_URI_H
+#ifndef MCPS_URI_URI_H
+#define MCPS_URI_URI_H
 
 #include <stdbool.h>
 #include <stddef.h>

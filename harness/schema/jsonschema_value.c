@@ -11,7 +11,10 @@
  * Equality walks both trees with an explicit stack and a caller budget, so a
  * deep or huge enum value cannot recurse or run unbounded.
  */
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
+
+#include "base/array.h"
+#include "base/hex.h"
 
 #include "codec/json.h"
 
@@ -238,14 +241,8 @@ typedef struct pair_stack {
 
 static bool pair_push(pair_stack *s, const cJSON *a, const cJSON *b)
 {
-    if (s->n + 2 > s->cap) {
-        size_t ncap = s->cap ? s->cap * 2 : 32;
-        const cJSON **p = realloc(s->v, ncap * sizeof *p);
-        if (!p)
-            return false;
-        s->v = p;
-        s->cap = ncap;
-    }
+    if (!mcps_array_reserve(&s->v, &s->cap, s->n + 2, sizeof *s->v, 32))
+        return false;
     s->v[s->n++] = a;
     s->v[s->n++] = b;
     return true;
@@ -387,14 +384,6 @@ static void put_token(mcps_buf *b, const char *key)
     }
 }
 
-static int hexdigit(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c |= 0x20;
-    return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* The fragment of a URI reference, percent-decoded; false when malformed. */
 static bool decode_fragment(mcps_buf *out, const char *ref)
 {
@@ -406,10 +395,10 @@ static bool decode_fragment(mcps_buf *out, const char *ref)
             mcps_buf_putc(out, *p);
             continue;
         }
-        int hi = hexdigit(p[1]), lo = hi < 0 ? -1 : hexdigit(p[2]);
-        if (lo < 0 || (hi == 0 && lo == 0))
+        int v = mcps_hex_byte(p + 1);
+        if (v <= 0) /* malformed, or an encoded NUL */
             return false;
-        mcps_buf_putc(out, (char)(hi * 16 + lo));
+        mcps_buf_putc(out, (char)v);
         p += 2;
     }
     return true;

@@ -45,8 +45,8 @@
  * ambiguous templates (adjacent expressions) on long inputs that do not match
  * are the ones that reach the bound.
  */
-#ifndef MCPS_CODEC_URITEMPLATE_H
-#define MCPS_CODEC_URITEMPLATE_H
+#ifndef MCPS_URI_URITEMPLATE_H
+#define MCPS_URI_URITEMPLATE_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>

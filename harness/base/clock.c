@@ -1,7 +1,7 @@
 /*
  * clock.c - monotonic milliseconds; see clock.h.
  */
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <time.h>
 

@@ -21,10 +21,10 @@
  * below "/root". A candidate with another scheme, or another host (file:
  * treats "" and "localhost" as the same), escapes under every D.
  */
-#ifndef MCPS_CODEC_TRAVERSE_H
-#define MCPS_CODEC_TRAVERSE_H
+#ifndef MCPS_URI_TRAVERSE_H
+#define MCPS_URI_TRAVERSE_H
 
-#include "codec/uri.h"
+#include "uri/uri.h"
 
 #include <stdbool.h>
 #include <stddef.h>

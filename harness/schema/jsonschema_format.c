@@ -7,7 +7,9 @@
  * no allocation); anything outside the grammar is invalid. Unknown formats are
  * not ours to judge and pass.
  */
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
+
+#include "base/hex.h"
 
 #include <string.h>
 
@@ -19,11 +21,6 @@ static bool is_digit(char c)
 static bool is_alpha(char c)
 {
     return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
-}
-
-static bool is_hex(char c)
-{
-    return is_digit(c) || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
 }
 
 /* n decimal digits at *p, their value in *v; advances *p. */
@@ -169,7 +166,7 @@ static bool check_ipv6_n(const char *s, size_t n)
     }
     while (p < end) {
         const char *start = p;
-        while (p < end && is_hex(*p) && p - start < 5)
+        while (p < end && mcps_hex_value(*p) >= 0 && p - start < 5)
             p++;
         if (p < end && *p == '.')
             return groups <= 6 && check_ipv4_n(start, (size_t)(end - start)) &&
@@ -232,7 +229,7 @@ static bool uri_char(const char **p)
     static const char allowed[] = "-._~:/?#[]@!$&'()*+,;=";
     char c = **p;
     if (c == '%') {
-        if (!is_hex((*p)[1]) || !is_hex((*p)[2]))
+        if (mcps_hex_byte(*p + 1) < 0)
             return false;
         *p += 3;
         return true;
@@ -268,7 +265,7 @@ static bool check_uuid(const char *s)
         if (g && *s++ != '-')
             return false;
         for (int i = 0; i < groups[g]; i++)
-            if (!is_hex(*s++))
+            if (mcps_hex_value(*s++) < 0)
                 return false;
     }
     return *s == '\0';

@@ -10,83 +10,36 @@
  * The random walk runs the same program forwards to invent matching strings for
  * the value generator. UTF-8 helpers live here because both directions need them.
  */
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
+
+#include "base/utf8.h"
 
 #include <stdlib.h>
 
-/* ---- UTF-8 ------------------------------------------------------------------ */
+/* ---- UTF-8 (base/utf8.h decides; these add the codec's C0 80 and U+FFFD) ---- */
 
 size_t mcps_si_utf8_next(const unsigned char *s, size_t len, uint32_t *cp)
 {
-    unsigned c = s[0];
-    size_t n;
-    uint32_t v;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c == 0xC0 && len >= 2 && s[1] == 0x80) {
+    if (len >= 2 && s[0] == 0xC0 && s[1] == 0x80) {
         *cp = 0;
         return 2;
     }
-    if (c >= 0xC2 && c <= 0xDF)
-        n = 2, v = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-        n = 3, v = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-        n = 4, v = c & 0x07;
-    else
-        goto bad;
-    if (len < n)
-        goto bad;
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            goto bad;
-        v = (v << 6) | (s[i] & 0x3F);
-    }
-    if ((n == 3 && (v < 0x800 || (v >= 0xD800 && v <= 0xDFFF))) ||
-        (n == 4 && (v < 0x10000 || v > 0x10FFFF)))
-        goto bad;
-    *cp = v;
-    return n;
-bad:
+    size_t n = mcps_utf8_decode(s, len, cp, NULL);
+    if (n)
+        return n;
     *cp = 0xFFFD;
     return 1;
 }
 
 size_t mcps_si_utf8_count(const char *s)
 {
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        n += (*p & 0xC0) != 0x80;
-    return n;
+    return mcps_utf8_count(s);
 }
 
 void mcps_si_utf8_put(mcps_buf *b, uint32_t cp)
 {
     unsigned char t[4];
-    size_t n;
-    if (cp == 0) {
-        t[0] = 0xC0, t[1] = 0x80, n = 2;
-    } else if (cp < 0x80) {
-        t[0] = (unsigned char)cp, n = 1;
-    } else if (cp < 0x800) {
-        t[0] = (unsigned char)(0xC0 | (cp >> 6));
-        t[1] = (unsigned char)(0x80 | (cp & 0x3F));
-        n = 2;
-    } else if (cp < 0x10000) {
-        t[0] = (unsigned char)(0xE0 | (cp >> 12));
-        t[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        t[2] = (unsigned char)(0x80 | (cp & 0x3F));
-        n = 3;
-    } else {
-        t[0] = (unsigned char)(0xF0 | (cp >> 18));
-        t[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-        t[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        t[3] = (unsigned char)(0x80 | (cp & 0x3F));
-        n = 4;
-    }
-    mcps_buf_append(b, t, n);
+    mcps_buf_append(b, t, mcps_utf8_encode(cp, t));
 }
 
 /* ---- matching ------------------------------------------------------------------- */

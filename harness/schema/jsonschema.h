@@ -1,11 +1,12 @@
 /*
- * jsonschema.h - our own JSON Schema validator, schema checker and value generator.
+ * jsonschema.h - our own JSON Schema validator and schema checker.
  *
  * MCP tools describe their arguments and results with JSON Schema (inputSchema,
  * outputSchema, elicitation requestedSchema), so the harness must (a) judge
  * whether a server's schema is a valid schema at all, (b) validate
- * structuredContent against outputSchema, and (c) invent arguments, valid and
- * deliberately invalid, for the fuzzer. No packaged validator fits our needs
+ * structuredContent against outputSchema, and (c) judge the arguments the
+ * engine invents, valid and deliberately invalid (engine/jsonschema_gen.h).
+ * No packaged validator fits our needs
  * (exact numbers, bounded work on hostile schemas, "cannot check" as an
  * honest answer), so this is our own.
  *
@@ -26,8 +27,8 @@
  *
  * Nothing here keeps state between calls; no globals.
  */
-#ifndef MCPS_CODEC_JSONSCHEMA_H
-#define MCPS_CODEC_JSONSCHEMA_H
+#ifndef MCPS_SCHEMA_JSONSCHEMA_H
+#define MCPS_SCHEMA_JSONSCHEMA_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
@@ -155,9 +156,11 @@ int mcps_schema_regex_search(const mcps_schema_regex *re, const char *text, size
 
 void mcps_schema_regex_free(mcps_schema_regex *re);
 
-/* ---- generation: values for the fuzzer -------------------------------------- */
+/* ---- randomness for generators ----------------------------------------------- */
 
-/* A splitmix64 generator; caller-owned, so streams are reproducible and independent. */
+/* A splitmix64 generator; caller-owned, so streams are reproducible and
+ * independent. The value generator (engine/jsonschema_gen.h) draws from it,
+ * and so does the regex engine when it invents a matching string. */
 typedef struct mcps_schema_prng {
     uint64_t state;
 } mcps_schema_prng;
@@ -166,35 +169,5 @@ void mcps_schema_prng_seed(mcps_schema_prng *prng, uint64_t seed);
 uint64_t mcps_schema_prng_next(mcps_schema_prng *prng);
 /* Uniform in [0, n); 0 when n is 0. */
 uint64_t mcps_schema_prng_below(mcps_schema_prng *prng, uint64_t n);
-
-/*
- * A value that validates against schema, drawn from prng; the same prng state
- * gives the same value. Best effort: NULL when no valid value was found within
- * a few attempts (unsatisfiable, or beyond what the generator understands).
- * Validity is judged with format as an assertion, so a "date" is a real date.
- * The caller owns the returned tree (cJSON_Delete).
- */
-cJSON *mcps_schema_generate(const cJSON *schema, mcps_schema_prng *prng);
-
-/* A valid instance made invalid in exactly one constraint. */
-typedef struct mcps_schema_mutation {
-    cJSON *instance;     /* caller owns (cJSON_Delete) */
-    char *instance_path; /* where the value was changed (free) */
-    char *schema_path;   /* the one keyword it now breaks (free) */
-    char *description;   /* what was done, for a person (free) */
-} mcps_schema_mutation;
-
-/*
- * Copy valid and change it so that validation fails on exactly one keyword
- * (checked by validating the result, format as an assertion): a wrong type, a
- * bound overstepped, a required property removed, an extra one added, ...
- * Returns false, with *out zeroed, when valid does not validate or no such
- * change was found. The prng picks which constraint; same state, same change.
- */
-bool mcps_schema_mutate(const cJSON *schema, const cJSON *valid, mcps_schema_prng *prng,
-                        mcps_schema_mutation *out);
-
-/* Free everything m holds and zero it. */
-void mcps_schema_mutation_free(mcps_schema_mutation *m);
 
 #endif

@@ -15,7 +15,10 @@
  * (a lone "{" or "]" is a literal). Backreferences, lookaround and \p{...}
  * cannot run on this machine and are reported as unsupported.
  */
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
+
+#include "base/array.h"
+#include "base/hex.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,21 +78,6 @@ static const mcps_si_rx_range SPACE_SET[] = {
 
 /* ---- parser state ------------------------------------------------------------- */
 
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t ncap = *cap ? *cap * 2 : 16;
-    while (ncap < need)
-        ncap *= 2;
-    void *p = realloc(*arr, ncap * elem);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = ncap;
-    return true;
-}
-
 static bool rx_fail(rx_parser *ps, mcps_schema_regex_status st, const char *msg)
 {
     if (ps->status == MCPS_SCHEMA_REGEX_OK) {
@@ -102,7 +90,7 @@ static bool rx_fail(rx_parser *ps, mcps_schema_regex_status st, const char *msg)
 
 static int32_t new_node(rx_parser *ps, rx_kind kind, uint32_t value)
 {
-    if (!grow((void **)&ps->nodes, &ps->ncap, ps->nnodes + 1, sizeof *ps->nodes)) {
+    if (!mcps_array_reserve(&ps->nodes, &ps->ncap, ps->nnodes + 1, sizeof *ps->nodes, 16)) {
         rx_fail(ps, MCPS_SCHEMA_REGEX_TOO_BIG, "out of memory");
         return -1;
     }
@@ -130,7 +118,7 @@ static uint32_t next_cp(rx_parser *ps)
 
 static bool set_add(rx_set *s, uint32_t lo, uint32_t hi)
 {
-    if (!grow((void **)&s->r, &s->cap, s->n + 1, sizeof *s->r))
+    if (!mcps_array_reserve(&s->r, &s->cap, s->n + 1, sizeof *s->r, 16))
         return false;
     s->r[s->n++] = (mcps_si_rx_range){lo, hi};
     return true;
@@ -172,8 +160,8 @@ static int32_t set_commit(rx_parser *ps, rx_set *s, bool negated)
             s->r[m++] = s->r[i];
         }
     }
-    if (!grow((void **)&ps->ranges, &ps->rcap, ps->nranges + m, sizeof *ps->ranges) ||
-        !grow((void **)&ps->classes, &ps->ccap, ps->nclasses + 1, sizeof *ps->classes)) {
+    if (!mcps_array_reserve(&ps->ranges, &ps->rcap, ps->nranges + m, sizeof *ps->ranges, 16) ||
+        !mcps_array_reserve(&ps->classes, &ps->ccap, ps->nclasses + 1, sizeof *ps->classes, 16)) {
         rx_fail(ps, MCPS_SCHEMA_REGEX_TOO_BIG, "out of memory");
         return -1;
     }
@@ -197,14 +185,6 @@ typedef struct esc {
     bool complement;
 } esc;
 
-static int hexval(unsigned c)
-{
-    if (c >= '0' && c <= '9')
-        return (int)(c - '0');
-    c |= 0x20;
-    return c >= 'a' && c <= 'f' ? (int)(c - 'a' + 10) : -1;
-}
-
 /* Read exactly n hex digits at p; -1 if they are not there. */
 static long hex_run(const unsigned char *p, const unsigned char *end, size_t n)
 {
@@ -212,7 +192,7 @@ static long hex_run(const unsigned char *p, const unsigned char *end, size_t n)
     if ((size_t)(end - p) < n)
         return -1;
     for (size_t i = 0; i < n; i++) {
-        int h = hexval(p[i]);
+        int h = mcps_hex_value(p[i]);
         if (h < 0)
             return -1;
         v = v * 16 + h;
@@ -227,8 +207,8 @@ static long braced_hex(rx_parser *ps)
     long v = 0;
     if (!at(ps, '{'))
         return -1;
-    while (q < ps->end && hexval(*q) >= 0 && v <= 0x10FFFF)
-        v = v * 16 + hexval(*q++);
+    while (q < ps->end && mcps_hex_value(*q) >= 0 && v <= 0x10FFFF)
+        v = v * 16 + mcps_hex_value(*q++);
     if (q == ps->p + 1 || q >= ps->end || *q != '}' || v > 0x10FFFF)
         return -1;
     ps->p = q + 1;

@@ -2,15 +2,18 @@
  * jsonschema_internal.h - what the jsonschema_*.c files share and nobody else may use.
  *
  * The validator is split by concern (evaluation, schema checking, values and
- * numbers, formats, regex, generation); these are the seams between them.
+ * numbers, formats, regex); these are the seams between them. The value
+ * generator and mutator (engine/jsonschema_gen.c, engine/jsonschema_mutate.c)
+ * are the one exception: they read schemas as the validator does, so they
+ * share its numbers, equality, references and regex programs.
  * Names carry the mcps_si_ prefix ("schema internal") so they cannot clash
  * with the rest of the library.
  */
-#ifndef MCPS_CODEC_JSONSCHEMA_INTERNAL_H
-#define MCPS_CODEC_JSONSCHEMA_INTERNAL_H
+#ifndef MCPS_SCHEMA_JSONSCHEMA_INTERNAL_H
+#define MCPS_SCHEMA_JSONSCHEMA_INTERNAL_H
 
-#include "codec/buf.h"
-#include "codec/jsonschema.h"
+#include "base/buf.h"
+#include "schema/jsonschema.h"
 
 #include <stdint.h>
 

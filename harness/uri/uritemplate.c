@@ -8,10 +8,13 @@
  * The matcher is an explicit-stack backtracking search over part boundaries
  * with a work budget, so no input can recurse deeply or run unbounded.
  */
-#include "codec/uritemplate.h"
+#include "uri/uritemplate.h"
 
-#include "codec/buf.h"
-#include "codec/uri.h"
+#include "base/buf.h"
+#include "base/array.h"
+#include "base/hex.h"
+#include "base/utf8.h"
+#include "uri/uri.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -79,35 +82,9 @@ static bool is_alnum(unsigned char c)
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-static bool is_hex(unsigned char c)
-{
-    return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
-}
-
-static int hex_value(unsigned char c)
-{
-    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
 static bool is_triplet(const char *s, size_t i, size_t n)
 {
-    return n - i >= 3 && s[i] == '%' && is_hex((unsigned char)s[i + 1]) &&
-           is_hex((unsigned char)s[i + 2]);
-}
-
-static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return true;
-    size_t n = *cap ? *cap * 2 : 8;
-    while (n < need)
-        n *= 2;
-    void *p = realloc(*arr, n * elem);
-    if (!p)
-        return false;
-    *arr = p;
-    *cap = n;
-    return true;
+    return n - i >= 3 && s[i] == '%' && mcps_hex_byte(s + i + 1) >= 0;
 }
 
 /* ---- parser ---- */
@@ -130,30 +107,11 @@ static bool oom(parser *p)
 static tpart *new_part(parser *p)
 {
     mcps_tmpl *t = p->t;
-    if (!grow((void **)&t->parts, &p->cap_parts, t->nparts + 1, sizeof *t->parts))
+    if (!mcps_array_reserve(&t->parts, &p->cap_parts, t->nparts + 1, sizeof *t->parts, 8))
         return NULL;
     tpart *part = &t->parts[t->nparts++];
     *part = (tpart){.offset = p->i, .off = p->pool.len, .var0 = t->nvars};
     return part;
-}
-
-/* Strict UTF-8 decode of one character; 0 when malformed. */
-static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    size_t need = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
-    if (need == 0 || s[0] > 0xF4 || n < need)
-        return 0;
-    uint32_t v = s[0] & (need == 2 ? 0x1Fu : need == 3 ? 0x0Fu : 0x07u);
-    for (size_t k = 1; k < need; k++) {
-        if ((s[k] & 0xC0) != 0x80)
-            return 0;
-        v = (v << 6) | (s[k] & 0x3Fu);
-    }
-    static const uint32_t min_for[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (v < min_for[need] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return need;
 }
 
 /* RFC 6570 ucschar / iprivate: the non-ASCII characters a literal may hold. */
@@ -199,7 +157,7 @@ static bool parse_literal_char(parser *p)
         return true;
     }
     uint32_t cp;
-    size_t n = utf8_decode(c, rest, &cp);
+    size_t n = mcps_utf8_decode(c, rest, &cp, NULL);
     if (!n || !ucs_allowed(cp)) {
         set_err(p->err, p->i, n ? "character not allowed in a literal" : "invalid UTF-8");
         return false;
@@ -295,7 +253,7 @@ static bool parse_varspec(parser *p, tpart *part)
     size_t b, e;
     if (!parse_varname(p, &b, &e))
         return false;
-    if (!grow((void **)&t->vars, &p->cap_vars, t->nvars + 1, sizeof *t->vars))
+    if (!mcps_array_reserve(&t->vars, &p->cap_vars, t->nvars + 1, sizeof *t->vars, 8))
         return oom(p);
     tvar *v = &t->vars[t->nvars++];
     *v = (tvar){.name_off = p->pool.len, .name_len = e - b, .offset = b};
@@ -812,8 +770,7 @@ static size_t value_chars(const char *s, size_t n, bool decode)
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (decode && is_triplet(s, i, n)) {
-            c = (unsigned char)(hex_value((unsigned char)s[i + 1]) * 16 +
-                                hex_value((unsigned char)s[i + 2]));
+            c = (unsigned char)mcps_hex_byte(s + i + 1);
             i += 2;
         }
         chars += (c & 0xC0) != 0x80;
@@ -1019,8 +976,7 @@ static cJSON *text_value(const char *s, size_t n, bool decode, mcps_buf *tmp)
     mcps_buf_clear(tmp);
     for (size_t i = 0; i < n; i++) {
         if (decode && is_triplet(s, i, n) && !(s[i + 1] == '0' && s[i + 2] == '0')) {
-            mcps_buf_putc(tmp, (char)(hex_value((unsigned char)s[i + 1]) * 16 +
-                                      hex_value((unsigned char)s[i + 2])));
+            mcps_buf_putc(tmp, (char)mcps_hex_byte(s + i + 1));
             i += 2;
         } else {
             mcps_buf_putc(tmp, s[i]);

@@ -8,7 +8,7 @@
  * checks its own value is well-formed, then whether it applies to this
  * instance's type, then judges.
  */
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

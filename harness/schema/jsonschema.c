@@ -16,9 +16,9 @@
  * would never end. Paths for error messages live on the C stack
  * (mcps_si_path) and become strings only when an error is kept.
  */
-#include "codec/jsonschema.h"
+#include "schema/jsonschema.h"
 
-#include "codec/jsonschema_internal.h"
+#include "schema/jsonschema_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
