@@ -62,6 +62,7 @@ void mcps_case_result_free(mcps_case_result *c)
     free(c->title);
     free(c->section);
     free(c->requirements);
+    free(c->broken);
     free(c->expected);
     free(c->observed);
     free(c->reason);

@@ -41,6 +41,7 @@ typedef struct mcps_case_result {
     char *requirements; /* space-separated IDs it tests */
     mcps_level level;   /* strictest level of those IDs in this revision */
     mcps_verdict verdict;
+    char *broken;   /* FAIL, WARN, INFO: the IDs the observation broke, when known; else NULL */
     char *expected; /* what conformance looks like, for a person */
     char *observed; /* what the target did instead (or did, on PASS) */
     char *reason;   /* SKIP and ERROR: why the check did not run; else NULL */

@@ -277,36 +277,98 @@ static bool parse_grade(const char *word, mcps_verdict *out)
     return false;
 }
 
-/* "<-- else GRADE "reason" {pattern}" */
+/* Is id one of the space-separated ids? */
+static bool has_word(const char *ids, const char *id)
+{
+    size_t n = strlen(id);
+    for (const char *p = ids ? strstr(ids, id) : NULL; p; p = strstr(p + 1, id))
+        if ((p == ids || p[-1] == ' ' || p[-1] == ',') &&
+            (p[n] == '\0' || p[n] == ' ' || p[n] == ','))
+            return true;
+    return false;
+}
+
+/*
+ * "breaks ID ID ..." up to the quoted reason: every ID is one the case
+ * requires, so the case's requirement list stays the whole story.
+ */
+static bool parse_breaks(loader *ld, char **rest, char **out)
+{
+    size_t line = ld->lr.lineno;
+    const mcps_case *c = &ld->suite->cases[ld->suite->ncases - 1];
+    mcps_buf b = {0};
+    while (**rest && **rest != '"') {
+        char *id = *rest;
+        *rest = split_word(id);
+        if (!mcps_catalog_find(id) || !has_word(c->requirements, id)) {
+            mcps_buf_free(&b);
+            return fail(ld, line, "'breaks %s': name requirements of the case's 'requires' line",
+                        id);
+        }
+        if (b.len)
+            mcps_buf_putc(&b, ' ');
+        mcps_buf_puts(&b, id);
+    }
+    if (!b.len)
+        return fail(ld, line, "'breaks' needs the requirement IDs the observation breaks");
+    *out = mcps_buf_take(&b);
+    return *out != NULL;
+}
+
+/* "<-- else [GRADE] [breaks ID...] "reason" {pattern}|silence" */
 static bool parse_alternative(loader *ld, step_list *l, char *rest)
 {
     size_t line = ld->lr.lineno;
     if (!l->n ||
         (l->items[l->n - 1].kind != MCPS_STEP_EXPECT && l->items[l->n - 1].kind != MCPS_STEP_EACH))
         return fail(ld, line, "'<-- else' must follow an expected message");
-    char *after = split_word(rest);
-    mcps_verdict grade;
-    if (!parse_grade(rest, &grade))
-        return fail(ld, line, "'<-- else' needs a grade: pass, info, warn, fail or skip");
-    if (*after != '"')
-        return fail(ld, line, "'<-- else %s' needs a quoted reason", rest);
-    char *close = strchr(after + 1, '"');
-    if (!close)
+    mcps_alternative a = {.line = line};
+    if (*rest != '"' && strncmp(rest, "breaks ", 7) != 0) {
+        char *after = split_word(rest);
+        if (!parse_grade(rest, &a.grade))
+            return fail(ld, line,
+                        "'<-- else' needs a grade (pass, info, warn, fail, skip, error) or "
+                        "'breaks ID...'");
+        a.graded = true;
+        rest = after;
+    }
+    if (strncmp(rest, "breaks ", 7) == 0) {
+        if (a.graded && (a.grade == MCPS_VERDICT_PASS || a.grade == MCPS_VERDICT_SKIP ||
+                         a.grade == MCPS_VERDICT_ERROR))
+            return fail(ld, line,
+                        "an alternative that breaks a requirement is not pass, skip "
+                        "or error");
+        rest = skip_space(rest + 7);
+        if (!parse_breaks(ld, &rest, &a.breaks))
+            return false;
+    }
+    if (!a.graded && !a.breaks)
+        return fail(ld, line, "'<-- else' needs a grade or 'breaks ID...'");
+    if (*rest != '"') {
+        free(a.breaks);
+        return fail(ld, line, "'<-- else' needs a quoted reason");
+    }
+    char *close = strchr(rest + 1, '"');
+    if (!close) {
+        free(a.breaks);
         return fail(ld, line, "unterminated reason");
+    }
     *close = '\0';
     mcps_step *s = &l->items[l->n - 1];
     mcps_alternative *alts = realloc(s->alts, (s->nalts + 1) * sizeof *alts);
-    if (!alts)
+    if (!alts) {
+        free(a.breaks);
         return fail(ld, line, "out of memory");
+    }
     s->alts = alts;
-    mcps_alternative *a = &s->alts[s->nalts];
-    *a = (mcps_alternative){.grade = grade, .reason = strdup(after + 1), .line = line};
-    s->nalts++;
+    a.reason = strdup(rest + 1);
+    s->alts[s->nalts++] = a;
     char *what = skip_space(close + 1);
     if (strcmp(what, "silence") == 0)
         return true; /* graded when nothing correlates before the timeout */
-    a->pattern = read_json(ld, what);
-    return a->pattern && check_pattern(ld, a->pattern, line);
+    mcps_alternative *added = &s->alts[s->nalts - 1];
+    added->pattern = read_json(ld, what);
+    return added->pattern && check_pattern(ld, added->pattern, line);
 }
 
 static bool parse_timed(loader *ld, step_list *l, mcps_step_kind kind, const char *duration)
@@ -673,6 +735,7 @@ static void free_steps(mcps_step *steps, size_t n)
         free(s->raw);
         for (size_t a = 0; a < s->nalts; a++) {
             free(s->alts[a].reason);
+            free(s->alts[a].breaks);
             mcps_json_delete(s->alts[a].pattern);
         }
         free(s->alts);

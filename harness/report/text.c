@@ -259,6 +259,9 @@ bool mcps_report_next_id(const char **ids, char *id, size_t idlen)
 
 bool mcps_report_primary_id(const mcps_case_result *c, char *id, size_t idlen)
 {
+    const char *broken = c->broken; /* the engine knows which one the observation broke */
+    if (mcps_report_next_id(&broken, id, idlen))
+        return true;
     const char *ids = c->requirements;
     char cur[64];
     bool have_first = false;

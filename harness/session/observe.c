@@ -159,6 +159,22 @@ static const mcps_tracked_request *find_loose(const mcps_observer *obs, const cJ
     return NULL;
 }
 
+/* An integer id beyond 2^53-1 that came back rounded through a double: JSON-INT-001. */
+static const mcps_tracked_request *find_rounded(const mcps_observer *obs, const cJSON *id,
+                                                mcps_dir dir)
+{
+    if (!cJSON_IsNumber(id) ||
+        (id->valuedouble < 9007199254740992.0 && id->valuedouble > -9007199254740992.0))
+        return NULL;
+    size_t stop = obs->nrequests > LOOSE_LOOKBACK ? obs->nrequests - LOOSE_LOOKBACK : 0;
+    for (size_t i = obs->nrequests; i-- > stop;) {
+        const mcps_tracked_request *r = &obs->requests[i];
+        if (r->dir == dir && cJSON_IsNumber(r->id) && r->id->valuedouble == id->valuedouble)
+            return r;
+    }
+    return NULL;
+}
+
 static const char *reuse_reqs(mcps_rev rev, bool answered)
 {
     if (rev == MCPS_REV_2026_07_28)
@@ -278,7 +294,13 @@ static void track_response(mcps_observer *obs, const mcps_rpc_info *info, mcps_d
         if (obs->tracking_full)
             return;
         const mcps_tracked_request *loose = find_loose(obs, info->id, other_side(dir));
-        if (loose)
+        const mcps_tracked_request *rounded = find_rounded(obs, info->id, other_side(dir));
+        if (!loose && rounded)
+            report(obs, "JSON-INT-001", dir, offset, line,
+                   "response id %s is the id of the request on line %zu rounded through a double "
+                   "(RFC 8259: integers beyond 2^53-1 are not interoperable)",
+                   id, rounded->line);
+        else if (loose)
             report(obs, "RPC-RSP-001", dir, offset, line,
                    "response id %s has the wrong JSON type: the request on line %zu used the same "
                    "value as a %s",

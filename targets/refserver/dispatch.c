@@ -112,7 +112,9 @@ static void handle_request(rs_server *s, const rs_req *req)
     if (!handle) {
         int code = rs_fault_on(s, RS_FAULT_UNKNOWN_METHOD_WRONG_CODE) ? RS_INTERNAL_ERROR
                                                                       : RS_METHOD_NOT_FOUND;
-        rs_answer_error(s, req->id, req->batch, code, "Method not found");
+        if (!rs_fault_on(s, RS_FAULT_UNKNOWN_METHOD_SILENT))
+            rs_answer_error(s, rs_fault_on(s, RS_FAULT_UNKNOWN_METHOD_NULL_ID) ? NULL : req->id,
+                            req->batch, code, "Method not found");
         return;
     }
     rs_reply r = {0};
@@ -163,6 +165,8 @@ static void handle_object(rs_server *s, const cJSON *msg, rs_batch *batch)
     }
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
     const char *why = invalid_reason(s, msg);
+    if (why && rs_fault_on(s, RS_FAULT_DROP_INVALID_REQUESTS))
+        return;
     if (why) {
         int code = rs_fault_on(s, RS_FAULT_INVALID_REQUEST_WRONG_CODE) ? RS_INTERNAL_ERROR
                                                                        : RS_INVALID_REQUEST;

@@ -71,6 +71,8 @@
       "use accepted content without validating it against the requestedSchema")                    \
     X(URL_ELICIT_TOKEN, "url-elicit-token", "ELIC-015",                                            \
       "put an access token in the URL of a URL-mode elicitation")                                  \
+    X(URL_ELICIT_HTTP, "url-elicit-http", "ELIC-016",                                              \
+      "give a URL-mode elicitation a plain http:// URL")                                           \
     X(URL_ELICIT_BARE_ERROR, "url-elicit-bare-error", "ELIC-014 ELIC-013",                         \
       "answer connect-account with -32042 without data.elicitations")                              \
     X(REQUEST_BEFORE_INITIALIZED, "request-before-initialized", "LIFE-INIT-006",                   \

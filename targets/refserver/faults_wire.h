@@ -32,6 +32,8 @@
       "echo string ids that look like integers (\"42\") as numbers (42)")                          \
     X(ID_LOSSY, "id-lossy", "RPC-RSP-001",                                                         \
       "echo integer ids through a double (9007199254740993 -> 9007199254740992)")                  \
+    X(ID_ASCII_ONLY, "id-ascii-only", "RPC-RSP-001",                                               \
+      "echo string ids with each non-ASCII character replaced by '?'")                             \
     X(DROP_MALFORMED, "drop-malformed", "RPC-ERR-003", "send no answer to unparseable lines")      \
     X(PARSE_ERROR_WRONG_CODE, "parse-error-wrong-code", "RPC-ERR-003",                             \
       "answer unparseable lines with -32603 instead of -32700")                                    \
@@ -43,6 +45,12 @@
       "process requests with id null and answer them with a result")                               \
     X(UNKNOWN_METHOD_WRONG_CODE, "unknown-method-wrong-code", "RPC-ERR-005",                       \
       "answer unknown methods with -32603 instead of -32601")                                      \
+    X(UNKNOWN_METHOD_SILENT, "unknown-method-silent", "RPC-RSP-004",                               \
+      "send no answer to requests for unknown methods")                                            \
+    X(UNKNOWN_METHOD_NULL_ID, "unknown-method-null-id", "RPC-RSP-001 RPC-ERR-008",                 \
+      "answer unknown methods with -32601 but id null")                                            \
+    X(DROP_INVALID_REQUESTS, "drop-invalid-requests", "RPC-ERR-004",                               \
+      "send no answer to structurally invalid requests (validation before routing, as some SDKs)") \
     X(INVALID_PARAMS_WRONG_CODE, "invalid-params-wrong-code", "RPC-ERR-006",                       \
       "answer missing or wrongly typed params members with -32603 instead of -32602")              \
     X(NO_BATCH, "no-batch", "BATCH-001", "in 2025-03-26 reject every batch with one -32600 error") \
