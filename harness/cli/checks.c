@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static cJSON *id_array(const char *ids)
 {
@@ -33,6 +34,15 @@ static cJSON *rev_array(mcps_rev_set revs)
     return a;
 }
 
+const char *mcps_cli_shown_path(const char *path)
+{
+    char cwd[4096];
+    if (!path || !getcwd(cwd, sizeof cwd))
+        return path ? path : "";
+    size_t n = strlen(cwd);
+    return strncmp(path, cwd, n) == 0 && path[n] == '/' ? path + n + 1 : path;
+}
+
 /* A proof with its suites resolved: none written means the check's own suite. */
 static cJSON *proof_json(const mcps_proof *p, const char *check_suite, const char *file)
 {
@@ -44,7 +54,7 @@ static cJSON *proof_json(const mcps_proof *p, const char *check_suite, const cha
         cJSON_AddItemToArray(suites, cJSON_CreateString(p->suites[i]));
     if (!p->nsuites)
         cJSON_AddItemToArray(suites, cJSON_CreateString(check_suite));
-    cJSON_AddStringToObject(o, "file", file ? file : "");
+    cJSON_AddStringToObject(o, "file", mcps_cli_shown_path(file));
     cJSON_AddNumberToObject(o, "line", (double)p->line);
     return o;
 }
@@ -66,7 +76,7 @@ static cJSON *record(const char *id, const char *kind, const char *suite, const 
 static cJSON *case_record(const mcps_suite *s, const mcps_case *c)
 {
     cJSON *o = record(c->id, "case", s->name, c->title, c->requirements, c->revisions);
-    cJSON_AddStringToObject(o, "file", c->file);
+    cJSON_AddStringToObject(o, "file", mcps_cli_shown_path(c->file));
     cJSON_AddNumberToObject(o, "line", (double)c->line);
     cJSON *proofs = cJSON_GetObjectItemCaseSensitive(o, "proofs");
     for (size_t i = 0; i < c->nproofs; i++)
