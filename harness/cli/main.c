@@ -20,6 +20,7 @@ static const command commands[] = {
     {"run", mcps_cli_run, "run the conformance suites against a target"},
     {"list", mcps_cli_list, "list the cases and the requirements they test"},
     {"lint", mcps_cli_lint, "judge a captured stdio transcript"},
+    {"explain", mcps_cli_explain, "a requirement or check: catalog text, checks, faults, coverage"},
 };
 
 static int usage(FILE *out)

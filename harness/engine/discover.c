@@ -95,14 +95,26 @@ static mcps_verdict judge_answer(mcps_discovery *d, mcps_rev rev, const cJSON *a
     return MCPS_VERDICT_FAIL;
 }
 
+#define CHECK_ID    "discovery/initialize"
+#define CHECK_TITLE "Revision discovery: initialize on a fresh process"
+#define CHECK_REQS  "LIFE-INIT-003 LIFE-VER-003"
+
+bool mcps_run_discovery_check(const char **id, const char **title, const char **reqs)
+{
+    *id = CHECK_ID;
+    *title = CHECK_TITLE;
+    *reqs = CHECK_REQS;
+    return true;
+}
+
 static void describe_probe(mcps_case_result *c, mcps_rev rev)
 {
-    c->id = strdup("discovery/initialize");
+    c->id = strdup(CHECK_ID);
     c->suite = strdup("discovery");
-    c->title = strdup("Revision discovery: initialize on a fresh process");
+    c->title = strdup(CHECK_TITLE);
     c->section = strdup("basic/lifecycle");
     c->revision = rev;
-    c->requirements = strdup("LIFE-INIT-003 LIFE-VER-003");
+    c->requirements = strdup(CHECK_REQS);
     c->level = MCPS_LEVEL_MUST;
     c->expected = strdup("The target answers initialize with this revision if it speaks it, or "
                          "with another revision it speaks.");

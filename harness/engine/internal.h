@@ -40,6 +40,8 @@ void mcps_tally_finding(mcps_tally *t, mcps_rev rev, const char *case_id, const 
 void mcps_tally_counts(mcps_tally *t, mcps_rev rev, const mcps_session_counts *counts);
 /* Messages sent and lines received over the whole run (cases only; probes are added by run.c). */
 void mcps_tally_totals(const mcps_tally *t, size_t *sent, size_t *received);
+/* Findings no rule could tally (none, by construction; an ERROR check otherwise). */
+size_t mcps_tally_unmatched(const mcps_tally *t);
 /* Append one "observe/..." case per rule and revision the run covered. */
 bool mcps_tally_results(const mcps_tally *t, mcps_rev_set revisions, mcps_run_result *out);
 

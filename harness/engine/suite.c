@@ -659,6 +659,20 @@ static bool append_text(char **dst, const char *text)
     return *dst != NULL;
 }
 
+/* proven-by FAULT VERDICT [SUITES...] (proofs.h) */
+static bool add_proof(loader *ld, mcps_case *c, char *rest)
+{
+    mcps_proof *grown = realloc(c->proofs, (c->nproofs + 1) * sizeof *grown);
+    if (!grown)
+        return fail(ld, ld->lr.lineno, "out of memory");
+    c->proofs = grown;
+    char why[200];
+    if (!mcps_proof_parse(rest, ld->lr.lineno, &c->proofs[c->nproofs], why, sizeof why))
+        return fail(ld, ld->lr.lineno, "%s", why);
+    c->nproofs++;
+    return true;
+}
+
 static bool parse_case_directive(loader *ld, mcps_case *c, char *word, char *rest)
 {
     size_t line = ld->lr.lineno;
@@ -691,6 +705,8 @@ static bool parse_case_directive(loader *ld, mcps_case *c, char *word, char *res
     }
     if (strcmp(word, "timeout") == 0)
         return parse_duration(rest, &c->timeout) ? true : fail(ld, line, "bad timeout '%s'", rest);
+    if (strcmp(word, "proven-by") == 0)
+        return add_proof(ld, c, rest);
     return fail(ld, line, "unknown directive '%s'", word);
 }
 
@@ -767,6 +783,9 @@ static void free_case(mcps_case *c)
     mcps_json_delete(c->client_capabilities);
     free(c->expect);
     free_steps(c->steps, c->nsteps);
+    for (size_t i = 0; i < c->nproofs; i++)
+        mcps_proof_free(&c->proofs[i]);
+    free(c->proofs);
     free(c->file);
 }
 

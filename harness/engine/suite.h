@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "codec/rev.h"
+#include "engine/proofs.h"
 #include "engine/result.h"
 
 typedef enum mcps_step_kind {
@@ -93,6 +94,8 @@ typedef struct mcps_case {
     double timeout;             /* default wait for an expectation in this case; 0 = run default */
     mcps_step *steps;
     size_t nsteps;
+    mcps_proof *proofs; /* proven-by: the faults that make the check fail (proofs.h) */
+    size_t nproofs;
     char *file;
     size_t line;
 } mcps_case;

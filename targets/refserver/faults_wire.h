@@ -9,7 +9,7 @@
 #define RS_FAULTS_WIRE(X)                                                                          \
     X(INIT_NO_SERVERINFO, "init-no-serverinfo", "LIFE-INIT-003",                                   \
       "omit serverInfo from the initialize result")                                                \
-    X(INIT_WRONG_VERSION, "init-wrong-version", "LIFE-VER-003",                                    \
+    X(INIT_WRONG_VERSION, "init-wrong-version", "LIFE-VER-003 LIFE-VER-004",                       \
       "answer 2024-11-05 to every supported requested version (and behave as 2024-11-05)")         \
     X(UNSUPPORTED_VERSION_ERROR, "unsupported-version-error", "LIFE-VER-004",                      \
       "refuse an unknown protocolVersion with -32602 and data.supported/requested")                \
