@@ -60,23 +60,28 @@ static bool declared(const cJSON *caps, const char *path)
 
 /* ---- the server's own capabilities --------------------------------------------------- */
 
-/* A notification announced by a capability (CAP-SRV-001..004). */
+/*
+ * A notification announced by a capability. Log messages have their own rule
+ * (CAP-SRV-004); a listChanged or subscribe notification the server did not
+ * declare is using a feature it did not negotiate (CAP-GEN-001, a MUST as
+ * CAP-GEN-002 from 2025-06-18), whether or not it declared the feature's list.
+ */
 static void judge_declared_notification(const mcps_judge_input *in, const mcps_inmsg *m)
 {
     static const struct {
-        const char *method, *cap, *reqs;
+        const char *method, *cap;
     } rules[] = {
-        {"notifications/message", "logging", "CAP-SRV-004"},
-        {"notifications/tools/list_changed", "tools.listChanged", "CAP-SRV-003"},
-        {"notifications/prompts/list_changed", "prompts.listChanged", "CAP-SRV-001"},
-        {"notifications/resources/list_changed", "resources.listChanged", "CAP-SRV-002"},
-        {"notifications/resources/updated", "resources.subscribe", "CAP-SRV-002"},
+        {"notifications/message", "logging"},
+        {"notifications/tools/list_changed", "tools.listChanged"},
+        {"notifications/prompts/list_changed", "prompts.listChanged"},
+        {"notifications/resources/list_changed", "resources.listChanged"},
+        {"notifications/resources/updated", "resources.subscribe"},
     };
     const char *method = method_of(m);
     for (size_t r = 0; method && r < sizeof rules / sizeof *rules; r++)
         if (strcmp(method, rules[r].method) == 0 && !declared(in->server_caps, rules[r].cap))
-            finding(in, rules[r].reqs, m, "%s sent, but the server did not declare %s", method,
-                    rules[r].cap);
+            finding(in, r == 0 ? "CAP-SRV-004" : "CAP-GEN-001 CAP-GEN-002", m,
+                    "%s sent, but the server did not declare %s", method, rules[r].cap);
 }
 
 /* ---- what the client declared ---------------------------------------------------------- */
