@@ -48,6 +48,8 @@
     X(COMPLETION_UNKNOWN_PROMPT_OK, "completion-unknown-prompt-ok", "COMP-004",                    \
       "complete arguments of unknown prompts with no values instead of -32602")                    \
     X(COMPLETION_READS_FILES, "completion-reads-files", "COMP-005",                                \
-      "complete a value that names a file path with that file's first line")
+      "complete a value that names a file path with that file's first line")                      \
+    X(READ_NO_URI_NOT_FOUND, "read-no-uri-not-found", "RPC-ERR-006",                               \
+      "answer resources/read without a string uri with -32002 (not found) instead of -32602")
 
 #endif
