@@ -13,6 +13,9 @@
       "answer a cursor the server never issued with the first page instead of -32602")             \
     X(CURSOR_LOOP, "cursor-loop", "PAGE-005",                                                      \
       "end every list's last page with a cursor back to the first, so walks never end")            \
+    X(LATE_PAGE_BAD_ITEMS, "late-page-bad-items", "TOOL-001 RES-001 RES-006 PROMPT-001",            \
+      "on every page but the first, leave inputSchema out of the first tool, name out of the "     \
+      "first resource, template and prompt")                                                       \
     X(RESOURCE_NO_NAME, "resource-no-name", "RES-001", "leave name out of resources/list entries") \
     X(TEMPLATE_INVALID, "template-invalid", "RES-006 RES-011",                                     \
       "list the uriTemplate mem://item/{id (an unclosed expression)")                              \
