@@ -83,9 +83,9 @@ typedef enum mcps_rule { MCPS_RULES(MCPS_RULE_ENUM_) MCPS_RULE_COUNT } mcps_rule
     X(PROGRESS_NOT_INCREASING, PROGRESS, "PROG-004")                                               \
     X(PROGRESS_UNKNOWN_TOKEN, PROGRESS, "PROG-006")                                                \
     X(PROGRESS_AFTER_RESPONSE, PROGRESS, "PROG-007")                                               \
-    X(UNDECLARED_PROMPTS_CHANGED, DECLARED_NOTIFICATIONS, "CAP-SRV-001")                           \
-    X(UNDECLARED_RESOURCES_NOTICE, DECLARED_NOTIFICATIONS, "CAP-SRV-002")                          \
-    X(UNDECLARED_TOOLS_CHANGED, DECLARED_NOTIFICATIONS, "CAP-SRV-003")                             \
+    X(UNDECLARED_PROMPTS_CHANGED, DECLARED_NOTIFICATIONS, "CAP-GEN-001 CAP-GEN-002")               \
+    X(UNDECLARED_RESOURCES_NOTICE, DECLARED_NOTIFICATIONS, "CAP-GEN-001 CAP-GEN-002")              \
+    X(UNDECLARED_TOOLS_CHANGED, DECLARED_NOTIFICATIONS, "CAP-GEN-001 CAP-GEN-002")                 \
     X(UNDECLARED_LOGGING, DECLARED_NOTIFICATIONS, "CAP-SRV-004")                                   \
     X(CLIENT_UNDECLARED_2024, CLIENT_CAPABILITIES, "CAP-GEN-001")                                  \
     X(CLIENT_UNDECLARED, CLIENT_CAPABILITIES, "CAP-GEN-002")                                       \

@@ -218,17 +218,35 @@ static void step_send(case_run *cr, const mcps_step *st)
     cJSON_Delete(msg);
 }
 
+/* ${NAME} in raw text is the variable's text (a generated robustness probe, say). */
+static char *raw_text(case_run *cr, const mcps_step *st, size_t *len)
+{
+    char err[200];
+    bool splice = strlen(st->raw) == st->raw_len && strstr(st->raw, "${");
+    char *text = splice ? mcps_template_text(st->raw, &cr->vars, err, sizeof err) : NULL;
+    if (splice && !text) {
+        grade(cr, MCPS_VERDICT_ERROR, true, "suite error at %s:%zu: %s", cr->c->file, st->line,
+              err);
+        return NULL;
+    }
+    *len = text ? strlen(text) : st->raw_len;
+    char *bytes = malloc(*len + 1);
+    if (bytes) {
+        memcpy(bytes, text ? text : st->raw, *len);
+        bytes[*len] = '\n';
+    } else {
+        grade(cr, MCPS_VERDICT_ERROR, true, "out of memory");
+    }
+    free(text);
+    return bytes;
+}
+
 static void step_send_raw(case_run *cr, const mcps_step *st)
 {
     char err[200];
-    char *bytes = malloc(st->raw_len + 1);
-    if (!bytes) {
-        grade(cr, MCPS_VERDICT_ERROR, true, "out of memory");
-        return;
-    }
-    memcpy(bytes, st->raw, st->raw_len);
-    bytes[st->raw_len] = '\n';
-    if (!mcps_session_send_raw(cr->s, bytes, st->raw_len + 1, err, sizeof err))
+    size_t len;
+    char *bytes = raw_text(cr, st, &len);
+    if (bytes && !mcps_session_send_raw(cr->s, bytes, len + 1, err, sizeof err))
         send_failed(cr, st, err);
     free(bytes);
 }

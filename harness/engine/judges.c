@@ -63,7 +63,12 @@ static bool declared(const cJSON *caps, const char *path)
 
 /* ---- the server's own capabilities --------------------------------------------------- */
 
-/* A notification announced by a capability (CAP-SRV-001..004). */
+/*
+ * A notification announced by a capability. Log messages have their own rule
+ * (CAP-SRV-004); a listChanged or subscribe notification the server did not
+ * declare is using a feature it did not negotiate (CAP-GEN-001, a MUST as
+ * CAP-GEN-002 from 2025-06-18), whether or not it declared the feature's list.
+ */
 static void judge_declared_notification(const mcps_judge_input *in, const mcps_inmsg *m)
 {
     static const struct {

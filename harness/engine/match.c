@@ -269,7 +269,8 @@ static bool match_type(matcher *m, const char *kw, const cJSON *actual)
     if (ok)
         return true;
     char want[40];
-    snprintf(want, sizeof want, "%s%s", strcmp(kw, "absent") == 0 ? "no member" : "$", kw);
+    bool absent = strcmp(kw, "absent") == 0;
+    snprintf(want, sizeof want, "%s%s", absent ? "no member" : "$", absent ? "" : kw);
     return mismatch_value(m, want, actual);
 }
 

@@ -84,7 +84,7 @@ static const rule rules[MCPS_RULE_COUNT] = {
     [MCPS_RULE_DECLARED_NOTIFICATIONS] =
         {"declared-notifications",
          "Notifications only for what the server declared (logging, listChanged, subscribe)",
-         "CAP-SRV-001 CAP-SRV-002 CAP-SRV-003 CAP-SRV-004", ON_CALLS},
+         "CAP-SRV-004 CAP-GEN-001 CAP-GEN-002", ON_CALLS},
     [MCPS_RULE_CLIENT_CAPABILITIES] =
         {"client-capabilities", "Requests to the client only for features the client declared",
          "CAP-GEN-001 CAP-GEN-002 ROOTS-005 SAMP-008 SAMP-013 ELIC-007 TASK-001", ON_REQUESTS},

@@ -571,12 +571,13 @@ static bool parse_let(loader *ld, step_list *l, char *rest)
     int used = 0;
     if (sscanf(rest, "%63[A-Za-z0-9_] = %n", name, &used) != 1 || !used)
         return fail(ld, line, "write 'let NAME = FUNCTION(${A}, ...)' or 'let NAME = {json}'");
-    char *value = rest + used;
+    char *value = rest + used; /* {json}, [json], "text" or a number */
     mcps_step *s = push_step(l, MCPS_STEP_LET, line);
     if (!s)
         return fail(ld, line, "out of memory");
     s->name = strdup(name);
-    if (*value == '{' || *value == '[' || *value == '"') {
+    if (*value == '{' || *value == '[' || *value == '"' || *value == '-' ||
+        (*value >= '0' && *value <= '9')) {
         s->json = read_json(ld, value);
         return s->json != NULL;
     }

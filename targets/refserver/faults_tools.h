@@ -7,6 +7,8 @@
 #define RS_FAULTS_TOOLS_H
 
 #define RS_FAULTS_TOOLS(X)                                                                         \
+    X(CALL_BAD_PARAMS_AS_RESULT, "call-bad-params-as-result", "RPC-ERR-006",                       \
+      "answer tools/call without a string name with an isError result instead of -32602")          \
     X(TOOL_NO_INPUT_SCHEMA, "tool-no-input-schema", "TOOL-001",                                    \
       "leave inputSchema out of the echo tool in tools/list")                                      \
     X(TOOL_ANNOTATION_STRING, "tool-annotation-string", "TOOL-011",                                \

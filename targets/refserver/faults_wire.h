@@ -7,6 +7,14 @@
 #define RS_FAULTS_WIRE_H
 
 #define RS_FAULTS_WIRE(X)                                                                          \
+    X(CRASH_DEEP_NESTING, "crash-deep-nesting", "RPC-RSP-004 JSON-LIMIT-001",                      \
+      "exit at once, without an answer, on a line nested 64 or more arrays or objects deep")       \
+    X(HANG_LONG_STRING, "hang-long-string", "RPC-RSP-004 JSON-LIMIT-001",                          \
+      "stop answering for good on a line holding a string of 64 KiB or more")                      \
+    X(CRASH_HUGE_NUMBER, "crash-huge-number", "RPC-RSP-004 JSON-LIMIT-001",                        \
+      "exit at once, without an answer, on a line holding a number of 1000 digits or more")        \
+    X(HANG_MANY_MEMBERS, "hang-many-members", "RPC-RSP-004 JSON-LIMIT-001",                        \
+      "stop answering for good on a line with 10000 or more object members")                       \
     X(INIT_NO_SERVERINFO, "init-no-serverinfo", "LIFE-INIT-003",                                   \
       "omit serverInfo from the initialize result")                                                \
     X(INIT_WRONG_VERSION, "init-wrong-version", "LIFE-VER-003 LIFE-VER-004",                       \

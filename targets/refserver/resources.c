@@ -214,6 +214,11 @@ static void not_found(const rs_server *s, rs_reply *r, const char *uri)
 
 void rs_resources_read(rs_server *s, const rs_req *req, rs_reply *r)
 {
+    if (rs_fault_on(s, RS_FAULT_READ_NO_URI_NOT_FOUND) &&
+        !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(req->params, "uri"))) {
+        rs_fail(r, RS_RESOURCE_NOT_FOUND, "Resource not found");
+        return;
+    }
     const char *uri = rs_param_string(s, req->params, "uri", true, r);
     if (r->code)
         return;
