@@ -495,7 +495,7 @@ static const struct keyword {
     {"additionalProperties", DALL, kw_additional_properties},
     {"allOf", DALL, kw_all_of},
     {"anyOf", DALL, kw_any_of},
-    {"dependencies", D07, kw_dependencies},
+    {"dependencies", DALL, kw_dependencies}, /* 2020-12's meta-schema keeps it */
     {"dependentRequired", D20, kw_dependent_required},
     {"dependentSchemas", D20, kw_dependent_schemas},
     {"if", DALL, kw_if},

@@ -455,7 +455,20 @@ typedef struct fcase {
 } fcase;
 
 static const fcase FORMATS[] = {
-    {"date-time", "2024-02-29T23:59:60+01:00", true},
+    {"date-time", "2024-03-01T00:59:60+01:00", true},
+    {"date-time", "2024-02-29T23:59:60+01:00", false},
+    {"time", "23:59:60Z", true},
+    {"time", "22:59:60Z", false},
+    {"duration", "P1Y2M3DT4H5M6S", true},
+    {"duration", "P2W", true},
+    {"duration", "PT1H6S", false},
+    {"duration", "P1YT", false},
+    {"json-pointer", "/a~1b/~0", true},
+    {"json-pointer", "/a~2", false},
+    {"relative-json-pointer", "0#", true},
+    {"relative-json-pointer", "01/a", false},
+    {"uri-reference", "../a?b#c", true},
+    {"uri-reference", "a b", false},
     {"date-time", "2024-01-15t10:30:00.123z", true},
     {"date-time", "2023-02-29T00:00:00Z", false},
     {"date-time", "2024-01-15 10:30:00Z", false},
