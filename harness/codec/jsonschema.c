@@ -530,7 +530,7 @@ static mcps_schema_verdict verdict_of(const mcps_si_vctx *c, mcps_si_outcome r)
 }
 
 /* The dialect to apply: $schema's, else the caller's default. */
-static mcps_schema_dialect dialect_for(const cJSON *schema, const mcps_schema_options *o)
+mcps_schema_dialect mcps_si_dialect(const cJSON *schema, const mcps_schema_options *o)
 {
     bool has = cJSON_IsObject(schema) && cJSON_GetObjectItemCaseSensitive(schema, "$schema");
     if (has || o->dialect == MCPS_SCHEMA_DIALECT_UNKNOWN)
@@ -581,7 +581,7 @@ mcps_schema_verdict mcps_schema_validate(const cJSON *schema, const cJSON *insta
     c.root = schema;
     c.opt = mcps_si_options(opts);
     c.out = out;
-    out->dialect = dialect_for(schema, &c.opt);
+    out->dialect = mcps_si_dialect(schema, &c.opt);
     c.draft07 = out->dialect == MCPS_SCHEMA_DIALECT_DRAFT_07;
     if (!schema || !instance) {
         mcps_si_result_add(out, MCPS_SCHEMA_SCHEMA_ERROR, NULL, NULL, NULL,

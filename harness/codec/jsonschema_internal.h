@@ -150,6 +150,8 @@ int mcps_si_format_check(const char *format, const char *s);
 
 /* opts, or the defaults when NULL; zero limits also take their defaults. */
 mcps_schema_options mcps_si_options(const mcps_schema_options *opts);
+/* The rules a schema gets: its $schema's, else opts->dialect (validation and checking agree). */
+mcps_schema_dialect mcps_si_dialect(const cJSON *schema, const mcps_schema_options *opts);
 
 /* ---- results -------------------------------------------------------------- */
 
