@@ -16,7 +16,6 @@
 #include "uri/uritemplate.h"
 
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -274,16 +273,22 @@ static bool match_type(matcher *m, const char *kw, const cJSON *actual)
     return mismatch_value(m, want, actual);
 }
 
+/* $regex: is the schema's "pattern" dialect, ECMA-262, on the same linear-time engine. */
 static bool match_regex(matcher *m, const char *re, const cJSON *actual)
 {
     if (!cJSON_IsString(actual))
         return mismatch_value(m, "a string", actual);
-    regex_t rx;
-    if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) != 0)
+    mcps_schema_regex *rx = NULL;
+    if (mcps_schema_regex_compile(re, strlen(re), &rx, NULL, 0) != MCPS_SCHEMA_REGEX_OK)
         return mismatch(m, "bad regular expression /%s/", re);
-    bool ok = regexec(&rx, actual->valuestring, 0, NULL, 0) == 0;
-    regfree(&rx);
-    if (ok)
+    /* Linear in program x input, both bounded (suite patterns, --max-message): no budget cap. */
+    size_t budget = SIZE_MAX;
+    int found =
+        mcps_schema_regex_search(rx, actual->valuestring, strlen(actual->valuestring), &budget);
+    mcps_schema_regex_free(rx);
+    if (found < 0)
+        return mismatch(m, "out of memory matching /%s/", re);
+    if (found)
         return true;
     char want[160];
     snprintf(want, sizeof want, "a string matching /%.120s/", re);
@@ -958,13 +963,17 @@ static bool validate_string(const char *s, char *err, size_t errlen)
     if (s[0] != '$' || s[1] == '$' || s[1] == '{')
         return true;
     if (strncmp(s, "$regex:", 7) == 0) {
-        regex_t rx;
-        int rc = regcomp(&rx, s + 7, REG_EXTENDED | REG_NOSUB);
-        if (rc == 0)
-            regfree(&rx);
-        else
-            snprintf(err, errlen, "regular expression /%.60s/ does not compile", s + 7);
-        return rc == 0;
+        char why[96];
+        mcps_schema_regex *rx = NULL;
+        mcps_schema_regex_status st =
+            mcps_schema_regex_compile(s + 7, strlen(s + 7), &rx, why, sizeof why);
+        mcps_schema_regex_free(rx);
+        if (st != MCPS_SCHEMA_REGEX_OK)
+            snprintf(err, errlen, "regular expression /%.60s/ %s: %s", s + 7,
+                     st == MCPS_SCHEMA_REGEX_SYNTAX ? "is not ECMA-262"
+                                                    : "is beyond the regex engine",
+                     why);
+        return st == MCPS_SCHEMA_REGEX_OK;
     }
     const char *name = strncmp(s, "$capture?:", 10) == 0 ? s + 10
                        : strncmp(s, "$capture:", 9) == 0 ? s + 9

@@ -33,7 +33,7 @@ typedef struct mcps_si_cache_entry {
     mcps_schema_regex_status status;
     char why[96];
     mcps_si_ref_status ref_status;
-    const cJSON *target;
+    mcps_si_target target;
 } cache_entry;
 
 /* ---- outcomes ----------------------------------------------------------------- */
@@ -203,15 +203,16 @@ static const cache_entry *regex_for(mcps_si_vctx *c, const char *source)
     return e;
 }
 
-mcps_si_ref_status mcps_si_resolve(mcps_si_vctx *c, const char *ref, const cJSON **target)
+/* A $ref string always sits under the same base, so its target can be remembered. */
+mcps_si_ref_status mcps_si_resolve(mcps_si_vctx *c, const char *ref, mcps_si_target *target)
 {
     bool fresh;
     cache_entry *e = cache_slot(c, ref, &fresh);
     if (!e)
-        return mcps_si_ref_resolve(c->root, ref, target);
+        return mcps_si_index_resolve(c, ref, false, target);
     if (fresh) {
         e->is_ref = true;
-        e->ref_status = mcps_si_ref_resolve(c->root, ref, &e->target);
+        e->ref_status = mcps_si_index_resolve(c, ref, false, &e->target);
     }
     *target = e->target;
     return e->ref_status;
@@ -267,25 +268,168 @@ mcps_si_outcome mcps_si_regex_unknown(mcps_si_vctx *c, mcps_si_rx_site at, const
     return mcps_si_stop(c, MCPS_SCHEMA_UNSUPPORTED, at.ip, at.sp, at.key, msg);
 }
 
+/* ---- annotations for unevaluated* ----------------------------------------------- */
+
+static bool is_unevaluated(const char *name)
+{
+    return strcmp(name, "unevaluatedProperties") == 0 || strcmp(name, "unevaluatedItems") == 0;
+}
+
+/* Must s collect annotations for inst: it has unevaluated*, or its parent collects for inst. */
+static bool wants_annotations(const mcps_si_vctx *c, const cJSON *s, const cJSON *inst)
+{
+    if (c->draft07 || !(cJSON_IsObject(inst) || cJSON_IsArray(inst)))
+        return false;
+    if (c->ann && c->ann->inst == inst)
+        return true;
+    for (const cJSON *kw = s->child; kw; kw = kw->next)
+        if (is_unevaluated(kw->string))
+            return true;
+    return false;
+}
+
+bool mcps_si_collecting(const mcps_si_vctx *c, const cJSON *inst)
+{
+    return c->ann && c->ann->inst == inst;
+}
+
+void mcps_si_mark(mcps_si_vctx *c, const cJSON *inst, size_t pos)
+{
+    if (mcps_si_collecting(c, inst) && pos < c->ann->n)
+        c->ann->bits[pos / 64] |= (uint64_t)1 << (pos % 64);
+}
+
+void mcps_si_mark_from(mcps_si_vctx *c, const cJSON *inst, size_t first)
+{
+    if (!mcps_si_collecting(c, inst))
+        return;
+    mcps_si_spend(c, c->ann->n / 64);
+    for (size_t i = first; i < c->ann->n; i++)
+        c->ann->bits[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+bool mcps_si_marked(const mcps_si_vctx *c, size_t pos)
+{
+    return c->ann && pos < c->ann->n && (c->ann->bits[pos / 64] >> (pos % 64) & 1);
+}
+
+/* A passing subschema's marks join its parent's, when both are about the same instance. */
+static void hand_up(mcps_si_vctx *c, const mcps_si_ann *from, mcps_si_ann *to)
+{
+    if (!to || to->inst != from->inst)
+        return;
+    size_t words = (from->n + 63) / 64;
+    mcps_si_spend(c, words / 16);
+    for (size_t i = 0; i < words; i++)
+        to->bits[i] |= from->bits[i];
+}
+
 /* ---- dispatch ------------------------------------------------------------------- */
+
+/* Keywords of the validation vocabulary, which a custom meta-schema may leave out. */
+static bool validation_keyword(const char *name)
+{
+    static const char *const names[] = {"const",
+                                        "dependentRequired",
+                                        "enum",
+                                        "exclusiveMaximum",
+                                        "exclusiveMinimum",
+                                        "maxContains",
+                                        "maxItems",
+                                        "maxLength",
+                                        "maxProperties",
+                                        "maximum",
+                                        "minContains",
+                                        "minItems",
+                                        "minLength",
+                                        "minProperties",
+                                        "minimum",
+                                        "multipleOf",
+                                        "pattern",
+                                        "required",
+                                        "type",
+                                        "uniqueItems"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
 
 static mcps_si_kw_fn handler(const mcps_si_vctx *c, const char *name)
 {
+    if (c->no_validation && validation_keyword(name))
+        return NULL;
     mcps_si_kw_fn fn = mcps_si_value_keyword(name, c->draft07);
     return fn ? fn : mcps_si_object_keyword(name, c->draft07); /* NULL: an annotation */
 }
 
+/* Every keyword but unevaluated*, then those: they read what the others evaluated. */
 static mcps_si_outcome eval_keywords(mcps_si_vctx *c, const cJSON *s, const cJSON *inst,
                                      const mcps_si_path *sp, const mcps_si_path *ip)
 {
     mcps_si_outcome acc = R_OK;
-    for (const cJSON *kw = s->child; kw && !mcps_si_done(c, acc); kw = kw->next) {
-        mcps_si_kw_fn fn = handler(c, kw->string);
-        mcps_si_kw k = {s, kw, inst, sp, ip};
-        if (fn)
-            acc = mcps_si_both(acc, fn(c, &k));
+    for (int pass = 0; pass < 2; pass++) {
+        for (const cJSON *kw = s->child; kw && !mcps_si_done(c, acc); kw = kw->next) {
+            if (is_unevaluated(kw->string) != (pass == 1))
+                continue;
+            mcps_si_kw_fn fn = handler(c, kw->string);
+            mcps_si_kw k = {s, kw, inst, sp, ip};
+            if (fn)
+                acc = mcps_si_both(acc, fn(c, &k));
+        }
     }
     return acc;
+}
+
+/* Switch to a schema's base URI and dialect; a new resource joins the dynamic scope. */
+static void enter_scope(mcps_si_vctx *c, const mcps_si_target *t)
+{
+    c->draft07 = t->draft07;
+    if (c->base && strcmp(c->base, t->base) == 0)
+        return;
+    c->base = t->base;
+    if (c->nscope < c->opt.max_depth + 1)
+        c->scope[c->nscope++] = t->base;
+}
+
+/* Evaluate an object schema's keywords, collecting annotations when asked to. */
+static mcps_si_outcome eval_object(mcps_si_vctx *c, const cJSON *s, const cJSON *inst,
+                                   const mcps_si_path *sp, const mcps_si_path *ip)
+{
+    mcps_si_ann *parent = c->ann, local = {inst, 0, NULL};
+    if (wants_annotations(c, s, inst)) {
+        local.n = (size_t)cJSON_GetArraySize(inst);
+        local.bits = calloc(local.n / 64 + 1, sizeof *local.bits);
+        if (!local.bits)
+            return mcps_si_stop(c, MCPS_SCHEMA_TOO_COMPLEX, ip, sp, NULL, "out of memory");
+        mcps_si_spend(c, local.n / 64);
+        c->ann = &local;
+    } else {
+        c->ann = NULL;
+    }
+    const cJSON *ref = c->draft07 ? cJSON_GetObjectItemCaseSensitive(s, "$ref") : NULL;
+    mcps_si_kw k = {s, ref, inst, sp, ip};
+    mcps_si_outcome r = ref ? mcps_si_kw_ref(c, &k) /* draft-07: $ref hides its siblings */
+                            : eval_keywords(c, s, inst, sp, ip);
+    if (r == R_OK && local.bits)
+        hand_up(c, &local, parent);
+    free(local.bits);
+    c->ann = parent;
+    return r;
+}
+
+mcps_si_outcome mcps_si_apply_target(mcps_si_vctx *c, const mcps_si_target *t, const cJSON *inst,
+                                     const mcps_si_path *sp, const mcps_si_path *ip)
+{
+    const char *base = c->base;
+    bool draft07 = c->draft07;
+    size_t nscope = c->nscope;
+    enter_scope(c, t);
+    mcps_si_outcome r = mcps_si_apply(c, t->node, inst, sp, ip);
+    c->base = base;
+    c->draft07 = draft07;
+    c->nscope = nscope;
+    return r;
 }
 
 mcps_si_outcome mcps_si_apply(mcps_si_vctx *c, const cJSON *s, const cJSON *inst,
@@ -311,10 +455,16 @@ mcps_si_outcome mcps_si_apply(mcps_si_vctx *c, const cJSON *s, const cJSON *inst
         return mcps_si_stop(c, MCPS_SCHEMA_SCHEMA_ERROR, ip, sp, NULL,
                             "a schema must be an object or a boolean");
     c->depth++;
-    const cJSON *ref = c->draft07 ? cJSON_GetObjectItemCaseSensitive(s, "$ref") : NULL;
-    mcps_si_kw k = {s, ref, inst, sp, ip};
-    mcps_si_outcome r = ref ? mcps_si_kw_ref(c, &k) /* draft-07: $ref hides its siblings */
-                            : eval_keywords(c, s, inst, sp, ip);
+    mcps_si_target here;
+    const char *base = c->base;
+    bool draft07 = c->draft07;
+    size_t nscope = c->nscope;
+    if (mcps_si_index_scope(c, s, &here))
+        enter_scope(c, &here);
+    mcps_si_outcome r = eval_object(c, s, inst, sp, ip);
+    c->base = base;
+    c->draft07 = draft07;
+    c->nscope = nscope;
     c->depth--;
     return r;
 }
@@ -323,8 +473,8 @@ mcps_si_outcome mcps_si_apply(mcps_si_vctx *c, const cJSON *s, const cJSON *inst
 
 mcps_schema_options mcps_schema_default_options(void)
 {
-    return (mcps_schema_options){MCPS_SCHEMA_DEFAULT_MAX_DEPTH, MCPS_SCHEMA_DEFAULT_MAX_STEPS,
-                                 false};
+    return (mcps_schema_options){.max_depth = MCPS_SCHEMA_DEFAULT_MAX_DEPTH,
+                                 .max_steps = MCPS_SCHEMA_DEFAULT_MAX_STEPS};
 }
 
 /* Zero limits mean "the default", so callers can set just the fields they care about. */
@@ -379,6 +529,50 @@ static mcps_schema_verdict verdict_of(const mcps_si_vctx *c, mcps_si_outcome r)
     }
 }
 
+/* The dialect to apply: $schema's, else the caller's default. */
+mcps_schema_dialect mcps_si_dialect(const cJSON *schema, const mcps_schema_options *o)
+{
+    bool has = cJSON_IsObject(schema) && cJSON_GetObjectItemCaseSensitive(schema, "$schema");
+    if (has || o->dialect == MCPS_SCHEMA_DIALECT_UNKNOWN)
+        return mcps_schema_dialect_of(schema);
+    return o->dialect;
+}
+
+/*
+ * A $schema we do not know by name may be a meta-schema the caller handed
+ * over: its $vocabulary then says which keywords apply (2020-12 rules).
+ */
+static void apply_vocabularies(mcps_si_vctx *c, const cJSON *schema)
+{
+    static const char vocab[] = "https://json-schema.org/draft/2020-12/vocab/";
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(schema, "$schema");
+    char uri[512];
+    if (!cJSON_IsString(s))
+        return;
+    snprintf(uri, sizeof uri, "%.*s", (int)strcspn(s->valuestring, "#"), s->valuestring);
+    const cJSON *meta = mcps_si_index_document(c, uri);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(meta, "$vocabulary");
+    if (!cJSON_IsObject(v))
+        return;
+    c->out->dialect = MCPS_SCHEMA_DIALECT_2020_12;
+    c->draft07 = false;
+    snprintf(uri, sizeof uri, "%svalidation", vocab);
+    c->no_validation = !cJSON_GetObjectItemCaseSensitive(v, uri);
+    snprintf(uri, sizeof uri, "%sformat-assertion", vocab);
+    c->opt.format_assertion |= cJSON_GetObjectItemCaseSensitive(v, uri) != NULL;
+}
+
+static mcps_si_outcome validate_root(mcps_si_vctx *c, const cJSON *instance)
+{
+    c->refs = malloc(c->opt.max_depth * sizeof *c->refs);
+    c->scope = malloc((c->opt.max_depth + 1) * sizeof *c->scope);
+    if (!c->refs || !c->scope || !mcps_si_index_build(c))
+        return mcps_si_stop(c, MCPS_SCHEMA_TOO_COMPLEX, NULL, NULL, NULL, "out of memory");
+    if (c->out->dialect == MCPS_SCHEMA_DIALECT_UNKNOWN)
+        apply_vocabularies(c, c->root);
+    return mcps_si_apply(c, c->root, instance, NULL, NULL);
+}
+
 mcps_schema_verdict mcps_schema_validate(const cJSON *schema, const cJSON *instance,
                                          const mcps_schema_options *opts, mcps_schema_result *out)
 {
@@ -387,19 +581,17 @@ mcps_schema_verdict mcps_schema_validate(const cJSON *schema, const cJSON *insta
     c.root = schema;
     c.opt = mcps_si_options(opts);
     c.out = out;
-    out->dialect = mcps_schema_dialect_of(schema);
+    out->dialect = mcps_si_dialect(schema, &c.opt);
     c.draft07 = out->dialect == MCPS_SCHEMA_DIALECT_DRAFT_07;
     if (!schema || !instance) {
         mcps_si_result_add(out, MCPS_SCHEMA_SCHEMA_ERROR, NULL, NULL, NULL,
                            schema ? "no instance to validate" : "no schema");
         return out->verdict = MCPS_SCHEMA_SCHEMA_ERROR;
     }
-    c.refs = malloc(c.opt.max_depth * sizeof *c.refs);
-    mcps_si_outcome r =
-        c.refs ? mcps_si_apply(&c, schema, instance, NULL, NULL)
-               : mcps_si_stop(&c, MCPS_SCHEMA_TOO_COMPLEX, NULL, NULL, NULL, "out of memory");
-    out->verdict = verdict_of(&c, r);
+    out->verdict = verdict_of(&c, validate_root(&c, instance));
     free(c.refs);
+    free(c.scope);
+    mcps_si_index_free(c.index);
     cache_free(&c);
     return out->verdict;
 }

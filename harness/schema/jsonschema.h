@@ -11,9 +11,10 @@
  * honest answer), so this is our own.
  *
  * Dialects: 2020-12 (the default when $schema is absent, MCP GEN-JSCH-001) and
- * draft-07. Only local references (#, #/json/pointer, or the root's own $id
- * followed by such a fragment) are resolved; nothing is ever fetched
- * (GEN-JSCH-004). Every entry point is bounded in depth and in total work
+ * draft-07. References resolve by URI against $id scopes, to JSON Pointers,
+ * $anchor/$dynamicAnchor names and draft-07 "#name" ids, within the schema
+ * and the documents the caller hands over in the options; nothing is ever
+ * fetched (GEN-JSCH-004). Every entry point is bounded in depth and in total work
  * (GEN-JSCH-006) and answers "too complex" rather than running away.
  *
  * Regexes (pattern, patternProperties, format "regex") use our own ECMA-262
@@ -58,11 +59,25 @@ typedef enum mcps_schema_dialect {
     MCPS_SCHEMA_DIALECT_UNKNOWN, /* $schema names something else; 2020-12 rules were applied */
 } mcps_schema_dialect;
 
+/*
+ * A schema document the caller already holds, known by the URI it would be
+ * retrieved from (its own $id, if any, applies inside it). References to it
+ * resolve; references to anything else stay "unsupported", never fetched.
+ */
+typedef struct mcps_schema_document {
+    const char *uri;
+    const cJSON *schema;
+} mcps_schema_document;
+
 /* Zero limits take their defaults, so {.format_assertion = true} is a complete setting. */
 typedef struct mcps_schema_options {
     size_t max_depth;      /* see MCPS_SCHEMA_DEFAULT_MAX_DEPTH */
     size_t max_steps;      /* see MCPS_SCHEMA_DEFAULT_MAX_STEPS */
     bool format_assertion; /* make "format" an assertion (2020-12 makes it an annotation) */
+    const mcps_schema_document *documents; /* other documents $ref may reach (may be NULL) */
+    size_t ndocuments;
+    /* Rules for a schema without $schema: 2020-12 (the zero value) or draft-07. */
+    mcps_schema_dialect dialect;
 } mcps_schema_options;
 
 /*

@@ -591,7 +591,7 @@ mcps_schema_verdict mcps_schema_check(const cJSON *schema, const mcps_schema_opt
     c.root = schema;
     c.opt = mcps_si_options(opts);
     c.out = out;
-    out->dialect = mcps_schema_dialect_of(schema);
+    out->dialect = mcps_si_dialect(schema, &c.opt);
     c.dialect = out->dialect == MCPS_SCHEMA_DIALECT_DRAFT_07 ? D07 : D20;
     if (!schema) {
         problem(&c, MCPS_SCHEMA_SCHEMA_ERROR, NULL, "no schema");

@@ -1,6 +1,9 @@
 /*
  * jsonschema_format.c - the cheap "format" checks: dates and times (RFC 3339),
- * email, hostname, uri (RFC 3986 absolute), uuid, ipv4, ipv6, regex.
+ * email, hostname, uri and uri-reference (RFC 3986, codec/uri), uri-template
+ * (RFC 6570, codec/uritemplate), json-pointer and relative-json-pointer,
+ * duration (RFC 3339 appendix A), uuid, ipv4, ipv6, regex.
+ * docs/json-schema-unsupported.md lists what the official suite asks beyond these.
  *
  * Format is an annotation in 2020-12 unless the caller opts in, so these run
  * only when asked. Each check is a hand-written scanner over ASCII (no regex,
@@ -10,6 +13,9 @@
 #include "schema/jsonschema_internal.h"
 
 #include "base/hex.h"
+
+#include "uri/uri.h"
+#include "uri/uritemplate.h"
 
 #include <string.h>
 
@@ -59,22 +65,27 @@ static bool full_date(const char **p)
            digits(p, 2, &d) && m >= 1 && m <= 12 && d >= 1 && d <= days_in_month(y, m);
 }
 
-static bool time_offset(const char **p)
+/* The offset in minutes east of UTC into *minutes. */
+static bool time_offset(const char **p, int *minutes)
 {
     int h, m;
+    *minutes = 0;
     if (**p == 'Z' || **p == 'z') {
         (*p)++;
         return true;
     }
     if (**p != '+' && **p != '-')
         return false;
-    (*p)++;
-    return digits(p, 2, &h) && expect(p, ':') && digits(p, 2, &m) && h <= 23 && m <= 59;
+    int sign = *(*p)++ == '-' ? -1 : 1;
+    if (!(digits(p, 2, &h) && expect(p, ':') && digits(p, 2, &m) && h <= 23 && m <= 59))
+        return false;
+    *minutes = sign * (h * 60 + m);
+    return true;
 }
 
 static bool full_time(const char **p)
 {
-    int h, m, s;
+    int h, m, s, off;
     if (!(digits(p, 2, &h) && expect(p, ':') && digits(p, 2, &m) && expect(p, ':') &&
           digits(p, 2, &s) && h <= 23 && m <= 59 && s <= 60))
         return false;
@@ -85,7 +96,11 @@ static bool full_time(const char **p)
         while (is_digit(**p))
             (*p)++;
     }
-    return time_offset(p);
+    if (!time_offset(p, &off))
+        return false;
+    /* A leap second is the last second of a UTC day: 23:59:60 once the offset is taken off. */
+    int utc = ((h * 60 + m - off) % 1440 + 1440) % 1440;
+    return s < 60 || utc == 23 * 60 + 59;
 }
 
 static bool check_date(const char *s)
@@ -193,9 +208,23 @@ static bool check_ipv6(const char *s)
     return check_ipv6_n(s, strlen(s));
 }
 
+/* RFC 5321 Quoted-string: printable ASCII, with \ quoting the next character. */
+static bool email_quoted(const char *s, size_t n)
+{
+    for (size_t i = 1; i + 1 < n; i++) {
+        if (s[i] < 0x20 || s[i] > 0x7E || s[i] == '"')
+            return false;
+        if (s[i] == '\\' && ++i + 1 >= n)
+            return false;
+    }
+    return true;
+}
+
 static bool email_local(const char *s, size_t n)
 {
     static const char atext[] = "!#$%&'*+/=?^_`{|}~-";
+    if (n >= 2 && n <= 64 && s[0] == '"' && s[n - 1] == '"')
+        return email_quoted(s, n);
     if (n == 0 || n > 64 || s[0] == '.' || s[n - 1] == '.')
         return false;
     for (size_t i = 0; i < n; i++) {
@@ -240,8 +269,15 @@ static bool uri_char(const char **p)
     return true;
 }
 
+static bool check_uri_rfc3986(const char *s)
+{
+    return mcps_uri_validate(s, strlen(s), NULL);
+}
+
 static bool check_uri(const char *s)
 {
+    if (!check_uri_rfc3986(s))
+        return false;
     const char *p = s;
     if (!is_alpha(*p))
         return false;
@@ -256,6 +292,85 @@ static bool check_uri(const char *s)
         if (!uri_char(&p))
             return false;
     return true;
+}
+
+static bool check_uri_reference(const char *s)
+{
+    mcps_uri u;
+    return mcps_uri_parse(s, strlen(s), &u, NULL);
+}
+
+static bool check_uri_template(const char *s)
+{
+    return mcps_tmpl_validate(s, strlen(s), NULL);
+}
+
+/* RFC 6901: "" or "/token" repeated, ~ only as ~0 or ~1. */
+static bool check_json_pointer(const char *s)
+{
+    if (*s && *s != '/')
+        return false;
+    for (; *s; s++)
+        if (*s == '~' && s[1] != '0' && s[1] != '1')
+            return false;
+    return true;
+}
+
+/* A non-negative integer without leading zeros, then "#" or a JSON Pointer. */
+static bool check_relative_json_pointer(const char *s)
+{
+    if (!is_digit(*s) || (s[0] == '0' && is_digit(s[1])))
+        return false;
+    while (is_digit(*s))
+        s++;
+    if (*s == '+' || *s == '-') { /* an index adjustment: a non-zero integer */
+        s++;
+        if (!is_digit(*s) || *s == '0')
+            return false;
+        while (is_digit(*s))
+            s++;
+    }
+    return (s[0] == '#' && s[1] == '\0') || check_json_pointer(s);
+}
+
+/* Fields "<digits><unit>" whose units are consecutive letters of units ("YMD": Y, YM,
+ * YMD, M, MD or D); *count gets how many. False on a gap, a repeat or a stray letter. */
+static bool duration_fields(const char **p, const char *units, int *count)
+{
+    const char *next = NULL; /* the unit that must come next, once one was seen */
+    *count = 0;
+    while (is_digit(**p)) {
+        while (is_digit(**p))
+            (*p)++;
+        const char *at = **p ? strchr(units, **p) : NULL;
+        if (!at || (next && at != next))
+            return false;
+        next = at + 1;
+        (*p)++;
+        (*count)++;
+    }
+    return true;
+}
+
+/* RFC 3339 appendix A: "P", then "<n>W" alone, or date fields and/or "T" and time fields. */
+static bool check_duration(const char *s)
+{
+    int dates = 0, times = 0;
+    if (*s++ != 'P')
+        return false;
+    const char *w = s;
+    while (is_digit(*w))
+        w++;
+    if (w > s && w[0] == 'W')
+        return w[1] == '\0';
+    if (!duration_fields(&s, "YMD", &dates))
+        return false;
+    if (*s == 'T') {
+        s++;
+        if (!duration_fields(&s, "HMS", &times) || times == 0)
+            return false;
+    }
+    return *s == '\0' && dates + times > 0;
 }
 
 static bool check_uuid(const char *s)
@@ -285,10 +400,21 @@ int mcps_si_format_check(const char *format, const char *s)
         const char *name;
         bool (*check)(const char *);
     } formats[] = {
-        {"date-time", check_date_time}, {"date", check_date},         {"time", check_time},
-        {"email", check_email},         {"hostname", check_hostname}, {"ipv4", check_ipv4},
-        {"ipv6", check_ipv6},           {"uri", check_uri},           {"uuid", check_uuid},
+        {"date-time", check_date_time},
+        {"date", check_date},
+        {"time", check_time},
+        {"email", check_email},
+        {"hostname", check_hostname},
+        {"ipv4", check_ipv4},
+        {"ipv6", check_ipv6},
+        {"uri", check_uri},
+        {"uuid", check_uuid},
         {"regex", check_regex},
+        {"uri-reference", check_uri_reference},
+        {"uri-template", check_uri_template},
+        {"json-pointer", check_json_pointer},
+        {"relative-json-pointer", check_relative_json_pointer},
+        {"duration", check_duration},
     };
     for (size_t i = 0; i < sizeof formats / sizeof *formats; i++)
         if (strcmp(format, formats[i].name) == 0)

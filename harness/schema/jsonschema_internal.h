@@ -68,6 +68,11 @@ struct mcps_schema_regex {
     bool anchored; /* starts with ^: only position 0 can begin a match */
 };
 
+/* The ranges of a Unicode General_Category value (short or long name), from
+ * the generated jsonschema_unicode.c; false when name is none. */
+bool mcps_si_unicode_category(const char *name, size_t len, const mcps_si_rx_range **set,
+                              size_t *n);
+
 /* Used by the generator: */
 
 /* Append to out a random string the regex matches, aiming at about target code
@@ -134,8 +139,10 @@ typedef enum mcps_si_ref_status {
     MCPS_SI_REF_EXTERNAL, /* another document, or an anchor: not followed */
 } mcps_si_ref_status;
 
-/* Resolve ref against the root document; *target on OK. */
+/* Resolve ref against the root document alone (no $id scopes); *target on OK. */
 mcps_si_ref_status mcps_si_ref_resolve(const cJSON *root, const char *ref, const cJSON **target);
+/* The node a URI fragment ("" or a percent-encoded JSON Pointer) names in root; NULL if none. */
+const cJSON *mcps_si_pointer_walk(const cJSON *root, const char *fragment);
 
 /* ---- formats -------------------------------------------------------------- */
 
@@ -146,6 +153,8 @@ int mcps_si_format_check(const char *format, const char *s);
 
 /* opts, or the defaults when NULL; zero limits also take their defaults. */
 mcps_schema_options mcps_si_options(const mcps_schema_options *opts);
+/* The rules a schema gets: its $schema's, else opts->dialect (validation and checking agree). */
+mcps_schema_dialect mcps_si_dialect(const cJSON *schema, const mcps_schema_options *opts);
 
 /* ---- results -------------------------------------------------------------- */
 
@@ -166,6 +175,28 @@ typedef enum mcps_si_outcome {
     R_ABORT, /* schema broken or budget spent; reported, stop everything */
 } mcps_si_outcome;
 
+/* Where a reference lands: the schema, its base URI and its dialect. */
+typedef struct mcps_si_target {
+    const cJSON *node;
+    const char *base;
+    bool draft07;
+} mcps_si_target;
+
+/* The URIs, anchors and base URIs of the schema and the caller's documents (jsonschema_scope.c). */
+typedef struct mcps_si_index mcps_si_index;
+
+/*
+ * Annotations for unevaluatedProperties/unevaluatedItems: which members or
+ * items of one instance some keyword has evaluated, by position. A schema
+ * object that has those keywords, or sits in place under one that does,
+ * collects; a passing subschema hands its marks up, a failing one drops them.
+ */
+typedef struct mcps_si_ann {
+    const cJSON *inst;
+    size_t n;       /* members or items of inst */
+    uint64_t *bits; /* evaluated positions */
+} mcps_si_ann;
+
 typedef struct mcps_si_ref_frame {
     const cJSON *schema;
     const cJSON *instance;
@@ -185,7 +216,33 @@ typedef struct mcps_si_vctx {
     size_t nrefs;
     struct mcps_si_cache_entry *cache; /* regexes and $ref targets, by string address */
     size_t cachecap, cacheused;
+    mcps_si_index *index;
+    const char *base;   /* base URI in force */
+    const char **scope; /* dynamic scope: resource base URIs entered, outermost first */
+    size_t nscope;
+    mcps_si_ann *ann;   /* annotations being collected for the current instance, or NULL */
+    bool no_validation; /* the meta-schema leaves out the validation vocabulary */
 } mcps_si_vctx;
+
+/* Index the schema and the documents in the options; false on OOM. */
+bool mcps_si_index_build(mcps_si_vctx *c);
+void mcps_si_index_free(mcps_si_index *x);
+/* A schema object's base URI and dialect, if the index has it. */
+bool mcps_si_index_scope(const mcps_si_vctx *c, const cJSON *node, mcps_si_target *out);
+/* The schema a resource URI (no fragment) names, or NULL. */
+const cJSON *mcps_si_index_document(const mcps_si_vctx *c, const char *uri);
+/* Resolve ref against the base in force; dynamic: as $dynamicRef, through the dynamic scope. */
+mcps_si_ref_status mcps_si_index_resolve(mcps_si_vctx *c, const char *ref, bool dynamic,
+                                         mcps_si_target *out);
+
+/* Record that keyword evaluation reached position pos (or every position from
+ * first on) of inst, when annotations are collected for inst. */
+void mcps_si_mark(mcps_si_vctx *c, const cJSON *inst, size_t pos);
+void mcps_si_mark_from(mcps_si_vctx *c, const cJSON *inst, size_t first);
+/* Was position pos of the current collector's instance evaluated? */
+bool mcps_si_marked(const mcps_si_vctx *c, size_t pos);
+/* True when annotations are being collected for inst (anyOf must then try every branch). */
+bool mcps_si_collecting(const mcps_si_vctx *c, const cJSON *inst);
 
 /* One keyword evaluation: the schema object, the keyword member, where we are. */
 typedef struct mcps_si_kw {
@@ -202,14 +259,16 @@ typedef mcps_si_outcome (*mcps_si_kw_fn)(mcps_si_vctx *, const mcps_si_kw *);
 mcps_si_kw_fn mcps_si_value_keyword(const char *name, bool draft07);
 mcps_si_kw_fn mcps_si_object_keyword(const char *name, bool draft07);
 
-/* True when schema applies subschemas to the same value ($ref, allOf, if, ...). */
-bool mcps_si_has_in_place(const cJSON *schema);
-
 /* $ref on its own: draft-07 ignores everything beside it. */
 mcps_si_outcome mcps_si_kw_ref(mcps_si_vctx *c, const mcps_si_kw *k);
 
-/* mcps_si_ref_resolve against the root, remembered for the rest of the validation. */
-mcps_si_ref_status mcps_si_resolve(mcps_si_vctx *c, const char *ref, const cJSON **target);
+/* mcps_si_index_resolve for a $ref string of the schema, remembered for the rest of the validation.
+ */
+mcps_si_ref_status mcps_si_resolve(mcps_si_vctx *c, const char *ref, mcps_si_target *target);
+
+/* Evaluate the target of a reference, in its own base URI and dialect. */
+mcps_si_outcome mcps_si_apply_target(mcps_si_vctx *c, const mcps_si_target *t, const cJSON *inst,
+                                     const mcps_si_path *sp, const mcps_si_path *ip);
 
 /* Evaluate subschema sub (at sp) against inst (at ip). */
 mcps_si_outcome mcps_si_apply(mcps_si_vctx *c, const cJSON *sub, const cJSON *inst,

@@ -25,13 +25,15 @@ static mcps_si_outcome kw_properties(mcps_si_vctx *c, const mcps_si_kw *k)
         return mcps_si_bad_schema(c, k, "properties must be an object of schemas");
     if (!cJSON_IsObject(k->inst))
         return R_OK;
-    for (const cJSON *m = k->inst->child; m && !mcps_si_done(c, acc); m = m->next) {
+    size_t pos = 0;
+    for (const cJSON *m = k->inst->child; m && !mcps_si_done(c, acc); m = m->next, pos++) {
         const cJSON *sub = cJSON_GetObjectItemCaseSensitive(k->kw, m->string);
         mcps_si_spend(c, 1);
         if (!sub)
             continue;
         KEY_PATH(ssp, &sp, sub->string);
         KEY_PATH(ip, k->ip, m->string);
+        mcps_si_mark(c, k->inst, pos);
         acc = mcps_si_both(acc, mcps_si_apply(c, sub, m, &ssp, &ip));
     }
     return acc;
@@ -63,12 +65,15 @@ static mcps_si_outcome kw_pattern_properties(mcps_si_vctx *c, const mcps_si_kw *
         return R_OK;
     for (const cJSON *p = k->kw->child; p && !mcps_si_done(c, acc); p = p->next) {
         KEY_PATH(psp, &sp, p->string);
-        for (const cJSON *m = k->inst->child; m && !mcps_si_done(c, acc); m = m->next) {
+        size_t pos = 0;
+        for (const cJSON *m = k->inst->child; m && !mcps_si_done(c, acc); m = m->next, pos++) {
             KEY_PATH(ip, k->ip, m->string);
             mcps_si_rx_site at = {&ip, &sp, p->string};
             int r = mcps_si_regex_test(c, at, p->string, m->string);
             if (r == -2)
                 return R_ABORT;
+            if (r == 1)
+                mcps_si_mark(c, k->inst, pos);
             if (r != 0)
                 acc = mcps_si_both(acc, apply_maybe(c, r < 0, at, p->string, p, m, &psp, &ip));
         }
@@ -106,11 +111,13 @@ static mcps_si_outcome kw_additional_properties(mcps_si_vctx *c, const mcps_si_k
         return mcps_si_bad_schema(c, k, "additionalProperties must be a schema");
     if (!cJSON_IsObject(k->inst))
         return R_OK;
-    for (const cJSON *m = k->inst->child; m && !mcps_si_done(c, acc); m = m->next) {
+    size_t pos = 0;
+    for (const cJSON *m = k->inst->child; m && !mcps_si_done(c, acc); m = m->next, pos++) {
         const char *unknown = NULL;
         mcps_si_spend(c, 1);
         if (cJSON_IsObject(props) && cJSON_GetObjectItemCaseSensitive(props, m->string))
             continue;
+        mcps_si_mark(c, k->inst, pos);
         KEY_PATH(ip, k->ip, m->string);
         int covered = pattern_covers(c, k, m->string, &ip, &unknown);
         if (covered == 1)
@@ -283,16 +290,18 @@ static mcps_si_outcome kw_any_of(mcps_si_vctx *c, const mcps_si_kw *k)
     bool unknown = false;
     if (!schema_list(k->kw))
         return mcps_si_bad_schema(c, k, "anyOf must be a non-empty array of schemas");
-    for (const cJSON *sub = k->kw->child; sub; sub = sub->next, i++) {
+    bool passed = false, all = mcps_si_collecting(c, k->inst); /* every passing branch annotates */
+    for (const cJSON *sub = k->kw->child; sub && !(passed && !all); sub = sub->next, i++) {
         INDEX_PATH(ssp, &sp, i);
         mcps_si_outcome r = mcps_si_apply(c, sub, k->inst, &ssp, k->ip);
         if (r == R_ABORT)
             return r;
-        if (r == R_OK) {
-            mcps_si_result_rollback(c->out, mark);
-            return R_OK;
-        }
+        passed |= r == R_OK;
         unknown |= r == R_UNKNOWN;
+    }
+    if (passed) {
+        mcps_si_result_rollback(c->out, mark);
+        return R_OK;
     }
     if (unknown)
         return R_UNKNOWN;
@@ -347,7 +356,10 @@ static mcps_si_outcome kw_not(mcps_si_vctx *c, const mcps_si_kw *k)
     KW_PATH(sp, k);
     if (!mcps_si_is_schema(k->kw))
         return mcps_si_bad_schema(c, k, "not must be a schema");
+    mcps_si_ann *ann = c->ann; /* what passes inside not annotates nothing */
+    c->ann = NULL;
     mcps_si_outcome r = probe(c, k->kw, k->inst, &sp, k->ip);
+    c->ann = ann;
     if (r == R_OK)
         return mcps_si_fail(c, k, k->ip, "value must not match the \"not\" schema");
     return r == R_FAIL ? R_OK : r;
@@ -383,82 +395,91 @@ static mcps_si_outcome kw_if(mcps_si_vctx *c, const mcps_si_kw *k)
 
 /* ---- references ----------------------------------------------------------------- */
 
-mcps_si_outcome mcps_si_kw_ref(mcps_si_vctx *c, const mcps_si_kw *k)
+/* A reference that lands where it was already evaluating the same value never ends. */
+static mcps_si_outcome follow(mcps_si_vctx *c, const mcps_si_kw *k, const mcps_si_target *t)
 {
     char msg[220];
-    const cJSON *target;
-    if (!cJSON_IsString(k->kw))
-        return mcps_si_bad_schema(c, k, "$ref must be a string");
-    const char *ref = k->kw->valuestring;
-    mcps_si_ref_status st = mcps_si_resolve(c, ref, &target);
-    if (st == MCPS_SI_REF_BROKEN) {
-        snprintf(msg, sizeof msg, "$ref \"%.80s\" does not resolve within this schema", ref);
-        return mcps_si_bad_schema(c, k, msg);
-    }
-    if (st == MCPS_SI_REF_EXTERNAL) {
-        snprintf(msg, sizeof msg,
-                 "cannot check: $ref \"%.80s\" is not a local reference, and references are "
-                 "never fetched",
-                 ref);
-        return mcps_si_unsupported(c, k, msg);
-    }
     for (size_t i = 0; i < c->nrefs; i++) {
-        if (c->refs[i].schema == target && c->refs[i].instance == k->inst) {
+        if (c->refs[i].schema == t->node && c->refs[i].instance == k->inst) {
             snprintf(msg, sizeof msg,
-                     "$ref \"%.80s\" leads back to itself without consuming any of the value", ref);
+                     "%s \"%.80s\" leads back to itself without consuming any of the value",
+                     k->kw->string, k->kw->valuestring);
             return mcps_si_bad_schema(c, k, msg);
         }
     }
     if (c->nrefs >= c->opt.max_depth)
         return mcps_si_out_of_budget(c, k);
-    c->refs[c->nrefs++] = (mcps_si_ref_frame){target, k->inst};
-    mcps_si_path base = {NULL, NULL, 0, ref};
-    mcps_si_outcome r = mcps_si_apply(c, target, k->inst, &base, k->ip);
+    c->refs[c->nrefs++] = (mcps_si_ref_frame){t->node, k->inst};
+    mcps_si_path base = {NULL, NULL, 0, k->kw->valuestring};
+    mcps_si_outcome r = mcps_si_apply_target(c, t, k->inst, &base, k->ip);
     c->nrefs--;
     return r;
 }
 
-static mcps_si_outcome kw_dynamic_ref(mcps_si_vctx *c, const mcps_si_kw *k)
+static mcps_si_outcome reference(mcps_si_vctx *c, const mcps_si_kw *k, bool dynamic)
 {
-    return mcps_si_unsupported(c, k, "cannot check: $dynamicRef is not supported");
+    char msg[220];
+    mcps_si_target target;
+    if (!cJSON_IsString(k->kw))
+        return mcps_si_bad_schema(c, k, "a reference must be a string");
+    const char *ref = k->kw->valuestring;
+    mcps_si_ref_status st =
+        dynamic ? mcps_si_index_resolve(c, ref, true, &target) : mcps_si_resolve(c, ref, &target);
+    if (st == MCPS_SI_REF_BROKEN) {
+        snprintf(msg, sizeof msg, "%s \"%.80s\" does not resolve within this schema", k->kw->string,
+                 ref);
+        return mcps_si_bad_schema(c, k, msg);
+    }
+    if (st == MCPS_SI_REF_EXTERNAL) {
+        snprintf(msg, sizeof msg,
+                 "cannot check: %s \"%.80s\" names a document we do not have, and references "
+                 "are never fetched",
+                 k->kw->string, ref);
+        return mcps_si_unsupported(c, k, msg);
+    }
+    return follow(c, k, &target);
 }
 
-/* Does the schema object apply other subschemas in place (whose annotations we do not track)? */
-bool mcps_si_has_in_place(const cJSON *schema)
+mcps_si_outcome mcps_si_kw_ref(mcps_si_vctx *c, const mcps_si_kw *k)
 {
-    static const char *const names[] = {"$ref",  "$dynamicRef", "allOf",           "anyOf",
-                                        "oneOf", "if",          "dependentSchemas"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (cJSON_GetObjectItemCaseSensitive(schema, names[i]))
-            return true;
-    return false;
+    return reference(c, k, false);
+}
+
+static mcps_si_outcome kw_dynamic_ref(mcps_si_vctx *c, const mcps_si_kw *k)
+{
+    return reference(c, k, true);
 }
 
 /*
- * unevaluatedProperties. Without in-place applicators beside it, the only
- * properties evaluated are those named by properties or matched by
- * patternProperties (additionalProperties takes all the rest), so it acts as
- * additionalProperties does. With them we would need annotation tracking:
- * we answer only when every property is named by properties anyway.
+ * unevaluatedProperties: applies to the members no keyword of this schema
+ * object, nor of a passing subschema applied in place, has evaluated (the
+ * annotations eval_object collects), and then counts them as evaluated too.
  */
 static mcps_si_outcome kw_unevaluated_properties(mcps_si_vctx *c, const mcps_si_kw *k)
 {
-    const cJSON *props = mcps_si_sibling(k, "properties");
+    KW_PATH(sp, k);
+    mcps_si_outcome acc = R_OK;
     if (!mcps_si_is_schema(k->kw))
         return mcps_si_bad_schema(c, k, "must be a schema");
-    if (cJSON_IsTrue(k->kw) || !cJSON_IsObject(k->inst) ||
-        mcps_si_sibling(k, "additionalProperties"))
+    if (!cJSON_IsObject(k->inst))
         return R_OK;
-    if (!mcps_si_has_in_place(k->schema))
-        return kw_additional_properties(c, k);
-    bool all_named = true;
-    for (const cJSON *m = k->inst->child; m && all_named; m = m->next)
-        all_named = cJSON_IsObject(props) && has_member(props, m->string);
-    if (all_named)
-        return R_OK;
-    return mcps_si_unsupported(c, k,
-                               "cannot check: unevaluatedProperties beside $ref, allOf, anyOf, "
-                               "oneOf, if or dependentSchemas is not supported");
+    size_t pos = 0;
+    for (const cJSON *m = k->inst->child; m && !mcps_si_done(c, acc); m = m->next, pos++) {
+        mcps_si_spend(c, 1);
+        if (mcps_si_marked(c, pos))
+            continue;
+        KEY_PATH(ip, k->ip, m->string);
+        mcps_si_outcome r = cJSON_IsFalse(k->kw)
+                                ? mcps_si_fail(c, k, &ip,
+                                               "property \"%.80s\" is not allowed (it is "
+                                               "unevaluated and unevaluatedProperties is false)",
+                                               m->string)
+                                : mcps_si_apply(c, k->kw, m, &sp, &ip);
+        acc = mcps_si_both(acc, r);
+    }
+    if (acc == R_OK)
+        mcps_si_mark_from(c, k->inst, 0);
+    return acc;
 }
 
 /* ---- table ---------------------------------------------------------------------- */
@@ -474,7 +495,7 @@ static const struct keyword {
     {"additionalProperties", DALL, kw_additional_properties},
     {"allOf", DALL, kw_all_of},
     {"anyOf", DALL, kw_any_of},
-    {"dependencies", D07, kw_dependencies},
+    {"dependencies", DALL, kw_dependencies}, /* 2020-12's meta-schema keeps it */
     {"dependentRequired", D20, kw_dependent_required},
     {"dependentSchemas", D20, kw_dependent_schemas},
     {"if", DALL, kw_if},

@@ -268,6 +268,7 @@ static mcps_si_outcome kw_items(mcps_si_vctx *c, const mcps_si_kw *k)
         return tuple(c, k);
     const cJSON *prefix = c->draft07 ? NULL : mcps_si_sibling(k, "prefixItems");
     size_t first = cJSON_IsArray(prefix) ? (size_t)cJSON_GetArraySize(prefix) : 0;
+    mcps_si_mark_from(c, k->inst, first);
     return each_item(c, k, k->kw, &sp, first);
 }
 
@@ -275,7 +276,12 @@ static mcps_si_outcome kw_prefix_items(mcps_si_vctx *c, const mcps_si_kw *k)
 {
     if (!cJSON_IsArray(k->kw) || !k->kw->child)
         return mcps_si_bad_schema(c, k, "prefixItems must be a non-empty array of schemas");
-    return cJSON_IsArray(k->inst) ? tuple(c, k) : R_OK;
+    if (!cJSON_IsArray(k->inst))
+        return R_OK;
+    size_t n = (size_t)cJSON_GetArraySize(k->kw);
+    for (size_t i = 0; i < n; i++)
+        mcps_si_mark(c, k->inst, i);
+    return tuple(c, k);
 }
 
 static mcps_si_outcome kw_additional_items(mcps_si_vctx *c, const mcps_si_kw *k)
@@ -392,6 +398,8 @@ static mcps_si_outcome count_contains(mcps_si_vctx *c, const mcps_si_kw *k, size
         }
         *lo += r == R_OK;
         *hi += r != R_FAIL;
+        if (r == R_OK)
+            mcps_si_mark(c, k->inst, i);
     }
     c->quiet--;
     return R_OK;
@@ -442,26 +450,34 @@ static mcps_si_outcome kw_contains_bound(mcps_si_vctx *c, const mcps_si_kw *k)
                : mcps_si_bad_schema(c, k, "must be a non-negative integer");
 }
 
-/*
- * unevaluatedItems. Without in-place applicators or contains beside it, the
- * items evaluated are the prefixItems positions (items takes all the rest), so
- * it acts on the items after them. Otherwise we would need annotation tracking.
- */
+/* unevaluatedItems: as unevaluatedProperties does for members (jsonschema_kwobj.c). */
 static mcps_si_outcome kw_unevaluated_items(mcps_si_vctx *c, const mcps_si_kw *k)
 {
     KW_PATH(sp, k);
-    const cJSON *prefix = mcps_si_sibling(k, "prefixItems");
-    size_t first = cJSON_IsArray(prefix) ? size_of(prefix) : 0;
+    mcps_si_outcome acc = R_OK;
     if (!mcps_si_is_schema(k->kw))
         return mcps_si_bad_schema(c, k, "must be a schema");
-    if (cJSON_IsTrue(k->kw) || !cJSON_IsArray(k->inst) || mcps_si_sibling(k, "items") ||
-        size_of(k->inst) <= first)
+    if (!cJSON_IsArray(k->inst))
         return R_OK;
-    if (!mcps_si_has_in_place(k->schema) && !mcps_si_sibling(k, "contains"))
-        return each_item(c, k, k->kw, &sp, first);
-    return mcps_si_unsupported(c, k,
-                               "cannot check: unevaluatedItems beside $ref, allOf, anyOf, oneOf, "
-                               "if, dependentSchemas or contains is not supported");
+    size_t pos = 0;
+    for (const cJSON *item = k->inst->child; item && !mcps_si_done(c, acc);
+         item = item->next, pos++) {
+        mcps_si_spend(c, 1);
+        if (mcps_si_marked(c, pos))
+            continue;
+        INDEX_PATH(ip, k->ip, pos);
+        mcps_si_outcome r =
+            cJSON_IsFalse(k->kw)
+                ? mcps_si_fail(c, k, &ip,
+                               "item %zu is not allowed (it is unevaluated and unevaluatedItems "
+                               "is false)",
+                               pos)
+                : mcps_si_apply(c, k->kw, item, &sp, &ip);
+        acc = mcps_si_both(acc, r);
+    }
+    if (acc == R_OK)
+        mcps_si_mark_from(c, k->inst, 0);
+    return acc;
 }
 
 /* ---- table ---------------------------------------------------------------------- */

@@ -276,11 +276,64 @@ static bool unsupported_escape(rx_parser *ps, unsigned c)
         return rx_fail(ps, MCPS_SCHEMA_REGEX_UNSUPPORTED, "backreference"), true;
     if (c == 'k' && at(ps, '<'))
         return rx_fail(ps, MCPS_SCHEMA_REGEX_UNSUPPORTED, "named backreference"), true;
-    if (c == 'p' || c == 'P')
-        return rx_fail(ps, MCPS_SCHEMA_REGEX_UNSUPPORTED, "Unicode property escape"), true;
     if (c == '0' && ps->p < ps->end && *ps->p >= '0' && *ps->p <= '9')
         return rx_fail(ps, MCPS_SCHEMA_REGEX_UNSUPPORTED, "octal escape"), true;
     return false;
+}
+
+static const mcps_si_rx_range ASCII_SET[] = {{0, 0x7F}};
+static const mcps_si_rx_range ANY_SET[] = {{0, 0x10FFFF}};
+
+/* The set a \p{...} body names: a General_Category value (alone or as gc= or
+ * General_Category=), ASCII, Any or Assigned. Scripts and the other binary
+ * properties are valid ECMA-262 but beyond our tables: unsupported. */
+static bool property_set(rx_parser *ps, const char *body, size_t len, esc *e)
+{
+    const char *eq = memchr(body, '=', len);
+    if (eq) {
+        size_t klen = (size_t)(eq - body);
+        bool gc = (klen == 2 && memcmp(body, "gc", 2) == 0) ||
+                  (klen == 16 && memcmp(body, "General_Category", 16) == 0);
+        if (!gc)
+            return rx_fail(ps, MCPS_SCHEMA_REGEX_UNSUPPORTED,
+                           "Unicode property other than "
+                           "General_Category");
+        len -= klen + 1;
+        body = eq + 1;
+        if (!mcps_si_unicode_category(body, len, &e->set, &e->nset))
+            return rx_fail(ps, MCPS_SCHEMA_REGEX_SYNTAX, "unknown General_Category value");
+        return true;
+    }
+    if (mcps_si_unicode_category(body, len, &e->set, &e->nset))
+        return true;
+    if (len == 5 && memcmp(body, "ASCII", 5) == 0) {
+        e->set = ASCII_SET, e->nset = 1;
+    } else if (len == 3 && memcmp(body, "Any", 3) == 0) {
+        e->set = ANY_SET, e->nset = 1;
+    } else if (len == 8 && memcmp(body, "Assigned", 8) == 0) {
+        mcps_si_unicode_category("Cn", 2, &e->set, &e->nset);
+        e->complement = !e->complement;
+    } else {
+        return rx_fail(ps, MCPS_SCHEMA_REGEX_UNSUPPORTED, "Unicode property escape");
+    }
+    return true;
+}
+
+/* \p{...} or \P{...}, the p already read; JSON Schema patterns have Unicode semantics. */
+static esc property_escape(rx_parser *ps, bool negated)
+{
+    esc e = {ESC_SET, 0, NULL, 0, negated};
+    const unsigned char *body = ps->p + 1, *close = NULL;
+    if (at(ps, '{'))
+        close = memchr(body, '}', (size_t)(ps->end - body) < 64 ? (size_t)(ps->end - body) : 64);
+    if (!close || close == body) {
+        rx_fail(ps, MCPS_SCHEMA_REGEX_SYNTAX, "\\p needs {property}");
+        return (esc){ESC_ERROR, 0, NULL, 0, false};
+    }
+    ps->p = close + 1;
+    if (!property_set(ps, (const char *)body, (size_t)(close - body), &e))
+        e.kind = ESC_ERROR;
+    return e;
 }
 
 /* Parse the escape after a backslash; in_class changes what \b means. */
@@ -299,6 +352,8 @@ static esc parse_escape(rx_parser *ps, bool in_class)
     } else if (unsupported_escape(ps, c)) {
         e.kind = ESC_ERROR;
     } else if (class_escape_set(c, &e)) {
+    } else if (c == 'p' || c == 'P') {
+        e = property_escape(ps, c == 'P');
     } else if (c == 'b' || c == 'B') {
         if (in_class && c == 'b')
             e.cp = 0x08;

@@ -384,13 +384,10 @@ static void put_token(mcps_buf *b, const char *key)
     }
 }
 
-/* The fragment of a URI reference, percent-decoded; false when malformed. */
-static bool decode_fragment(mcps_buf *out, const char *ref)
+/* s percent-decoded; false when malformed (or when it encodes a NUL). */
+static bool decode_percent(mcps_buf *out, const char *s)
 {
-    const char *hash = strchr(ref, '#');
-    if (!hash)
-        return true;
-    for (const char *p = hash + 1; *p; p++) {
+    for (const char *p = s; *p; p++) {
         if (*p != '%') {
             mcps_buf_putc(out, *p);
             continue;
@@ -402,6 +399,13 @@ static bool decode_fragment(mcps_buf *out, const char *ref)
         p += 2;
     }
     return true;
+}
+
+/* The fragment of a URI reference, percent-decoded; false when malformed. */
+static bool decode_fragment(mcps_buf *out, const char *ref)
+{
+    const char *hash = strchr(ref, '#');
+    return !hash || decode_percent(out, hash + 1);
 }
 
 void mcps_si_path_render(mcps_buf *b, const mcps_si_path *p)
@@ -508,6 +512,17 @@ mcps_si_ref_status mcps_si_ref_resolve(const cJSON *root, const char *ref, const
     *target = ok ? walk_pointer(root, text_of(&ptr)) : NULL;
     mcps_buf_free(&ptr);
     return *target ? MCPS_SI_REF_OK : MCPS_SI_REF_BROKEN;
+}
+
+const cJSON *mcps_si_pointer_walk(const cJSON *root, const char *fragment)
+{
+    if (!*fragment)
+        return root;
+    mcps_buf ptr = {0};
+    bool ok = decode_percent(&ptr, fragment) && !ptr.oom && text_of(&ptr)[0] == '/';
+    const cJSON *target = ok ? walk_pointer(root, text_of(&ptr)) : NULL;
+    mcps_buf_free(&ptr);
+    return target;
 }
 
 /* ---- the error list ------------------------------------------------------------ */

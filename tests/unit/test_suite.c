@@ -59,6 +59,10 @@ static void test_matchers(void **state)
     assert_non_null(strstr(why, "unexpected member \"b\""));
     assert_true(matches("\"$regex:^[0-9]{4}-[0-9]{2}-[0-9]{2}$\"", "\"2025-06-18\"", &v, NULL));
     assert_false(matches("\"$regex:^a+$\"", "\"ab\"", &v, NULL));
+    /* ECMA-262, as JSON Schema's pattern: \d is a digit (POSIX ERE read it as "d"), code points */
+    assert_true(matches("\"$regex:^\\\\d+$\"", "\"123\"", &v, NULL));
+    assert_false(matches("\"$regex:^\\\\d+$\"", "\"ddd\"", &v, NULL));
+    assert_true(matches("\"$regex:^\\\\p{Lu}.$\"", "\"\\u00c9\\u00e9\"", &v, NULL));
     assert_true(matches("{\"$each\":{\"name\":\"$string\"}}", "[{\"name\":\"a\"},{\"name\":\"b\"}]",
                         &v, NULL));
     assert_false(
