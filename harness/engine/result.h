@@ -70,6 +70,10 @@ typedef struct mcps_case_result {
     size_t wire_dropped; /* entries not kept once the per-case log limit was hit */
     mcps_case_note *notes;
     size_t nnotes;
+    /* for the run, not the report (set from the session with the wire log) */
+    bool cut;               /* a wait or send was cut short because the run stopped */
+    double stalled_seconds; /* the target, still running at shutdown, had been silent that
+                               long since a request it never answered; 0: it had not */
 } mcps_case_result;
 
 /* What revision discovery found for one revision. */

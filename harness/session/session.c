@@ -18,6 +18,9 @@
 #define MAX_WIRE_ENTRIES         2000
 #define DEFAULT_MAX_MESSAGE      ((size_t)4 * 1024 * 1024)
 #define MAX_INBOX                4096
+#define STDERR_WIRE_MAX          (8 * 1024) /* of wire_max_bytes, for stderr lines */
+#define WIRE_FLOOR               (4 * 1024) /* kept per session even when the run's budget is out */
+#define LATE_POLLS               256        /* queued events still handled past a deadline */
 
 const char *mcps_shape_name(mcps_shape shape)
 {
@@ -27,11 +30,39 @@ const char *mcps_shape_name(mcps_shape shape)
 
 /* ---- the wire log ----------------------------------------------------------------------- */
 
+static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len);
+
+/* Once per session, say in the log why entries go missing from it. */
+static void note_cut(mcps_session *s, bool *noted, const char *why)
+{
+    if (*noted)
+        return;
+    *noted = true;
+    wire_add(s, MCPS_WIRE_EVENT, why, strlen(why));
+}
+
+/* Room for keep more bytes: per session, stderr within that, and the run's budget. */
+static bool wire_room(mcps_session *s, mcps_wire_dir dir, size_t keep)
+{
+    if (dir == MCPS_WIRE_EVENT)
+        return true;
+    if (s->wire_bytes + keep > s->cfg.wire_max_bytes)
+        return false;
+    if (dir == MCPS_WIRE_STDERR && s->stderr_bytes + keep > STDERR_WIRE_MAX) {
+        note_cut(s, &s->stderr_cut_noted, "further stderr lines are not kept in this log");
+        return false;
+    }
+    if (s->wire_bytes + keep <= WIRE_FLOOR || mcps_guard_take_wire(s->cfg.target.guard, keep))
+        return true;
+    note_cut(s, &s->budget_cut_noted,
+             "the run's wire log budget is used up: further entries are not kept");
+    return false;
+}
+
 static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len)
 {
     size_t keep = len < s->cfg.wire_entry_bytes ? len : s->cfg.wire_entry_bytes;
-    bool over = s->wire_bytes + keep > s->cfg.wire_max_bytes && dir != MCPS_WIRE_EVENT;
-    if (over || s->nwire >= MAX_WIRE_ENTRIES) {
+    if (s->nwire >= MAX_WIRE_ENTRIES || !wire_room(s, dir, keep)) {
         s->wire_dropped++;
         return;
     }
@@ -54,6 +85,8 @@ static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size
     copy[keep] = '\0';
     s->wire[s->nwire++] = (mcps_wire_entry){mcps_clock_us() - s->t0_us, dir, copy, keep, len};
     s->wire_bytes += keep;
+    if (dir == MCPS_WIRE_STDERR)
+        s->stderr_bytes += keep;
 }
 
 void mcps_session_event(mcps_session *s, const char *fmt, ...)
@@ -147,6 +180,8 @@ static bool deliver(mcps_session *s, const char *bytes, size_t len, char *err, s
     s->counts.sent++;
     if (s->t->ops->send(s->t, bytes, len, err, errlen))
         return true;
+    if (mcps_guard_stopped(s->cfg.target.guard))
+        s->cut = true;
     mcps_session_event(s, "send failed: %s", err);
     return false;
 }
@@ -163,6 +198,8 @@ static void track_one(mcps_session *s, const cJSON *msg)
         cJSON_HasObjectItem(msg, "error"))
         return;
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    if (!s->pending_since_us)
+        s->pending_since_us = mcps_clock_us();
     mcps_rpc_info info = {.kind = MCPS_RPC_REQUEST,
                           .id = id,
                           .method = cJSON_IsString(method) ? method->valuestring : "",
@@ -321,17 +358,39 @@ static void receive_oversize(mcps_session *s, const mcps_tevent *ev)
     mcps_observer_oversize(&s->obs, MCPS_DIR_FROM_SERVER, ev->len, ev->offset, ev->line);
 }
 
+/* Past its deadline, a wait still takes what is queued, but not for ever (a flood). */
+static bool overdue(mcps_session *s, int64_t deadline_ms)
+{
+    if (mcps_clock_ms() < deadline_ms)
+        return false;
+    if (s->late_deadline != deadline_ms) {
+        s->late_deadline = deadline_ms;
+        s->late_polls = 0;
+    }
+    return ++s->late_polls > LATE_POLLS;
+}
+
+static void stopped(mcps_session *s, const mcps_tevent *ev)
+{
+    s->gone = true;
+    s->cut = true;
+    mcps_session_event(s, "run stopped: %s", ev->detail);
+    snprintf(s->last_event, sizeof s->last_event, "run stopped: %.120s", ev->detail);
+}
+
 bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
 {
-    if (s->gone)
+    if (s->gone || overdue(s, deadline_ms))
         return false;
     mcps_tevent ev;
     s->t->ops->next(s->t, deadline_ms, &ev);
     switch (ev.kind) {
     case MCPS_TEV_MESSAGE:
+        s->pending_since_us = 0;
         receive_message(s, &ev);
         return true;
     case MCPS_TEV_OVERSIZE:
+        s->pending_since_us = 0;
         receive_oversize(s, &ev);
         return true;
     case MCPS_TEV_STDERR:
@@ -352,6 +411,9 @@ bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
         return true;
     case MCPS_TEV_GONE:
         s->gone = true;
+        return false;
+    case MCPS_TEV_STOPPED:
+        stopped(s, &ev);
         return false;
     case MCPS_TEV_ERROR:
         s->gone = true;
@@ -391,6 +453,8 @@ static const char *shutdown_words(mcps_shutdown_how how)
 
 void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
 {
+    if (s->pending_since_us && !s->exited && !s->stream_closed && !s->gone)
+        s->stalled_seconds = (double)(mcps_clock_us() - s->pending_since_us) / 1e6;
     mcps_shutdown_report r;
     s->t->ops->shutdown(s->t, &r);
     s->input_closed = true;
@@ -408,6 +472,8 @@ void mcps_session_take_log(mcps_session *s, mcps_case_result *c)
     c->wire_dropped = s->wire_dropped;
     c->notes = s->notes;
     c->nnotes = s->nnotes;
+    c->cut = s->cut;
+    c->stalled_seconds = s->stalled_seconds;
     s->wire = NULL;
     s->nwire = s->cap_wire = s->wire_bytes = s->wire_dropped = 0;
     s->notes = NULL;
