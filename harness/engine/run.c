@@ -182,10 +182,10 @@ static int worker(void *arg)
     return 0;
 }
 
-/* Cases the stop kept from starting: ERROR, with the reason. */
+/* Cases the stop kept from starting: ERROR, with the reason, which the report leads with. */
 static void mark_not_run(pool *p, mcps_run_result *out)
 {
-    if (p->next >= p->plan->n)
+    if (!mcps_guard_stopped(p->env->cfg->target.guard))
         return;
     char why[400];
     stop_reason(p, why, sizeof why);
@@ -259,7 +259,7 @@ static void take_discovery(const mcps_run_config *cfg, mcps_discovery *d, mcps_r
             d->has_case[r] = false;
         }
     }
-    if (d->fatal[0])
+    if (d->fatal[0] && !out->fatal)
         out->fatal = strdup(d->fatal);
 }
 
@@ -340,6 +340,7 @@ static void run_guarded(const mcps_suite_set *suites, const mcps_run_config *cfg
                              .strict = cfg->strict};
     mcps_discovery d;
     mcps_discover(cfg, &d);
+    note_stop(cfg, out); /* a stop in discovery, not a target that speaks nothing */
     take_discovery(cfg, &d, out);
     mcps_tally *tally = mcps_tally_new();
     mcps_exec_env env = {.cfg = cfg, .discovery = &d, .tally = tally};
