@@ -5,10 +5,12 @@
  *
  * A case "stalls" when, at its shutdown, the target was still running and had
  * been silent on stdout for at least --timeout since a request it never
- * answered. When enough cases in a row (in the order they finish) stall, a
- * fresh process must answer initialize and then ping (PING-001). If it does
- * not, the run's guard is stopped: no case starts any more, and the rest are
- * ERROR with the reason. One fresh process that answers is enough to go on,
+ * answered; it shows the target "responsive" when a request other than
+ * initialize got a line back, and says nothing otherwise (notifications and
+ * silence windows only). When enough cases in a row that say something (in
+ * the order they finish) stall, a fresh process must answer initialize and
+ * then ping (PING-001). If it does not, the run's guard is stopped: no case
+ * starts any more, and the rest are ERROR with the reason. One fresh process that answers is enough to go on,
  * so a slow but working target, or one fault in one method, never stops a run.
  */
 #include "engine/internal.h"
@@ -107,8 +109,11 @@ void mcps_liveness_after_case(mcps_liveness *l, const mcps_exec_env *env, const 
     const mcps_run_config *cfg = env->cfg;
     if (r->cut || !r->nwire)
         return; /* no process of its own, or cut short: says nothing either way */
+    bool stalled = r->stalled_seconds >= cfg->timeout;
+    if (!stalled && !r->responsive)
+        return; /* it asked nothing of the target but initialize: no evidence */
     mtx_lock(&l->lock);
-    l->stalls = r->stalled_seconds >= cfg->timeout ? l->stalls + 1 : 0;
+    l->stalls = stalled ? l->stalls + 1 : 0;
     size_t stalls = l->stalls;
     bool probe = stalls >= stall_limit(cfg) && !l->probing;
     if (probe) {

@@ -74,6 +74,7 @@ typedef struct mcps_case_result {
     bool cut;               /* a wait or send was cut short because the run stopped */
     double stalled_seconds; /* the target, still running at shutdown, had been silent that
                                long since a request it never answered; 0: it had not */
+    bool responsive;        /* the target answered a request other than initialize */
 } mcps_case_result;
 
 /* What revision discovery found for one revision. */

@@ -198,8 +198,10 @@ static void track_one(mcps_session *s, const cJSON *msg)
         cJSON_HasObjectItem(msg, "error"))
         return;
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
-    if (!s->pending_since_us)
+    if (!s->pending_since_us) {
         s->pending_since_us = mcps_clock_us();
+        s->pending_init = cJSON_IsString(method) && strcmp(method->valuestring, "initialize") == 0;
+    }
     mcps_rpc_info info = {.kind = MCPS_RPC_REQUEST,
                           .id = id,
                           .method = cJSON_IsString(method) ? method->valuestring : "",
@@ -370,6 +372,14 @@ static bool overdue(mcps_session *s, int64_t deadline_ms)
     return ++s->late_polls > LATE_POLLS;
 }
 
+/* A line from the target: whatever waited has an answer of sorts. */
+static void answered(mcps_session *s)
+{
+    if (s->pending_since_us && !s->pending_init)
+        s->responsive = true;
+    s->pending_since_us = 0;
+}
+
 static void stopped(mcps_session *s, const mcps_tevent *ev)
 {
     s->gone = true;
@@ -386,11 +396,11 @@ bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
     s->t->ops->next(s->t, deadline_ms, &ev);
     switch (ev.kind) {
     case MCPS_TEV_MESSAGE:
-        s->pending_since_us = 0;
+        answered(s);
         receive_message(s, &ev);
         return true;
     case MCPS_TEV_OVERSIZE:
-        s->pending_since_us = 0;
+        answered(s);
         receive_oversize(s, &ev);
         return true;
     case MCPS_TEV_STDERR:
@@ -451,10 +461,19 @@ static const char *shutdown_words(mcps_shutdown_how how)
     }
 }
 
-void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
+/* How long the target, still running, has been silent since a request it never answered. */
+static void measure_stall(mcps_session *s)
 {
+    if (s->stall_measured)
+        return;
+    s->stall_measured = true;
     if (s->pending_since_us && !s->exited && !s->stream_closed && !s->gone)
         s->stalled_seconds = (double)(mcps_clock_us() - s->pending_since_us) / 1e6;
+}
+
+void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
+{
+    measure_stall(s); /* before the shutdown ends the silence */
     mcps_shutdown_report r;
     s->t->ops->shutdown(s->t, &r);
     s->input_closed = true;
@@ -467,6 +486,7 @@ void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
 
 void mcps_session_take_log(mcps_session *s, mcps_case_result *c)
 {
+    measure_stall(s);
     c->wire = s->wire;
     c->nwire = s->nwire;
     c->wire_dropped = s->wire_dropped;
@@ -474,6 +494,10 @@ void mcps_session_take_log(mcps_session *s, mcps_case_result *c)
     c->nnotes = s->nnotes;
     c->cut = s->cut;
     c->stalled_seconds = s->stalled_seconds;
+    c->responsive = s->responsive;
+    /* A session that goes on serving cases measures the next one afresh. */
+    s->stall_measured = s->responsive = false;
+    s->stalled_seconds = 0;
     s->wire = NULL;
     s->nwire = s->cap_wire = s->wire_bytes = s->wire_dropped = 0;
     s->notes = NULL;

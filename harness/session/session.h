@@ -87,8 +87,12 @@ typedef struct mcps_session {
     bool stream_closed, exited, gone, input_closed;
     bool cut;                 /* a wait or send was cut short because the run stopped */
     int64_t pending_since_us; /* oldest request sent since the target's last line; 0: none */
-    double stalled_seconds;   /* at shutdown: silent that long since an unanswered request */
-    int64_t late_deadline;    /* the deadline polls have been made past, and how many */
+    bool pending_init;        /* that request was initialize */
+    bool responsive;          /* a line came while a request other than initialize waited */
+    double stalled_seconds;   /* at shutdown (or take_log): silent that long since an
+                                 unanswered request */
+    bool stall_measured;
+    int64_t late_deadline; /* the deadline polls have been made past, and how many */
     size_t late_polls;
     int exit_code, term_signal;
     char last_event[160];
@@ -124,7 +128,9 @@ void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report);
 void mcps_session_set_rev(mcps_session *s, mcps_rev rev);
 
 /* Move the wire log and notes into a case result (the session keeps none),
- * with whether the case was cut short and how long the target had stalled. */
+ * with whether the case was cut short and how the target answered (for the
+ * run's liveness judgement); what the judgement needs is measured at shutdown,
+ * or here for a session that goes on to serve another case. */
 void mcps_session_take_log(mcps_session *s, mcps_case_result *c);
 
 /* Shut down if needed and free everything. */
