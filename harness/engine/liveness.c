@@ -10,8 +10,9 @@
  * silence windows only). When enough cases in a row that say something (in
  * the order they finish) stall, a fresh process must answer initialize and
  * then ping (PING-001). If it does not, the run's guard is stopped: no case
- * starts any more, and the rest are ERROR with the reason. One fresh process that answers is enough to go on,
- * so a slow but working target, or one fault in one method, never stops a run.
+ * starts any more, and the rest are ERROR with the reason. One fresh process
+ * that answers is enough to go on, so a slow but working target, or one fault
+ * in one method, never stops a run.
  */
 #include "engine/internal.h"
 
