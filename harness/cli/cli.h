@@ -25,6 +25,13 @@ int mcps_cli_run(int argc, char **argv);
 int mcps_cli_list(int argc, char **argv);
 int mcps_cli_explain(int argc, char **argv);
 
+/*
+ * On SIGTERM and SIGINT, write the stop reason's byte to fd (the write end of
+ * the run's guard switch) instead of dying; fd -1 restores the defaults. The
+ * handler lives in main.c, which holds the one global it needs.
+ */
+void mcps_cli_catch_stop_signals(int fd);
+
 /* The suites folder to use (see suites_dir.c); buf is scratch space. */
 const char *mcps_cli_suites_dir(const char *given, char *buf, size_t n);
 /* Load every suite; prints the error (file:line: why) and returns false on failure. */

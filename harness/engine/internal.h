@@ -6,6 +6,7 @@
 #define MCPS_ENGINE_INTERNAL_H
 
 #include <cjson/cJSON.h>
+#include <threads.h>
 
 #include "engine/result.h"
 #include "engine/run.h"
@@ -75,6 +76,24 @@ void mcps_exec_case(const mcps_exec_env *env, const mcps_suite *suite, const mcp
 /* Fill the descriptive fields of a result from its case. */
 void mcps_exec_describe(const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
                         mcps_case_result *result);
+
+/* ---- has the target stopped responding? (liveness.c) ---- */
+
+typedef struct mcps_liveness {
+    mtx_t lock;
+    size_t stalls;  /* cases in a row that left the target stalled */
+    bool probing;   /* a liveness probe is under way */
+    char dead[400]; /* why the target was judged to have stopped responding */
+} mcps_liveness;
+
+bool mcps_liveness_init(mcps_liveness *l);
+void mcps_liveness_free(mcps_liveness *l);
+/* After each case (any thread): count stalls; after enough in a row, probe a fresh
+ * process, and stop the run's guard when it does not answer. */
+void mcps_liveness_after_case(mcps_liveness *l, const mcps_exec_env *env,
+                              const mcps_case_result *r);
+/* Why the run stopped: the judgement's words, else the guard's reason. */
+void mcps_liveness_stop_reason(mcps_liveness *l, const mcps_guard *g, char *out, size_t n);
 
 /* Shared by discovery and cases: the initialize request mcpspec sends. */
 cJSON *mcps_exec_initialize_request(const char *id, const char *version, const cJSON *client_caps);

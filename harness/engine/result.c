@@ -23,6 +23,9 @@ void mcps_case_take_log(mcps_case_result *c, mcps_session *s)
     c->wire_dropped = log.dropped;
     c->notes = log.notes;
     c->nnotes = log.nnotes;
+    c->cut = log.cut;
+    c->stalled_seconds = log.stalled_seconds;
+    c->responsive = log.responsive;
 }
 
 mcps_verdict mcps_verdict_for_level(mcps_level level)

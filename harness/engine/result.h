@@ -51,6 +51,11 @@ typedef struct mcps_case_result {
     size_t wire_dropped; /* entries not kept once the per-case log limit was hit */
     mcps_wire_note *notes;
     size_t nnotes;
+    /* for the run, not the report (set from the session with the wire log) */
+    bool cut;               /* a wait or send was cut short because the run stopped */
+    double stalled_seconds; /* the target, still running at shutdown, had been silent that
+                               long since a request it never answered; 0: it had not */
+    bool responsive;        /* the target answered a request other than initialize */
 } mcps_case_result;
 
 /* What revision discovery found for one revision. */

@@ -19,6 +19,9 @@
 #define MAX_WIRE_ENTRIES         2000
 #define DEFAULT_MAX_MESSAGE      ((size_t)4 * 1024 * 1024)
 #define MAX_INBOX                4096
+#define STDERR_WIRE_MAX          (8 * 1024) /* of wire_max_bytes, for stderr lines */
+#define WIRE_FLOOR               (4 * 1024) /* kept per session even when the run's budget is out */
+#define LATE_POLLS               256        /* queued events still handled past a deadline */
 
 const char *mcps_shape_name(mcps_shape shape)
 {
@@ -28,11 +31,39 @@ const char *mcps_shape_name(mcps_shape shape)
 
 /* ---- the wire log ----------------------------------------------------------------------- */
 
+static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len);
+
+/* Once per session, say in the log why entries go missing from it. */
+static void note_cut(mcps_session *s, bool *noted, const char *why)
+{
+    if (*noted)
+        return;
+    *noted = true;
+    wire_add(s, MCPS_WIRE_EVENT, why, strlen(why));
+}
+
+/* Room for keep more bytes: per session, stderr within that, and the run's budget. */
+static bool wire_room(mcps_session *s, mcps_wire_dir dir, size_t keep)
+{
+    if (dir == MCPS_WIRE_EVENT)
+        return true;
+    if (s->wire_bytes + keep > s->cfg.wire_max_bytes)
+        return false;
+    if (dir == MCPS_WIRE_STDERR && s->stderr_bytes + keep > STDERR_WIRE_MAX) {
+        note_cut(s, &s->stderr_cut_noted, "further stderr lines are not kept in this log");
+        return false;
+    }
+    if (s->wire_bytes + keep <= WIRE_FLOOR || mcps_guard_take_wire(s->cfg.target.guard, keep))
+        return true;
+    note_cut(s, &s->budget_cut_noted,
+             "the run's wire log budget is used up: further entries are not kept");
+    return false;
+}
+
 static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len)
 {
     size_t keep = len < s->cfg.wire_entry_bytes ? len : s->cfg.wire_entry_bytes;
-    bool over = s->wire_bytes + keep > s->cfg.wire_max_bytes && dir != MCPS_WIRE_EVENT;
-    if (over || s->nwire >= MAX_WIRE_ENTRIES) {
+    if (s->nwire >= MAX_WIRE_ENTRIES || !wire_room(s, dir, keep)) {
         s->wire_dropped++;
         return;
     }
@@ -55,6 +86,8 @@ static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size
     copy[keep] = '\0';
     s->wire[s->nwire++] = (mcps_wire_entry){mcps_clock_us() - s->t0_us, dir, copy, keep, len};
     s->wire_bytes += keep;
+    if (dir == MCPS_WIRE_STDERR)
+        s->stderr_bytes += keep;
 }
 
 void mcps_session_event(mcps_session *s, const char *fmt, ...)
@@ -148,6 +181,8 @@ static bool deliver(mcps_session *s, const char *bytes, size_t len, char *err, s
     s->counts.sent++;
     if (s->t->ops->send(s->t, bytes, len, err, errlen))
         return true;
+    if (mcps_guard_stopped(s->cfg.target.guard))
+        s->cut = true;
     mcps_session_event(s, "send failed: %s", err);
     return false;
 }
@@ -164,6 +199,10 @@ static void track_one(mcps_session *s, const cJSON *msg)
         cJSON_HasObjectItem(msg, "error"))
         return;
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    if (!s->pending_since_us) {
+        s->pending_since_us = mcps_clock_us();
+        s->pending_init = cJSON_IsString(method) && strcmp(method->valuestring, "initialize") == 0;
+    }
     mcps_rpc_info info = {.kind = MCPS_RPC_REQUEST,
                           .id = id,
                           .method = cJSON_IsString(method) ? method->valuestring : "",
@@ -399,17 +438,47 @@ static void receive_oversize(mcps_session *s, const mcps_tevent *ev)
     mcps_observer_oversize(&s->obs, MCPS_DIR_FROM_SERVER, ev->len, ev->offset, ev->line);
 }
 
+/* Past its deadline, a wait still takes what is queued, but not for ever (a flood). */
+static bool overdue(mcps_session *s, int64_t deadline_ms)
+{
+    if (mcps_clock_ms() < deadline_ms)
+        return false;
+    if (s->late_deadline != deadline_ms) {
+        s->late_deadline = deadline_ms;
+        s->late_polls = 0;
+    }
+    return ++s->late_polls > LATE_POLLS;
+}
+
+/* A line from the target: whatever waited has an answer of sorts. */
+static void answered(mcps_session *s)
+{
+    if (s->pending_since_us && !s->pending_init)
+        s->responsive = true;
+    s->pending_since_us = 0;
+}
+
+static void stopped(mcps_session *s, const mcps_tevent *ev)
+{
+    s->gone = true;
+    s->cut = true;
+    mcps_session_event(s, "run stopped: %s", ev->detail);
+    snprintf(s->last_event, sizeof s->last_event, "run stopped: %.120s", ev->detail);
+}
+
 bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
 {
-    if (s->gone)
+    if (s->gone || overdue(s, deadline_ms))
         return false;
     mcps_tevent ev;
     s->t->ops->next(s->t, deadline_ms, &ev);
     switch (ev.kind) {
     case MCPS_TEV_MESSAGE:
+        answered(s);
         receive_message(s, &ev);
         return true;
     case MCPS_TEV_OVERSIZE:
+        answered(s);
         receive_oversize(s, &ev);
         return true;
     case MCPS_TEV_STDERR:
@@ -430,6 +499,9 @@ bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
         return true;
     case MCPS_TEV_GONE:
         s->gone = true;
+        return false;
+    case MCPS_TEV_STOPPED:
+        stopped(s, &ev);
         return false;
     case MCPS_TEV_ERROR:
         s->gone = true;
@@ -467,8 +539,19 @@ static const char *shutdown_words(mcps_shutdown_how how)
     }
 }
 
+/* How long the target, still running, has been silent since a request it never answered. */
+static void measure_stall(mcps_session *s)
+{
+    if (s->stall_measured)
+        return;
+    s->stall_measured = true;
+    if (s->pending_since_us && !s->exited && !s->stream_closed && !s->gone)
+        s->stalled_seconds = (double)(mcps_clock_us() - s->pending_since_us) / 1e6;
+}
+
 void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
 {
+    measure_stall(s); /* before the shutdown ends the silence */
     mcps_shutdown_report r;
     s->t->ops->shutdown(s->t, &r);
     s->input_closed = true;
@@ -481,7 +564,12 @@ void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
 
 void mcps_session_take_log(mcps_session *s, mcps_wire_log *out)
 {
-    *out = (mcps_wire_log){s->wire, s->nwire, s->wire_dropped, s->notes, s->nnotes};
+    measure_stall(s);
+    *out = (mcps_wire_log){s->wire,   s->nwire, s->wire_dropped,    s->notes,
+                           s->nnotes, s->cut,   s->stalled_seconds, s->responsive};
+    /* A session that goes on serving cases measures the next one afresh. */
+    s->stall_measured = s->responsive = false;
+    s->stalled_seconds = 0;
     s->wire = NULL;
     s->nwire = s->cap_wire = s->wire_bytes = s->wire_dropped = 0;
     s->notes = NULL;

@@ -7,6 +7,7 @@
 #ifndef MCPS_SESSION_WIRELOG_H
 #define MCPS_SESSION_WIRELOG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,6 +39,10 @@ typedef struct mcps_wire_log {
     size_t dropped; /* entries not kept once the session's limit was hit */
     mcps_wire_note *notes;
     size_t nnotes;
+    /* for the run's liveness judgement */
+    bool cut;               /* a wait or send was cut short because the run stopped */
+    double stalled_seconds; /* how long the target, still running, had not answered */
+    bool responsive;        /* the target answered a request other than initialize */
 } mcps_wire_log;
 
 const char *mcps_wire_dir_name(mcps_wire_dir d); /* "sent", "received", "stderr", "event" */
