@@ -27,6 +27,7 @@
 #define mcps_buf_vprintf             oracle_mcps_buf_vprintf
 #define mcps_hex_byte                oracle_mcps_hex_byte
 #define mcps_hex_value               oracle_mcps_hex_value
+#define mcps_percent_decode          oracle_mcps_percent_decode
 #define mcps_utf8_count              oracle_mcps_utf8_count
 #define mcps_utf8_decode             oracle_mcps_utf8_decode
 #define mcps_utf8_encode             oracle_mcps_utf8_encode

@@ -3,6 +3,8 @@
  */
 #include "base/hex.h"
 
+#include "base/buf.h"
+
 int mcps_hex_value(int c)
 {
     if (c >= '0' && c <= '9')
@@ -21,4 +23,20 @@ int mcps_hex_byte(const char *s)
         return -1;
     int lo = mcps_hex_value((unsigned char)s[1]);
     return lo < 0 ? -1 : hi * 16 + lo;
+}
+
+bool mcps_percent_decode(const char *s, struct mcps_buf *out)
+{
+    for (; *s; s++) {
+        if (*s != '%') {
+            mcps_buf_putc(out, *s);
+            continue;
+        }
+        int v = mcps_hex_byte(s + 1);
+        if (v <= 0) /* malformed, or an encoded NUL */
+            return false;
+        mcps_buf_putc(out, (char)v);
+        s += 2;
+    }
+    return !out->oom;
 }

@@ -384,28 +384,11 @@ static void put_token(mcps_buf *b, const char *key)
     }
 }
 
-/* s percent-decoded; false when malformed (or when it encodes a NUL). */
-static bool decode_percent(mcps_buf *out, const char *s)
-{
-    for (const char *p = s; *p; p++) {
-        if (*p != '%') {
-            mcps_buf_putc(out, *p);
-            continue;
-        }
-        int v = mcps_hex_byte(p + 1);
-        if (v <= 0) /* malformed, or an encoded NUL */
-            return false;
-        mcps_buf_putc(out, (char)v);
-        p += 2;
-    }
-    return true;
-}
-
 /* The fragment of a URI reference, percent-decoded; false when malformed. */
 static bool decode_fragment(mcps_buf *out, const char *ref)
 {
     const char *hash = strchr(ref, '#');
-    return !hash || decode_percent(out, hash + 1);
+    return !hash || mcps_percent_decode(hash + 1, out);
 }
 
 void mcps_si_path_render(mcps_buf *b, const mcps_si_path *p)
@@ -519,7 +502,7 @@ const cJSON *mcps_si_pointer_walk(const cJSON *root, const char *fragment)
     if (!*fragment)
         return root;
     mcps_buf ptr = {0};
-    bool ok = decode_percent(&ptr, fragment) && !ptr.oom && text_of(&ptr)[0] == '/';
+    bool ok = mcps_percent_decode(fragment, &ptr) && !ptr.oom && text_of(&ptr)[0] == '/';
     const cJSON *target = ok ? walk_pointer(root, text_of(&ptr)) : NULL;
     mcps_buf_free(&ptr);
     return target;

@@ -24,23 +24,6 @@
 
 #define RS_MAX_FILE ((size_t)8 * 1024 * 1024)
 
-/* Decode %XX once; false on a malformed escape or an encoded NUL. */
-static bool percent_decode(const char *in, mcps_buf *out)
-{
-    for (; *in; in++) {
-        if (*in != '%') {
-            mcps_buf_putc(out, *in);
-            continue;
-        }
-        int v = mcps_hex_byte(in + 1);
-        if (v <= 0) /* malformed, or an encoded NUL */
-            return false;
-        mcps_buf_putc(out, (char)v);
-        in += 2;
-    }
-    return !out->oom;
-}
-
 /* Append the segments of path to out, dropping "" and "."; false on "..". */
 static bool append_segments(char *path, mcps_buf *out)
 {
@@ -88,7 +71,7 @@ static char *joined_path(const char *root, const char *uri, bool rs_traversal_fa
         return NULL;
     mcps_buf decoded = {0}, joined = {0};
     char *result = NULL;
-    if (percent_decode(uri + sizeof prefix - 1, &decoded) && decoded.data) {
+    if (mcps_percent_decode(uri + sizeof prefix - 1, &decoded) && decoded.data) {
         if (rs_traversal_fault) {
             /* resource-traversal fault: join, then fold ".." lexically, as path.join() does */
             mcps_buf_puts(&joined, root);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/array.h"
+#include "base/buf.h"
 #include "base/hex.h"
 #include "base/utf8.h"
 
@@ -92,6 +93,29 @@ static void test_hex(void **state)
     assert_int_equal(mcps_hex_byte("0"), -1); /* stops at the NUL */
 }
 
+/* One decoding, never two; a malformed escape or an encoded NUL is refused. */
+static void test_percent_decode(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out; /* out NULL: refused */
+    } cases[] = {
+        {"", ""},       {"a%2Fb", "a/b"}, {"%252e", "%2e"}, {"%c3%A9", "\xc3\xa9"},
+        {"100%", NULL}, {"%4", NULL},     {"%zz", NULL},    {"a%00b", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        mcps_buf b = {0};
+        bool ok = mcps_percent_decode(cases[i].in, &b);
+        if (!cases[i].out)
+            assert_false(ok);
+        else {
+            assert_true(ok);
+            assert_string_equal(b.data ? b.data : "", cases[i].out);
+        }
+        mcps_buf_free(&b);
+    }
+}
+
 static void test_array_grow(void **state)
 {
     (void)state;
@@ -118,6 +142,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_utf8_table_3_7),
         cmocka_unit_test(test_hex),
+        cmocka_unit_test(test_percent_decode),
         cmocka_unit_test(test_array_grow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
