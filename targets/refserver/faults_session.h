@@ -17,6 +17,8 @@
       "leave completions out of the capabilities but serve completion/complete anyway")            \
     X(LOGGING_UNDECLARED, "logging-undeclared", "CAP-GEN-003",                                     \
       "leave logging out of the capabilities but serve logging/setLevel anyway")                   \
+    X(LOGGING_UNDECLARED_SILENT, "logging-undeclared-silent", "RPC-RSP-004",                       \
+      "leave logging out of the capabilities and send no answer to logging/setLevel")              \
     X(ICON_BAD_SIZES, "icon-bad-sizes", "GEN-ICON-001",                                            \
       "give the serverInfo icon the size \"48\" instead of \"48x48\"")                             \
     X(RESERVED_META_REJECTED, "reserved-meta-rejected", "GEN-META-005",                            \

@@ -59,6 +59,8 @@
       "answer unknown methods with -32601 but id null")                                            \
     X(DROP_INVALID_REQUESTS, "drop-invalid-requests", "RPC-ERR-004",                               \
       "send no answer to structurally invalid requests (validation before routing, as some SDKs)") \
+    X(DROP_ERROR_ANSWERS, "drop-error-answers", "RPC-RSP-004",                                     \
+      "send no answer to a well-formed request whose handler fails (an error lost, not sent)")     \
     X(INVALID_PARAMS_WRONG_CODE, "invalid-params-wrong-code", "RPC-ERR-006",                       \
       "answer missing or wrongly typed params members with -32603 instead of -32602")              \
     X(NO_BATCH, "no-batch", "BATCH-001", "in 2025-03-26 reject every batch with one -32600 error") \

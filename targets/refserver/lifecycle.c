@@ -88,6 +88,7 @@ static bool hidden_by_fault(const rs_server *s, rs_cap cap)
         return rs_fault_on(s, RS_FAULT_COMPLETIONS_UNDECLARED);
     case RS_CAP_LOGGING:
         return rs_fault_on(s, RS_FAULT_LOGGING_UNDECLARED) ||
+               rs_fault_on(s, RS_FAULT_LOGGING_UNDECLARED_SILENT) ||
                rs_fault_on(s, RS_FAULT_LOG_UNDECLARED_NOTIFY);
     default:
         return false;

@@ -36,6 +36,10 @@ const char *rs_level_name(rs_level level)
 
 void rs_logging_set_level(rs_server *s, const rs_req *req, rs_reply *r)
 {
+    if (rs_fault_on(s, RS_FAULT_LOGGING_UNDECLARED_SILENT)) {
+        r->handled = true; /* never answered */
+        return;
+    }
     const char *name = rs_param_string(s, req->params, "level", true, r);
     if (r->code)
         return;
