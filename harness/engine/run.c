@@ -2,9 +2,10 @@
  * run.c - a whole conformance run: discovery, the selected cases on every
  * revision, the observer checks, counts; see run.h.
  *
- * Cases are independent (each has its own process), so they run on a small
- * pool of threads: most of a case's time is spent waiting on the target, and
- * a silence window or a slow server should not serialize the whole run.
+ * Cases are independent (each has its own process, or shares one only when
+ * it leaves it clean: lanes.c), so they run on a small pool of threads: most
+ * of a case's time is spent waiting on the target, and a silence window or a
+ * slow server should not serialize the whole run.
  * Results land in a slot per case instance, so the report's order does not
  * depend on which thread finished first.
  */
@@ -106,10 +107,13 @@ static bool make_plan(const mcps_suite_set *suites, const mcps_run_config *cfg, 
 typedef struct pool {
     const mcps_exec_env *env;
     const plan *plan;
+    const size_t *order; /* instances in the order they are taken */
     mcps_case_result *results;
-    size_t next; /* next instance to take */
+    size_t next; /* next position in order */
     size_t finished;
-    mtx_t lock; /* guards next, finished and the hooks */
+    unsigned barrier_failures;
+    size_t processes;
+    mtx_t lock; /* guards next, finished, the hooks and the lanes' counters */
 } pool;
 
 static bool take(pool *p, size_t *index)
@@ -117,14 +121,20 @@ static bool take(pool *p, size_t *index)
     mtx_lock(&p->lock);
     bool got = p->next < p->plan->n;
     if (got)
-        *index = p->next++;
-    const mcps_run_hooks *h = &p->env->cfg->hooks;
-    if (got && h->case_started) {
-        const instance *in = &p->plan->items[*index];
-        h->case_started(h->ctx, in->c->id, in->rev, *index, p->plan->n);
-    }
+        *index = p->order[p->next++];
     mtx_unlock(&p->lock);
     return got;
+}
+
+static void report_started(pool *p, size_t index)
+{
+    mtx_lock(&p->lock);
+    const mcps_run_hooks *h = &p->env->cfg->hooks;
+    if (h->case_started) {
+        const instance *in = &p->plan->items[index];
+        h->case_started(h->ctx, in->c->id, in->rev, index, p->plan->n);
+    }
+    mtx_unlock(&p->lock);
 }
 
 static void report_finished(pool *p, size_t index)
@@ -137,15 +147,30 @@ static void report_finished(pool *p, size_t index)
     mtx_unlock(&p->lock);
 }
 
+/* A lane of cases: each worker takes the next instance before running the current one, so its
+ * process can start meanwhile (lanes.c). */
 static int worker(void *arg)
 {
     pool *p = arg;
-    size_t i;
-    while (take(p, &i)) {
+    mcps_lane lane = {.env = p->env,
+                      .shared = !p->env->cfg->fresh_processes,
+                      .barrier_failures = &p->barrier_failures,
+                      .lock = &p->lock,
+                      .processes = &p->processes};
+    size_t i, next;
+    bool more = take(p, &i);
+    while (more) {
+        bool has_next = take(p, &next);
         const instance *in = &p->plan->items[i];
-        mcps_exec_case(p->env, in->suite, in->c, in->rev, &p->results[i]);
+        const instance *after = has_next ? &p->plan->items[next] : NULL;
+        report_started(p, i);
+        mcps_lane_run(&lane, in->suite, in->c, in->rev, after ? after->c : NULL,
+                      after ? after->rev : in->rev, &p->results[i]);
         report_finished(p, i);
+        i = next;
+        more = has_next;
     }
+    mcps_lane_close(&lane);
     return 0;
 }
 
@@ -163,6 +188,24 @@ static void run_pool(pool *p, size_t jobs)
     worker(p);
     for (size_t t = 0; t < started; t++)
         thrd_join(threads[t], NULL);
+}
+
+/*
+ * The order cases are taken in (the report keeps the plan's). Shared: the
+ * cases that need a process of their own first, so their start-up and their
+ * timeouts overlap the rest of the run, then the shareable ones, a revision
+ * at a time, so that consecutive cases of a lane can share its process.
+ * Fresh: the plan's order.
+ */
+static size_t *make_order(const plan *p, bool shared)
+{
+    size_t *order = malloc((p->n ? p->n : 1) * sizeof *order);
+    size_t k = 0;
+    for (int pass = 0; order && pass < (shared ? 2 : 1); pass++)
+        for (size_t i = 0; i < p->n; i++)
+            if (!shared || mcps_case_shareable(p->items[i].c) == (pass == 1))
+                order[k++] = i;
+    return order;
 }
 
 /* ---- the run ------------------------------------------------------------------------------ */
@@ -218,15 +261,22 @@ static void run_cases(const mcps_exec_env *env, const mcps_suite_set *suites, mc
         free(p.items);
         return;
     }
-    pool pl = {.env = env, .plan = &p, .results = calloc(p.n ? p.n : 1, sizeof(mcps_case_result))};
-    if (!pl.results || mtx_init(&pl.lock, mtx_plain) != thrd_success) {
+    size_t *order = make_order(&p, !env->cfg->fresh_processes);
+    pool pl = {.env = env,
+               .plan = &p,
+               .order = order,
+               .results = calloc(p.n ? p.n : 1, sizeof(mcps_case_result))};
+    if (!order || !pl.results || mtx_init(&pl.lock, mtx_plain) != thrd_success) {
         out->fatal = strdup("out of memory starting the run");
+        free(order);
         free(pl.results);
         free(p.items);
         return;
     }
     run_pool(&pl, env->cfg->jobs ? env->cfg->jobs : 1);
     mtx_destroy(&pl.lock);
+    out->processes_started = pl.processes;
+    free(order);
     for (size_t i = 0; i < p.n; i++)
         if (!push_case(out, &pl.results[i]))
             mcps_case_result_free(&pl.results[i]);
@@ -269,7 +319,8 @@ void mcps_run(const mcps_suite_set *suites, const mcps_run_config *cfg, mcps_run
                              .target = strdup(cfg->target_text ? cfg->target_text : ""),
                              .transport = strdup("stdio"),
                              .started_at = iso_now(),
-                             .strict = cfg->strict};
+                             .strict = cfg->strict,
+                             .isolation = cfg->fresh_processes ? "fresh" : "shared"};
     mcps_discovery d;
     mcps_discover(cfg, &d);
     take_discovery(cfg, &d, out);

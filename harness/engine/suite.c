@@ -612,6 +612,18 @@ static bool append_text(char **dst, const char *text)
     return *dst != NULL;
 }
 
+/* "isolation fresh|shared": whether the case may run on a process other cases use too. */
+static bool parse_isolation(loader *ld, mcps_case *c, const char *rest)
+{
+    if (strcmp(rest, "fresh") == 0)
+        c->isolation = MCPS_ISOLATION_FRESH;
+    else if (strcmp(rest, "shared") == 0)
+        c->isolation = MCPS_ISOLATION_SHARED;
+    else
+        return fail(ld, ld->lr.lineno, "isolation is 'fresh' or 'shared'");
+    return true;
+}
+
 static bool parse_case_directive(loader *ld, mcps_case *c, char *word, char *rest)
 {
     size_t line = ld->lr.lineno;
@@ -644,6 +656,8 @@ static bool parse_case_directive(loader *ld, mcps_case *c, char *word, char *res
     }
     if (strcmp(word, "timeout") == 0)
         return parse_duration(rest, &c->timeout) ? true : fail(ld, line, "bad timeout '%s'", rest);
+    if (strcmp(word, "isolation") == 0)
+        return parse_isolation(ld, c, rest);
     return fail(ld, line, "unknown directive '%s'", word);
 }
 

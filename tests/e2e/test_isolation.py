@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""--isolation shared (the default) must say exactly what --isolation fresh says.
+
+Shared mode runs the cases that leave a session clean one after another on a
+shared process (suites/README.md, Isolation); fresh mode gives every case a
+process of its own. Against the reference server, clean and with each of its
+faults, both modes must give the same verdict for every (revision, case).
+The clean server runs every suite; each fault runs the suites its rows in
+tests/faults/*.tsv name (as test_faults does), both modes side by side and
+several faults at once, so the whole table costs about a minute of wall time.
+"""
+import concurrent.futures
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import MCPSPEC  # noqa: E402
+from test_faults import REFSERVER, Fixture, all_faults, read_table  # noqa: E402
+
+
+def run_mode(fixture, isolation, faults=(), suites=()):
+    """One run against refserver; the parsed report."""
+    server = " ".join([REFSERVER, "--root", fixture.root] + ["--fault %s" % f for f in faults])
+    with tempfile.TemporaryDirectory() as out:
+        cmd = [MCPSPEC, "run", "--config", fixture.config, "--server", server, "--out", out,
+               "--format", "json", "--quiet", "--isolation", isolation]
+        for s in suites:
+            cmd += ["--suite", s]
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+        path = os.path.join(out, "report.json")
+        if not os.path.exists(path):
+            raise AssertionError("no report for %s %s: %s" % (isolation, faults, r.stderr))
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+
+
+def verdicts(report):
+    return {(c["revision"], c["id"]): c["verdict"] for c in report["cases"]}
+
+
+def differences(label, fresh, shared):
+    a, b = verdicts(fresh), verdicts(shared)
+    return ["%s: %s %s: fresh %s, shared %s" % (label, rev, case, a.get((rev, case)),
+                                                 b.get((rev, case)))
+            for rev, case in sorted(set(a) | set(b)) if a.get((rev, case)) != b.get((rev, case))]
+
+
+class IsolationTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.fixture = Fixture()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.fixture.dir, ignore_errors=True)
+
+    def both(self, faults=(), suites=()):
+        return (run_mode(self.fixture, "fresh", faults, suites),
+                run_mode(self.fixture, "shared", faults, suites))
+
+    def test_clean_refserver_same_verdicts(self):
+        fresh, shared = self.both()
+        self.assertEqual(differences("clean", fresh, shared), [])
+        self.assertEqual(fresh["harness"]["isolation"], "fresh")
+        self.assertEqual(shared["harness"]["isolation"], "shared")
+        started = fresh["harness"]["processes_started"], shared["harness"]["processes_started"]
+        self.assertLess(started[1], started[0] * 0.7, "shared mode shares: %s" % (started,))
+        # A shared case's log says where it ran and where the handshake is.
+        notes = [e["text"] for c in shared["cases"] for e in c.get("wire") or []
+                 if e["dir"] == "event" and "shared process" in e["text"]]
+        self.assertTrue(notes and "handshake" in notes[0], notes[:1])
+
+    def test_every_fault_same_verdicts(self):
+        suites = {}
+        for fault, _, _, s, _ in read_table():
+            suites.setdefault(fault, set()).update(s)
+        faults = sorted(all_faults())
+        self.assertEqual(sorted(set(faults) - set(suites)), [], "faults without a row")
+        jobs = [(f, mode) for f in faults for mode in ("fresh", "shared")]
+        # The runs wait on silence windows and slow tools far more than they compute.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=12) as pool:
+            reports = dict(zip(jobs, pool.map(
+                lambda j: run_mode(self.fixture, j[1], [j[0]], sorted(suites[j[0]])), jobs)))
+        diffs = [d for f in faults
+                 for d in differences(f, reports[(f, "fresh")], reports[(f, "shared")])]
+        self.assertEqual(diffs, [], "\n".join(diffs))
+
+
+if __name__ == "__main__":
+    unittest.main()
