@@ -190,7 +190,11 @@ static cJSON *fresh_id(const mcps_session *s, const cJSON *id)
     if (cJSON_IsString(id)) {
         if (strlen(id->valuestring) > 300)
             return NULL;
-        snprintf(text, sizeof text, "%s~%u", id->valuestring, s->case_no);
+        /* "42" stays digits ("42000007"), so a server that mistakes such ids for numbers still
+         * does; the fixed width keeps two cases' ids apart. */
+        const char *v = id->valuestring;
+        bool digits = *v && strspn(v, "0123456789") == strlen(v);
+        snprintf(text, sizeof text, digits ? "%s%06u" : "%s~%u", v, s->case_no);
         return cJSON_CreateString(text);
     }
     if (!cJSON_IsNumber(id) || !mcps_json_number_is_integer(id) || !(id->valuedouble > -1e6) ||

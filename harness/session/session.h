@@ -124,10 +124,12 @@ void mcps_session_set_rev(mcps_session *s, mcps_rev rev);
 /*
  * The next case on a process shared by several (case_no counts them from 1):
  * findings go to fn/ctx from now on, the inbox is emptied, and the ids of the
- * requests it sends are made unique on the wire (a string gets "~N", an
- * integer below 10^6 gets N * 10^7 added; others go as written), with answers
- * mapped back to the ids as written before they reach the inbox. An answer to
- * an earlier case's request is logged and observed but kept out of the inbox.
+ * requests it sends are made unique on the wire: "list" goes out as
+ * "list~N", a string of digits gets N in six digits ("42" as "42000007"), an
+ * integer below 10^6 gets N * 10^7 added, other ids go as written. Answers
+ * are mapped back to the ids as written before they reach the inbox; an
+ * answer to an earlier case's request is logged and observed but kept out.
+ * case_no 0 sends ids as written (a process of the case's own).
  */
 void mcps_session_begin_case(mcps_session *s, unsigned case_no, mcps_session_finding_fn fn,
                              void *ctx);
