@@ -792,8 +792,8 @@ static void close_case(case_run *cr, mcps_case_result *r)
     mcps_session_begin_case(cr->s, cr->s->case_no, NULL, NULL); /* cr is about to go */
 }
 
-/* On the case's process: the handshake if it needs one, then the steps. False: no handshake. */
-static bool run_on(case_run *cr, mcps_proc *p, bool keep, mcps_case_result *r)
+/* The case's handshake, unless its process has had it (or the case does its own). */
+static bool handshake_on(case_run *cr, mcps_proc *p, bool keep, mcps_case_result *r)
 {
     char why[400];
     if (keep)
@@ -805,7 +805,18 @@ static bool run_on(case_run *cr, mcps_proc *p, bool keep, mcps_case_result *r)
         }
         snprintf(p->first_case, sizeof p->first_case, "%s (%s)", cr->c->id, mcps_rev_name(cr->rev));
     }
-    if (keep) /* ids of its own from here on; the handshake's answer is not the case's */
+    return true;
+}
+
+/* On the case's process: the handshake if it needs one, then the steps. False: no handshake. */
+static bool run_on(case_run *cr, mcps_proc *p, const mcps_exec_place *at, mcps_case_result *r)
+{
+    bool ok = handshake_on(cr, p, at->keep, r);
+    if (at->ready)
+        at->ready(at->ctx);
+    if (!ok)
+        return false;
+    if (at->keep) /* ids of its own from here on; the handshake's answer is not the case's */
         mcps_session_begin_case(cr->s, p->cases, forward_finding, cr);
     cr->base = cr->s->counts;
     if (p->cases == 1)
@@ -815,8 +826,10 @@ static bool run_on(case_run *cr, mcps_proc *p, bool keep, mcps_case_result *r)
 }
 
 bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const mcps_case *c,
-                       mcps_rev rev, mcps_proc **proc, bool keep, mcps_case_result *r)
+                       mcps_rev rev, const mcps_exec_place *at, mcps_case_result *r)
 {
+    mcps_proc **proc = at->proc;
+    bool keep = at->keep;
     int64_t t0 = mcps_clock_ms();
     mcps_exec_describe(suite, c, rev, r);
     char why[300];
@@ -828,6 +841,8 @@ bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const 
     if (!*proc && !(*proc = mcps_proc_start(env, c, rev, why, sizeof why))) {
         r->verdict = MCPS_VERDICT_ERROR;
         r->reason = strdup(why);
+        if (at->ready)
+            at->ready(at->ctx);
         return true;
     }
     mcps_proc *p = *proc;
@@ -840,7 +855,7 @@ bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const 
     p->cases++;
     mcps_session_begin_case(cr.s, cr.s->case_no, forward_finding, &cr);
     set_builtins(&cr);
-    bool again = run_on(&cr, p, keep, r) && keep && mcps_proc_usable(p);
+    bool again = run_on(&cr, p, at, r) && keep && mcps_proc_usable(p);
     bool synced = !again || barrier(&cr, p->cases);
     again = again && synced && mcps_proc_usable(p);
     if (!again)
@@ -861,5 +876,5 @@ void mcps_exec_case(const mcps_exec_env *env, const mcps_suite *suite, const mcp
                     mcps_rev rev, mcps_case_result *r)
 {
     mcps_proc *p = NULL;
-    mcps_exec_case_on(env, suite, c, rev, &p, false, r);
+    mcps_exec_case_on(env, suite, c, rev, &(mcps_exec_place){.proc = &p}, r);
 }

@@ -74,16 +74,25 @@ void mcps_exec_case(const mcps_exec_env *env, const mcps_suite *suite, const mcp
 /* The case's needs and capabilities are met on rev (else it is SKIP without a process). */
 bool mcps_exec_applicable(const mcps_exec_env *env, const mcps_case *c, mcps_rev rev);
 
+/* Where a case runs (mcps_exec_case_on). */
+typedef struct mcps_exec_place {
+    mcps_proc **proc;         /* the process; *proc NULL: start one */
+    bool keep;                /* shared: leave it in *proc for the next case if it can take one */
+    void (*ready)(void *ctx); /* called once the process has done the case's handshake (or
+                                 failed to), so the next one's start-up does not compete */
+    void *ctx;
+} mcps_exec_place;
+
 /*
- * Run case c on *proc (NULL: start one). With keep, the process is shared:
- * the case gets fresh ids on it, and after the case a ping with an id of its
- * own must be answered (everything before the answer belongs to the case)
- * before it is left in *proc for the next case. Otherwise, or when it cannot
- * take another case, it is shut down and *proc becomes NULL. Returns false
+ * Run case c on *at->proc. With keep, the process is shared: the case gets
+ * fresh ids on it, and after the case a ping with an id of its own must be
+ * answered (everything before the answer belongs to the case) before it is
+ * left in *at->proc for the next case. Otherwise, or when it cannot take
+ * another case, it is shut down and *at->proc becomes NULL. Returns false
  * when that ping went unanswered.
  */
 bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const mcps_case *c,
-                       mcps_rev rev, mcps_proc **proc, bool keep, mcps_case_result *result);
+                       mcps_rev rev, const mcps_exec_place *at, mcps_case_result *result);
 
 /* Fill the descriptive fields of a result from its case. */
 void mcps_exec_describe(const mcps_suite *suite, const mcps_case *c, mcps_rev rev,

@@ -5,12 +5,12 @@
  * With --isolation shared, a case that mcps_case_shareable() clears runs on
  * the lane's current process when that one was initialized the way the case
  * needs (revision, client capabilities); every other case gets a process of
- * its own. Meanwhile the lane starts the process the next case will need and
- * sends its initialize, so that a Node.js server's start-up overlaps the case
- * before instead of following it. A lane holds two processes at most: the
- * one a case runs on and the spare. When shared processes stop answering the
- * ping that ends each case, sharing stops for the rest of the run: a target
- * that cannot be synchronized is given a process per case, as in fresh mode.
+ * its own. Once the current case's process is up, the lane starts the process
+ * the next case will need and sends its initialize, so that a Node.js
+ * server's start-up overlaps the case before instead of following it. A lane holds two processes at
+ * most: the one a case runs on and the spare. When shared processes stop answering the ping that
+ * ends each case, sharing stops for the rest of the run: a target that cannot be synchronized is
+ * given a process per case, as in fresh mode.
  */
 #include "engine/internal.h"
 
@@ -80,6 +80,20 @@ static void prepare_next(mcps_lane *l, bool on_current, const mcps_case *c, mcps
     count_start(l); /* one that would not start is tried again, and reported, by its case */
 }
 
+/* What the lane prepares once the current case's process is up. */
+typedef struct upcoming {
+    mcps_lane *lane;
+    bool on_current;
+    const mcps_case *c, *next;
+    mcps_rev rev, next_rev;
+} upcoming;
+
+static void current_ready(void *ctx)
+{
+    const upcoming *u = ctx;
+    prepare_next(u->lane, u->on_current, u->c, u->rev, u->next, u->next_rev);
+}
+
 void mcps_lane_run(mcps_lane *l, const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
                    const mcps_case *next, mcps_rev next_rev, mcps_case_result *r)
 {
@@ -100,8 +114,11 @@ void mcps_lane_run(mcps_lane *l, const mcps_suite *suite, const mcps_case *c, mc
         *proc = take_spare(l, c, rev);
     if (!*proc)
         count_start(l);
-    prepare_next(l, share, c, rev, next, next_rev);
-    if (!mcps_exec_case_on(l->env, suite, c, rev, proc, share, r)) {
+    /* The spare starts once this case's process has answered initialize: at most one process of
+     * a lane is starting up at a time, so start-ups overlap cases, not each other. */
+    upcoming u = {l, share, c, next, rev, next_rev};
+    mcps_exec_place at = {.proc = proc, .keep = share, .ready = current_ready, .ctx = &u};
+    if (!mcps_exec_case_on(l->env, suite, c, rev, &at, r)) {
         mtx_lock(l->lock);
         (*l->barrier_failures)++;
         mtx_unlock(l->lock);
