@@ -1,5 +1,5 @@
 /*
- * fuzz_traverse.c - fuzz target for the traversal judge (harness/codec/traverse.h),
+ * fuzz_traverse.c - fuzz target for the traversal judge (harness/uri/traverse.h),
  * checked against an independent reference walk written here from the model
  * that traverse.h documents.
  *
@@ -26,8 +26,9 @@
  */
 #include "fuzz.h"
 
-#include "codec/traverse.h"
-#include "codec/uri.h"
+#include "base/hex.h"
+#include "uri/traverse.h"
+#include "uri/uri.h"
 
 #include <string.h>
 
@@ -137,21 +138,12 @@ static bool split(const char *s, size_t len, parts *u)
     return true;
 }
 
-static int hexval(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c = lower(c);
-    return (c >= 'a' && c <= 'f') ? c - 'a' + 10 : -1;
-}
-
 static void pct_pass(text *t, bool separators)
 {
     size_t o = 0;
     for (size_t i = 0; i < t->n; i++) {
-        if (t->p[i] == '%' && t->n - i >= 3 && hexval((unsigned char)t->p[i + 1]) >= 0 &&
-            hexval((unsigned char)t->p[i + 2]) >= 0) {
-            int v = hexval((unsigned char)t->p[i + 1]) * 16 + hexval((unsigned char)t->p[i + 2]);
+        int v = t->n - i >= 3 && t->p[i] == '%' ? mcps_hex_byte(t->p + i + 1) : -1;
+        if (v >= 0) {
             if (separators || (v != '/' && v != '\\')) {
                 t->p[o++] = (char)v;
                 i += 2;

@@ -1,6 +1,6 @@
 /*
  * fuzz_uri.c - fuzz target for RFC 3986 parse, normalize and resolve
- * (harness/codec/uri.h), with liburiparser as a differential oracle.
+ * (harness/uri/uri.h), with liburiparser as a differential oracle.
  *
  * Input: "BASE\nREF", or just REF, which is then resolved against RFC 3986
  * section 5.4's base "http://a/b/c/d;p?q". No prefix byte: URI seeds are text.
@@ -21,7 +21,7 @@
  */
 #include "fuzz.h"
 
-#include "codec/uri.h"
+#include "uri/uri.h"
 
 #include <string.h>
 #include <uriparser/Uri.h>

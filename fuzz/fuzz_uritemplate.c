@@ -1,5 +1,5 @@
 /*
- * fuzz_uritemplate.c - fuzz target for RFC 6570 templates (harness/codec/uritemplate.h).
+ * fuzz_uritemplate.c - fuzz target for RFC 6570 templates (harness/uri/uritemplate.h).
  *
  * Input: "TEMPLATE\nVALUES". VALUES is either a JSON object, handed to expand
  * as it is (lists, objects, numbers, bad types: the error paths), or plain
@@ -18,8 +18,8 @@
 #include "fuzz.h"
 
 #include "codec/json.h"
-#include "codec/uri.h"
-#include "codec/uritemplate.h"
+#include "uri/uri.h"
+#include "uri/uritemplate.h"
 
 #include <string.h>
 

@@ -1,9 +1,9 @@
 /*
- * oracle_json.c - builds the copy of codec/json.c and codec/buf.c that
+ * oracle_json.c - builds the copy of codec/json.c and base/ (buf.c, hex.c, utf8.c) that
  * oracle.h declares: the same source, every external name prefixed with
  * oracle_. The builds compile this file without coverage instrumentation
  * (fuzz/CMakeLists.txt, fuzz/oss-fuzz/build.sh). A name added to json.c or
- * buf.c and missing here is defined twice, so the fuzz targets fail to link.
+ * those and missing here is defined twice, so the fuzz targets fail to link.
  */
 #define mcps_json_create_number_text oracle_mcps_json_create_number_text
 #define mcps_json_default_limits     oracle_mcps_json_default_limits
@@ -25,8 +25,16 @@
 #define mcps_buf_reserve             oracle_mcps_buf_reserve
 #define mcps_buf_take                oracle_mcps_buf_take
 #define mcps_buf_vprintf             oracle_mcps_buf_vprintf
+#define mcps_hex_byte                oracle_mcps_hex_byte
+#define mcps_hex_value               oracle_mcps_hex_value
+#define mcps_utf8_count              oracle_mcps_utf8_count
+#define mcps_utf8_decode             oracle_mcps_utf8_decode
+#define mcps_utf8_encode             oracle_mcps_utf8_encode
+#define mcps_utf8_valid              oracle_mcps_utf8_valid
 
 #include "oracle.h"
 
-#include "codec/buf.c"
+#include "base/buf.c"
+#include "base/hex.c"
+#include "base/utf8.c"
 #include "codec/json.c"

@@ -16,7 +16,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "corpus")
 MAX_LEN = {"json": 4096, "rpc": 4096, "frame": 65536, "observe": 16384,
-           "uri": 4096, "traverse": 4096, "uritemplate": 4096, "suite": 16384}
+           "uri": 4096, "traverse": 4096, "uritemplate": 4096, "suite": 16384,
+           "regex": 4096, "schema": 8192}
 
 
 def write(target, name, data):
@@ -496,3 +497,56 @@ BROKEN_SUITES = {
 }
 for name, text in BROKEN_SUITES.items():
     write("suite", "seed-" + name, text)
+
+# ---- schema: every group of the official JSON Schema Test Suite (tests/data/json-schema-suite)
+# that fits: "FLAGS\n[schema, instance...]". Flags (fuzz_schema.c): 1 format assertion,
+# 2 draft-07 rules without $schema, 4 small limits, 8 the schema also as a document.
+SUITE_TESTS = os.path.join(ROOT, "tests", "data", "json-schema-suite", "tests")
+for draft, dflag in (("draft2020-12", 0), ("draft7", 2)):
+    base = os.path.join(SUITE_TESTS, draft)
+    for dirpath, _, files in sorted(os.walk(base)):
+        for fname in sorted(files):
+            rel = os.path.relpath(os.path.join(dirpath, fname), base)[:-len(".json")]
+            with open(os.path.join(dirpath, fname), encoding="utf-8") as f:
+                groups = json.load(f)
+            flags = dflag | (1 if rel.startswith("optional/format") else 0)
+            for i, g in enumerate(groups):
+                body = j([g["schema"]] + [t["data"] for t in g["tests"]])
+                name = "seed-%s-%s-%02d" % (draft, rel.replace("/", "-"), i)
+                text = "%d\n%s" % (flags, body)
+                if len(text.encode("utf-8")) <= MAX_LEN["schema"]:
+                    write("schema", name, text)
+SCHEMA_EXTRA = {
+    "small-limits": (4, [{"$defs": {"n": {"anyOf": [{"type": "integer"}, {"items": {"$ref": "#/$defs/n"}}]}},
+                          "$ref": "#/$defs/n"}, [[[[1]]]], [[["x"]]]]),
+    "document": (8, [{"$id": "http://fuzz.example/doc.json", "$defs": {"s": {"type": "string"}},
+                      "properties": {"a": {"$ref": "doc.json#/$defs/s"}}}, {"a": "x"}, {"a": 1}]),
+    "dynamic": (0, [{"$dynamicAnchor": "t", "type": "object", "properties": {"k": {"$dynamicRef": "#t"}},
+                     "unevaluatedProperties": False}, {"k": {"k": {}}}, {"k": 1, "z": 2}]),
+    "not-array": (0, {"type": "null"}),
+}
+for name, (flags, body) in SCHEMA_EXTRA.items():
+    write("schema", "seed-" + name, "%d\n%s" % (flags, j(body)))
+
+# ---- regex: "PATTERN\nSUBJECT"; the suite's patterns, ECMA-262 corners, and hostile ones.
+REGEX_SEEDS = [
+    ("^[a-z]+$", "abc"), ("^\\d{3}-\\d{4}$", "555-1234"), ("a|b|c", "zzc"), ("(a*)*b", "aaaa"),
+    ("^(a+)+$", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!"), ("\\bword\\b", "a word here"),
+    ("^\\p{Letter}+$", "\u00e9t\u00e9"), ("^[\\p{Nd}x]+$", "x4"), ("\\P{L}", "abc1"),
+    ("x{2,5}?", "xxx"), ("a{", "a{"), ("}]", "}]"), ("[^]", "q"), ("[]", "q"), ("(?<n>ab)+", "abab"),
+    ("(?=a)", "a"), ("(a)\\1", "aa"), ("[\\w.-]+@[\\w-]+\\.[a-z]{2,}", "me@x.org"),
+    ("\\u00e9|\\u{1F600}", "\U0001F600"), ("^.$", "\U0001F600"), ("^.$", "\r"), ("\\cJ", "\n"),
+    ("[\\b]", "\b"), ("\\B", "ab"), ("^$", ""), ("\\x41\\0", "A\x00"), ("[z-a]", "x"),
+    ("(x{1000}){1000}", "x"), ("((a|b)*c|d)+e?$", "abababcd"), ("^(?:[a-z0-9-]+\\.)+[a-z]{2,}$", "a.b.example"),
+    ("[\\s\\S]*?end", "the end"), ("^[^\\n]*$", "line\nnext"), ("\\a", "a"), ("a$|^b", "b\n"),
+]
+for i, (pat, subj) in enumerate(REGEX_SEEDS):
+    write("regex", "seed-%02d" % i, pat + "\n" + subj)
+SUITES_DIR = os.path.join(ROOT, "suites")
+k = 0
+for fname in sorted(os.listdir(SUITES_DIR)):
+    if fname.endswith(".suite"):
+        with open(os.path.join(SUITES_DIR, fname), encoding="utf-8") as f:
+            for m in sorted(set(__import__("re").findall(r'\$regex:((?:[^"\\]|\\.)*)"', f.read()))):
+                write("regex", "seed-suite-%02d" % k, json.loads('"' + m + '"') + "\n")
+                k += 1

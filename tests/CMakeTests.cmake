@@ -12,3 +12,7 @@ foreach(src IN LISTS MCPS_E2E_TESTS)
   set_tests_properties(e2e.${name} PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77 ENVIRONMENT
     "MCPSPEC_BIN_DIR=${CMAKE_BINARY_DIR};MCPSPEC_BUILD_TYPE=${CMAKE_BUILD_TYPE};MCPSPEC_SHARED=${MCPS_SHARED_DIR}")
 endforeach()
+# e2e.test_scripts compares the checkout and the build folders before and after
+# each script's --help: no other test (fuzz.ossfuzz_build builds into build/)
+# may write there meanwhile.
+set_tests_properties(e2e.test_scripts PROPERTIES RUN_SERIAL TRUE)

@@ -67,10 +67,16 @@ else
   rpath=(-Wl,-rpath,'$ORIGIN/lib')
 fi
 
+# PCRE2, fuzz_regex's differential oracle: the system's, its shared object beside the targets.
+pcre2_cflags=($(pkg-config --cflags libpcre2-8) -DMCPS_FUZZ_PCRE2)
+pcre2_libs=($(pkg-config --libs libpcre2-8))
+mkdir -p "$OUT/lib"
+cp -L "$(pkg-config --variable=libdir libpcre2-8)"/libpcre2-8.so.0 "$OUT/lib/"
+rpath=(-Wl,-rpath,'$ORIGIN/lib')
+
 # The library's layers below the report (the suite loader pulls in most of the
 # engine); the archive lets each target link only the objects it uses.
-lib_sources=("$root"/harness/codec/*.c "$root"/harness/transport/*.c "$root"/harness/session/*.c
-             "$root"/harness/engine/*.c)
+lib_sources=("$root"/harness/{base,codec,uri,schema,transport,session,engine}/*.c)
 objs=()
 for src in "${lib_sources[@]}"; do
   obj="$WORK/obj/mcps_$(basename "${src%.c}").o"
@@ -86,8 +92,10 @@ for src in "$root"/fuzz/fuzz_*.c; do
   name=$(basename "${src%.c}")
   target=${name#fuzz_}
   libs=("${dep_libs[@]}")
+  extra_cflags=()
   [ "$target" != uri ] || libs+=("${uri_libs[@]}")
-  $CC "${plain_cflags[@]}" "${cflags[@]}" -c "$src" -o "$WORK/obj/$name.o"
+  [ "$target" != regex ] || { libs+=("${pcre2_libs[@]}"); extra_cflags=("${pcre2_cflags[@]}"); }
+  $CC "${plain_cflags[@]}" "${cflags[@]}" "${extra_cflags[@]}" -c "$src" -o "$WORK/obj/$name.o"
   $link_cc $link_flags "$WORK/obj/$name.o" "$WORK/obj/oracle_json.o" -o "$OUT/$name" \
     "$WORK/libmcps.a" "${libs[@]}" $LIB_FUZZING_ENGINE "${rpath[@]}" -lm
   rm -f "$OUT/${name}_seed_corpus.zip"

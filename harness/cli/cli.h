@@ -16,15 +16,33 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "engine/proofs.h"
+#include "engine/run.h"
 #include "engine/suite.h"
 
 int mcps_cli_lint(int argc, char **argv);
 int mcps_cli_run(int argc, char **argv);
 int mcps_cli_list(int argc, char **argv);
+int mcps_cli_explain(int argc, char **argv);
+
+/*
+ * On SIGTERM and SIGINT, write the stop reason's byte to fd (the write end of
+ * the run's guard switch) instead of dying; fd -1 restores the defaults. The
+ * handler lives in main.c, which holds the one global it needs.
+ */
+void mcps_cli_catch_stop_signals(int fd);
 
 /* The suites folder to use (see suites_dir.c); buf is scratch space. */
 const char *mcps_cli_suites_dir(const char *given, char *buf, size_t n);
 /* Load every suite; prints the error (file:line: why) and returns false on failure. */
 bool mcps_cli_load_suites(const char *given, mcps_suite_set *set);
+/* Load SUITES/builtin.proofs (missing: none); prints the error and returns false on failure. */
+bool mcps_cli_load_builtin_proofs(const char *given, mcps_builtin_proofs *out);
+/* A path below the working directory relative to it, as a person would type it (checks.c). */
+const char *mcps_cli_shown_path(const char *path);
+/* Every check (cases, discovery, observer rules) with its proofs, as a JSON array
+ * (checks.c); cfg's --suite/--case filters apply when cfg is not NULL. */
+cJSON *mcps_cli_checks_json(const mcps_suite_set *set, const mcps_builtin_proofs *bp,
+                            const mcps_run_config *cfg);
 
 #endif

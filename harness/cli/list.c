@@ -1,12 +1,18 @@
 /*
  * list.c - `mcpspec list`: every case, the requirements it tests and the
- * revisions it applies to; --suite and --case filter with globs.
+ * revisions it applies to; --suite and --case filter with globs. --json
+ * prints the whole record of each check (checks.c), proofs included: what
+ * the fault tests, the refserver README's fault table and scripts/coverage
+ * are built from.
  */
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "engine/run.h"
 
+#include "codec/json.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void list_observers(const mcps_run_config *cfg)
@@ -22,11 +28,37 @@ static void list_observers(const mcps_run_config *cfg)
     }
 }
 
+static int print_json(const char *dir, const mcps_suite_set *set, const mcps_run_config *cfg)
+{
+    mcps_builtin_proofs bp;
+    if (!mcps_cli_load_builtin_proofs(dir, &bp))
+        return MCPS_EXIT_USAGE;
+    cJSON *root = cJSON_CreateObject();
+    cJSON *checks = mcps_cli_checks_json(set, &bp, cfg);
+    mcps_builtin_proofs_free(&bp);
+    char *text = NULL;
+    if (root && checks) {
+        cJSON_AddItemToObject(root, "checks", checks);
+        checks = NULL;
+        text = mcps_json_print(root, NULL);
+    }
+    cJSON_Delete(checks);
+    mcps_json_delete(root);
+    if (!text) {
+        fprintf(stderr, "mcpspec list: out of memory\n");
+        return MCPS_EXIT_INCOMPLETE;
+    }
+    puts(text);
+    free(text);
+    return MCPS_EXIT_OK;
+}
+
 static int usage(const char *why)
 {
     if (why)
         fprintf(stderr, "mcpspec list: %s\n", why);
-    fprintf(stderr, "usage: mcpspec list [--suite GLOB]... [--case GLOB]... [--suites DIR]\n");
+    fprintf(stderr,
+            "usage: mcpspec list [--suite GLOB]... [--case GLOB]... [--suites DIR] [--json]\n");
     return MCPS_EXIT_USAGE;
 }
 
@@ -34,6 +66,7 @@ int mcps_cli_list(int argc, char **argv)
 {
     const char *suite_globs[65] = {0}, *case_globs[65] = {0}, *dir = NULL;
     size_t ns = 0, nc = 0;
+    bool json = false;
     mcps_args a;
     mcps_args_init(&a, argc, argv);
     while (mcps_args_more(&a)) {
@@ -43,6 +76,8 @@ int mcps_cli_list(int argc, char **argv)
             case_globs[nc++] = a.value;
         else if (mcps_args_option(&a, "--suites"))
             dir = a.value;
+        else if (mcps_args_flag(&a, "--json"))
+            json = true;
         else
             return usage(a.error[0] ? a.error : "unknown argument");
     }
@@ -53,6 +88,11 @@ int mcps_cli_list(int argc, char **argv)
     mcps_run_config_defaults(&cfg);
     cfg.suite_globs = ns ? suite_globs : NULL;
     cfg.case_globs = nc ? case_globs : NULL;
+    if (json) {
+        int rc = print_json(dir, &set, &cfg);
+        mcps_suite_set_free(&set);
+        return rc;
+    }
     for (size_t s = 0; s < set.nsuites; s++)
         for (size_t i = 0; i < set.suites[s].ncases; i++) {
             const mcps_case *c = &set.suites[s].cases[i];

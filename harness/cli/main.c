@@ -6,6 +6,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -20,7 +21,32 @@ static const command commands[] = {
     {"run", mcps_cli_run, "run the conformance suites against a target"},
     {"list", mcps_cli_list, "list the cases and the requirements they test"},
     {"lint", mcps_cli_lint, "judge a captured stdio transcript"},
+    {"explain", mcps_cli_explain, "a requirement or check: catalog text, checks, faults, coverage"},
 };
+
+/* The program's one mutable global: where a stop signal writes its byte (the run's
+ * guard switch, transport/guard.h), or -1. */
+static volatile sig_atomic_t stop_switch = -1;
+
+static void on_stop_signal(int sig)
+{
+    char why = sig == SIGINT ? 'I' : 'T'; /* MCPS_STOP_SIGINT, MCPS_STOP_SIGTERM */
+    int fd = stop_switch;
+    if (fd >= 0 && write(fd, &why, 1) < 0)
+        return; /* nothing to do about it in a handler */
+}
+
+void mcps_cli_catch_stop_signals(int fd)
+{
+    struct sigaction sa = {0};
+    sigemptyset(&sa.sa_mask);
+    stop_switch = fd;
+    /* A second signal finds the default action again: a user can always insist. */
+    sa.sa_handler = fd >= 0 ? on_stop_signal : SIG_DFL;
+    sa.sa_flags = fd >= 0 ? SA_RESTART | SA_RESETHAND : 0;
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+}
 
 static int usage(FILE *out)
 {

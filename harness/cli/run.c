@@ -5,6 +5,11 @@
  * its file and line), runs, prints progress, writes the reports whatever
  * happened, and exits 0 (no FAIL), 1 (FAIL, or WARN with --strict), 2 (usage)
  * or 3 (incomplete: the target could not be run, or ERROR verdicts).
+ *
+ * The run is bounded as a whole by a guard (transport/guard.h): --deadline
+ * for the wall time, SIGTERM and SIGINT (stop, reap, write the partial
+ * report, exit 3), a shared wire-log budget, and a watchdog process that
+ * kills the targets if mcpspec itself is killed, even with SIGKILL.
  */
 #include "cli/args.h"
 #include "cli/cli.h"
@@ -12,12 +17,15 @@
 #include "engine/run.h"
 #include "report/console.h"
 #include "report/report.h"
+#include "base/clock.h"
+#include "transport/guard.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_LIST 64
+#define MAX_LIST         64
+#define DEFAULT_DEADLINE 600.0 /* seconds: long for a healthy run, short for a stuck CI job */
 
 typedef struct run_options {
     const char *server;
@@ -32,6 +40,7 @@ typedef struct run_options {
     mcps_rev_set revisions;
     unsigned formats;
     bool quiet;
+    double deadline; /* seconds for the whole run; 0: none */
     mcps_run_config cfg;
 } run_options;
 
@@ -60,8 +69,14 @@ static int usage(const char *why)
             "  --isolation MODE     shared: cases that leave the session clean share a process\n"
             "                       (default); fresh: every case on a process of its own\n"
             "  --shutdown-grace S   wait after closing stdin, then after SIGTERM (default 2)\n"
+            "  --deadline S         the whole run ends by then: cases still running are cut\n"
+            "                       short and they and the rest are ERROR, the report is\n"
+            "                       written (default 600; 0: none)\n"
             "  --strict             WARN fails the run too\n"
             "  --quiet              no progress output\n"
+            "A target that stops responding (cases in a row with requests left unanswered,\n"
+            "then a fresh process not answering ping) stops the run the same way. SIGTERM\n"
+            "or SIGINT: targets are stopped, the partial report written, exit 3.\n"
             "exit: 0 no FAIL, 1 FAIL, 2 usage or suite error, 3 incomplete\n");
     return MCPS_EXIT_USAGE;
 }
@@ -126,6 +141,9 @@ static int parse_option(mcps_args *a, run_options *o)
         if (!mcps_args_seconds(a->value, &c->target.close_grace) || c->target.close_grace <= 0)
             return bad_value("--shutdown-grace", a->value);
         c->target.term_grace = c->target.close_grace;
+    } else if (mcps_args_option(a, "--deadline")) {
+        if (!mcps_args_seconds(a->value, &o->deadline) || o->deadline < 0)
+            return bad_value("--deadline", a->value);
     } else if (mcps_args_option(a, "--jobs")) {
         size_t jobs;
         if (!mcps_args_size(a->value, &jobs) || jobs < 1 || jobs > 64)
@@ -183,6 +201,34 @@ static void on_finished(void *ctx, const mcps_case_result *r, size_t index, size
         mcps_console_case_finished(&p->console, r);
 }
 
+/* Before any thread: the switch, the deadline, the signals, the watchdog. */
+static bool start_guard(mcps_guard *g, double deadline)
+{
+    if (!mcps_guard_init(g)) {
+        fprintf(stderr, "mcpspec run: cannot set up the run's stop switch; running without\n");
+        return false;
+    }
+    if (deadline > 0)
+        g->deadline_ms = mcps_clock_deadline(deadline);
+    if (!mcps_guard_start_watchdog(g))
+        fprintf(stderr, "mcpspec run: no watchdog: if mcpspec is killed, targets may outlive it\n");
+    mcps_cli_catch_stop_signals(g->fd[1]);
+    return true;
+}
+
+/* Interrupted runs exit 3 (incomplete), whatever they found. */
+static int stop_guard(mcps_guard *g, int rc)
+{
+    char why = mcps_guard_stopped(g);
+    mcps_cli_catch_stop_signals(-1);
+    mcps_guard_free(g);
+    if (why == MCPS_STOP_SIGTERM || why == MCPS_STOP_SIGINT) {
+        fprintf(stderr, "mcpspec run: %s: partial report written\n", mcps_guard_reason(why));
+        return MCPS_EXIT_INCOMPLETE;
+    }
+    return rc;
+}
+
 static int execute(run_options *o, char **argv)
 {
     mcps_suite_set suites;
@@ -199,6 +245,9 @@ static int execute(run_options *o, char **argv)
     c->suite_globs = o->nsuite ? o->suite_globs : NULL;
     c->case_globs = o->ncase ? o->case_globs : NULL;
     c->hooks = (mcps_run_hooks){on_started, on_finished, &p};
+    mcps_guard guard;
+    bool guarded = start_guard(&guard, o->deadline);
+    c->target.guard = guarded ? &guard : NULL;
     mcps_run_result run;
     mcps_run(&suites, c, &run);
     char outdir[1024], err[400];
@@ -217,6 +266,8 @@ static int execute(run_options *o, char **argv)
     }
     mcps_run_result_free(&run);
     mcps_suite_set_free(&suites);
+    if (guarded)
+        rc = stop_guard(&guard, rc);
     return rc;
 }
 
@@ -247,7 +298,7 @@ static bool apply_config(run_options *o, mcps_target_file *f)
 
 int mcps_cli_run(int argc, char **argv)
 {
-    run_options o = {0};
+    run_options o = {.deadline = DEFAULT_DEADLINE};
     mcps_target_file file = {0};
     mcps_run_config_defaults(&o.cfg);
     mcps_args a;

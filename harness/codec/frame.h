@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 
 typedef struct mcps_framer {
     mcps_buf buf;    /* unconsumed bytes; buf.data[start..len) is pending */

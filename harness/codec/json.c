@@ -9,7 +9,9 @@
  */
 #include "codec/json.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
+#include "base/hex.h"
+#include "base/utf8.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -105,112 +107,11 @@ static void add_finding(parser *ps, mcps_json_finding_kind kind, const unsigned 
     r->nfindings++;
 }
 
-/* ---- UTF-8 ---------------------------------------------------------------- */
-
-/*
- * Length of the well-formed UTF-8 sequence at s (Unicode table 3-7), or 0 with
- * *why set. Rejects overlongs, surrogates and code points past U+10FFFF.
- */
-static size_t utf8_sequence(const unsigned char *s, const unsigned char *end, const char **why)
-{
-    unsigned c = s[0];
-    size_t n;
-    unsigned lo = 0x80, hi = 0xBF;
-    if (c < 0x80)
-        return 1;
-    if (c < 0xC2) {
-        *why = c < 0xC0 ? "unexpected UTF-8 continuation byte" : "overlong UTF-8 encoding";
-        return 0;
-    }
-    if (c < 0xE0) {
-        n = 2;
-    } else if (c < 0xF0) {
-        n = 3;
-        if (c == 0xE0)
-            lo = 0xA0;
-        if (c == 0xED)
-            hi = 0x9F;
-    } else if (c < 0xF5) {
-        n = 4;
-        if (c == 0xF0)
-            lo = 0x90;
-        if (c == 0xF4)
-            hi = 0x8F;
-    } else {
-        *why = c < 0xF8 ? "code point above U+10FFFF" : "byte that never appears in UTF-8";
-        return 0;
-    }
-    if ((size_t)(end - s) < n) {
-        *why = "truncated UTF-8 sequence";
-        return 0;
-    }
-    if (s[1] < lo || s[1] > hi) {
-        if (s[1] < 0x80 || s[1] > 0xBF)
-            *why = "truncated UTF-8 sequence";
-        else if (c == 0xED)
-            *why = "UTF-16 surrogate encoded in UTF-8";
-        else if (c == 0xF4)
-            *why = "code point above U+10FFFF";
-        else
-            *why = "overlong UTF-8 encoding";
-        return 0;
-    }
-    for (size_t i = 2; i < n; i++) {
-        if (s[i] < 0x80 || s[i] > 0xBF) {
-            *why = "truncated UTF-8 sequence";
-            return 0;
-        }
-    }
-    return n;
-}
+/* ---- UTF-8 (base/utf8.h decides) ------------------------------------------- */
 
 bool mcps_json_utf8_valid(const char *buf, size_t len, size_t *bad_offset)
 {
-    const unsigned char *s = (const unsigned char *)buf, *end = s + len, *p = s;
-    while (p < end) {
-        if (*p < 0x80) {
-            p++;
-            continue;
-        }
-        const char *why;
-        size_t n = utf8_sequence(p, end, &why);
-        if (!n) {
-            if (bad_offset)
-                *bad_offset = (size_t)(p - s);
-            return false;
-        }
-        p += n;
-    }
-    return true;
-}
-
-static size_t utf8_encode(unsigned cp, unsigned char *dst)
-{
-    if (cp == 0) { /* modified UTF-8: keeps C strings whole */
-        dst[0] = 0xC0;
-        dst[1] = 0x80;
-        return 2;
-    }
-    if (cp < 0x80) {
-        dst[0] = (unsigned char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        dst[0] = (unsigned char)(0xC0 | (cp >> 6));
-        dst[1] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        dst[0] = (unsigned char)(0xE0 | (cp >> 12));
-        dst[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        dst[2] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    dst[0] = (unsigned char)(0xF0 | (cp >> 18));
-    dst[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-    dst[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-    dst[3] = (unsigned char)(0x80 | (cp & 0x3F));
-    return 4;
+    return mcps_utf8_valid(buf, len, bad_offset);
 }
 
 /* ---- strings --------------------------------------------------------------- */
@@ -242,23 +143,13 @@ static inline unsigned first_special8(const unsigned char *s)
 #endif
 }
 
-static int hex_value(unsigned char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    c |= 0x20;
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    return -1;
-}
-
 static bool read_hex4(parser *ps, const unsigned char *u, unsigned *cp)
 {
     if (ps->end - u < 5)
         return fail_at(ps, u - 1, "\\u must be followed by four hex digits");
     unsigned v = 0;
     for (int i = 1; i <= 4; i++) {
-        int h = hex_value(u[i]);
+        int h = mcps_hex_value(u[i]);
         if (h < 0)
             return fail_at(ps, u - 1, "\\u must be followed by four hex digits");
         v = (v << 4) | (unsigned)h;
@@ -314,7 +205,8 @@ static bool scan_string(parser *ps, const unsigned char *s, const unsigned char 
             p++;
         } else {
             const char *why;
-            size_t n = utf8_sequence(p, end, &why);
+            uint32_t cp;
+            size_t n = mcps_utf8_decode(p, (size_t)(end - p), &cp, &why);
             if (!n)
                 return fail_at(ps, p, "%s in string", why);
             p += n;
@@ -350,7 +242,7 @@ static size_t decode_unicode_escape(parser *ps, const unsigned char *p, const un
         unsigned lo = 0;
         read_hex4(ps, p + 7, &lo);
         if (lo >= 0xDC00 && lo <= 0xDFFF) {
-            *dst += utf8_encode(0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00), *dst);
+            *dst += mcps_utf8_encode(0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00), *dst);
             return 12;
         }
     }
@@ -360,7 +252,7 @@ static size_t decode_unicode_escape(parser *ps, const unsigned char *p, const un
         add_finding(ps, MCPS_JSON_LONE_SURROGATE, p, detail);
         cp = 0xFFFD;
     }
-    *dst += utf8_encode(cp, *dst);
+    *dst += mcps_utf8_encode(cp, *dst);
     return 6;
 }
 

@@ -15,14 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void violate(mcps_rpc_info *out, const char *reqs, const char *fmt, ...)
+static void violate(mcps_rpc_info *out, mcps_finding_kind kind, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-static void violate(mcps_rpc_info *out, const char *reqs, const char *fmt, ...)
+static void violate(mcps_rpc_info *out, mcps_finding_kind kind, const char *fmt, ...)
 {
     if (out->nviolations < MCPS_RPC_MAX_VIOLATIONS) {
         mcps_rpc_violation *v = &out->violations[out->nviolations];
-        v->reqs = reqs;
+        v->kind = kind;
+        v->reqs = mcps_finding_kind_reqs(kind);
         va_list ap;
         va_start(ap, fmt);
         vsnprintf(v->message, sizeof v->message, fmt, ap);
@@ -101,16 +102,16 @@ static void check_jsonrpc_member(const cJSON *msg, mcps_rpc_info *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(msg, "jsonrpc");
     if (!v)
-        violate(out, "RPC-MSG-001", "no \"jsonrpc\" member");
+        violate(out, MCPS_FINDING_ENVELOPE, "no \"jsonrpc\" member");
     else if (!cJSON_IsString(v) || strcmp(v->valuestring, "2.0") != 0)
-        violate(out, "RPC-MSG-001", "\"jsonrpc\" is %s, not the string \"2.0\"",
+        violate(out, MCPS_FINDING_ENVELOPE, "\"jsonrpc\" is %s, not the string \"2.0\"",
                 cJSON_IsString(v) ? "another string" : json_type_name(v));
 }
 
 static void check_params(mcps_rpc_info *out)
 {
     if (out->params && !cJSON_IsObject(out->params))
-        violate(out, "RPC-MSG-001", "\"params\" is %s; MCP params are an object",
+        violate(out, MCPS_FINDING_ENVELOPE, "\"params\" is %s; MCP params are an object",
                 json_type_name(out->params));
 }
 
@@ -118,13 +119,13 @@ static void classify_call(const cJSON *msg, mcps_rpc_info *out)
 {
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
     if (!cJSON_IsString(method)) {
-        violate(out, "RPC-MSG-001 RPC-ERR-004", "\"method\" is %s, not a string",
+        violate(out, MCPS_FINDING_METHOD_NOT_STRING, "\"method\" is %s, not a string",
                 json_type_name(method));
         return;
     }
     out->method = method->valuestring;
     if (cJSON_HasObjectItem(msg, "result") || cJSON_HasObjectItem(msg, "error")) {
-        violate(out, "RPC-MSG-001",
+        violate(out, MCPS_FINDING_ENVELOPE,
                 "a message with \"method\" also carries \"result\" or \"error\"");
         return;
     }
@@ -135,12 +136,13 @@ static void classify_call(const cJSON *msg, mcps_rpc_info *out)
     }
     out->kind = MCPS_RPC_REQUEST;
     if (cJSON_IsNull(out->id))
-        violate(out, "RPC-ID-002", "request id is null");
+        violate(out, MCPS_FINDING_REQUEST_ID_NULL, "request id is null");
     else if (!mcps_rpc_id_valid(out->id))
-        violate(out, "RPC-ID-001", "request id is %s, not a string or an integer",
+        violate(out, MCPS_FINDING_REQUEST_ID_TYPE, "request id is %s, not a string or an integer",
                 cJSON_IsNumber(out->id) ? "a non-integer number" : json_type_name(out->id));
     if (strncmp(out->method, "notifications/", 14) == 0)
-        violate(out, "RPC-NOT-001", "notification \"%s\" carries an id", out->method);
+        violate(out, MCPS_FINDING_NOTIFICATION_ID, "notification \"%s\" carries an id",
+                out->method);
 }
 
 /* An integer code beyond long long still is an integer; keep its sign. */
@@ -157,18 +159,19 @@ static void check_error_object(mcps_rpc_info *out)
 {
     const cJSON *err = out->error;
     if (!cJSON_IsObject(err)) {
-        violate(out, "RPC-ERR-001", "\"error\" is %s, not an object", json_type_name(err));
+        violate(out, MCPS_FINDING_ERROR_SHAPE, "\"error\" is %s, not an object",
+                json_type_name(err));
         return;
     }
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(err, "code");
     const cJSON *message = cJSON_GetObjectItemCaseSensitive(err, "message");
     if (!cJSON_IsNumber(code) || !mcps_json_number_is_integer(code))
-        violate(out, "RPC-ERR-001", "error \"code\" is %s, not an integer",
+        violate(out, MCPS_FINDING_ERROR_SHAPE, "error \"code\" is %s, not an integer",
                 cJSON_IsNumber(code) ? "a non-integer number" : json_type_name(code));
     else
         out->error_code = clamp_code(code->valuedouble);
     if (!cJSON_IsString(message))
-        violate(out, "RPC-ERR-001", "error \"message\" is %s, not a string",
+        violate(out, MCPS_FINDING_ERROR_SHAPE, "error \"message\" is %s, not a string",
                 json_type_name(message));
 }
 
@@ -178,24 +181,26 @@ static void check_error_id(mcps_rpc_info *out)
 {
     if (!out->id || cJSON_IsNull(out->id) || mcps_rpc_id_valid(out->id))
         return;
-    violate(out, "RPC-RSP-001", "error response id is %s, not a string, an integer or null",
-            json_type_name(out->id));
+    violate(out, MCPS_FINDING_RESPONSE_ID,
+            "error response id is %s, not a string, an integer or null", json_type_name(out->id));
 }
 
 static void check_result(mcps_rpc_info *out, mcps_rev rev)
 {
     if (!out->id)
-        violate(out, "RPC-RSP-001", "result response without an id");
+        violate(out, MCPS_FINDING_RESPONSE_ID, "result response without an id");
     else if (!mcps_rpc_id_valid(out->id))
-        violate(out, "RPC-RSP-001", "result response id is %s, not a string or an integer",
+        violate(out, MCPS_FINDING_RESPONSE_ID,
+                "result response id is %s, not a string or an integer",
                 cJSON_IsNumber(out->id) ? "a non-integer number" : json_type_name(out->id));
     if (!cJSON_IsObject(out->result)) {
-        violate(out, "RPC-RSP-003", "\"result\" is %s, not an object", json_type_name(out->result));
+        violate(out, MCPS_FINDING_RESULT_NOT_OBJECT, "\"result\" is %s, not an object",
+                json_type_name(out->result));
         return;
     }
     if (rev == MCPS_REV_2026_07_28 &&
         !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(out->result, "resultType")))
-        violate(out, "RPC-RT-001", "result has no string \"resultType\"");
+        violate(out, MCPS_FINDING_NO_RESULT_TYPE, "result has no string \"resultType\"");
 }
 
 static void classify_response(const cJSON *msg, mcps_rev rev, mcps_rpc_info *out)
@@ -203,11 +208,12 @@ static void classify_response(const cJSON *msg, mcps_rev rev, mcps_rpc_info *out
     out->result = cJSON_GetObjectItemCaseSensitive(msg, "result");
     out->error = cJSON_GetObjectItemCaseSensitive(msg, "error");
     if (out->result && out->error) {
-        violate(out, "RPC-RSP-002", "response carries both \"result\" and \"error\"");
+        violate(out, MCPS_FINDING_RESULT_AND_ERROR,
+                "response carries both \"result\" and \"error\"");
         return;
     }
     if (!out->result && !out->error) {
-        violate(out, "RPC-MSG-001 RPC-RSP-002",
+        violate(out, MCPS_FINDING_NOT_A_MESSAGE,
                 "neither a request (no \"method\") nor a response (no \"result\" or \"error\")");
         return;
     }
@@ -233,7 +239,7 @@ static void classify_object(const cJSON *msg, mcps_rev rev, mcps_rpc_info *out)
     if (out->nviolations && out->kind != MCPS_RPC_INVALID) {
         /* Keep the kind readable for reports, but a broken envelope is invalid. */
         for (size_t i = 0; i < out->nviolations && i < MCPS_RPC_MAX_VIOLATIONS; i++)
-            if (strstr(out->violations[i].reqs, "RPC-MSG-001"))
+            if (mcps_finding_kind_rule(out->violations[i].kind) == MCPS_RULE_ENVELOPE)
                 out->kind = MCPS_RPC_INVALID;
     }
 }
@@ -242,12 +248,14 @@ static void classify_batch(const cJSON *msg, mcps_rev rev, mcps_rpc_info *out)
 {
     out->kind = MCPS_RPC_BATCH;
     if (rev == MCPS_REV_2024_11_05)
-        violate(out, "BATCH-006", "a JSON-RPC batch, which 2024-11-05 MCP does not have");
+        violate(out, MCPS_FINDING_BATCH_2024,
+                "a JSON-RPC batch, which 2024-11-05 MCP does not have");
     else if (rev > MCPS_REV_2025_03_26)
-        violate(out, "BATCH-005", "a JSON-RPC batch, removed from MCP in 2025-06-18");
+        violate(out, MCPS_FINDING_BATCH_REMOVED,
+                "a JSON-RPC batch, removed from MCP in 2025-06-18");
     /* Other revisions have no batches at all: BATCH-005/006 already say so. */
     if (!msg->child && (rev == MCPS_REV_2025_03_26 || rev == MCPS_REV_NONE))
-        violate(out, "BATCH-004", "an empty batch array");
+        violate(out, MCPS_FINDING_EMPTY_BATCH, "an empty batch array");
 }
 
 static void reset(mcps_rpc_info *out)
@@ -263,7 +271,7 @@ void mcps_rpc_classify(const cJSON *msg, mcps_rev rev, mcps_rpc_info *out)
     else if (cJSON_IsObject(msg))
         classify_object(msg, rev, out);
     else
-        violate(out, "RPC-MSG-001", "message is %s, not an object", json_type_name(msg));
+        violate(out, MCPS_FINDING_ENVELOPE, "message is %s, not an object", json_type_name(msg));
 }
 
 void mcps_rpc_classify_batch_item(const cJSON *item, mcps_rev rev, mcps_rpc_info *out)
@@ -272,7 +280,8 @@ void mcps_rpc_classify_batch_item(const cJSON *item, mcps_rev rev, mcps_rpc_info
     if (cJSON_IsObject(item))
         classify_object(item, rev, out);
     else
-        violate(out, "RPC-MSG-001", "batch element is %s, not an object", json_type_name(item));
+        violate(out, MCPS_FINDING_ENVELOPE, "batch element is %s, not an object",
+                json_type_name(item));
 }
 
 char *mcps_rpc_line(const cJSON *msg, size_t *len)

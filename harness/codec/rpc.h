@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "codec/findings.h"
 #include "codec/rev.h"
 
 typedef enum mcps_rpc_kind {
@@ -28,7 +29,8 @@ typedef enum mcps_rpc_kind {
 #define MCPS_RPC_MAX_VIOLATIONS 8
 
 typedef struct mcps_rpc_violation {
-    const char *reqs;  /* requirement IDs, space-separated, e.g. "RPC-RSP-002" */
+    mcps_finding_kind kind;
+    const char *reqs;  /* the kind's requirement IDs, space-separated, e.g. "RPC-RSP-002" */
     char message[160]; /* what is wrong, for a person */
 } mcps_rpc_violation;
 

@@ -5,7 +5,7 @@
 #define _XOPEN_SOURCE 700
 #include "engine/config.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 
 #include <errno.h>

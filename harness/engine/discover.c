@@ -12,9 +12,9 @@
  */
 #include "engine/internal.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,14 +95,26 @@ static mcps_verdict judge_answer(mcps_discovery *d, mcps_rev rev, const cJSON *a
     return MCPS_VERDICT_FAIL;
 }
 
+#define CHECK_ID    "discovery/initialize"
+#define CHECK_TITLE "Revision discovery: initialize on a fresh process"
+#define CHECK_REQS  "LIFE-INIT-003 LIFE-VER-003"
+
+bool mcps_run_discovery_check(const char **id, const char **title, const char **reqs)
+{
+    *id = CHECK_ID;
+    *title = CHECK_TITLE;
+    *reqs = CHECK_REQS;
+    return true;
+}
+
 static void describe_probe(mcps_case_result *c, mcps_rev rev)
 {
-    c->id = strdup("discovery/initialize");
+    c->id = strdup(CHECK_ID);
     c->suite = strdup("discovery");
-    c->title = strdup("Revision discovery: initialize on a fresh process");
+    c->title = strdup(CHECK_TITLE);
     c->section = strdup("basic/lifecycle");
     c->revision = rev;
-    c->requirements = strdup("LIFE-INIT-003 LIFE-VER-003");
+    c->requirements = strdup(CHECK_REQS);
     c->level = MCPS_LEVEL_MUST;
     c->expected = strdup("The target answers initialize with this revision if it speaks it, or "
                          "with another revision it speaks.");
@@ -148,7 +160,7 @@ static void probe(const mcps_run_config *cfg, mcps_discovery *d, mcps_rev rev, c
         c->observed = strdup(why);
     }
     mcps_session_shutdown(s, NULL);
-    mcps_session_take_log(s, c);
+    mcps_case_take_log(c, s);
     mcps_session_free(s);
     c->seconds = (double)(mcps_clock_ms() - t0) / 1000.0;
 }

@@ -5,17 +5,20 @@
  * it shares with other cases that leave it clean (process.c, lanes.c); either
  * way it starts from a fresh inbox after the handshake. Steps run in order; the first expectation
  * that is not met ends the case with the verdict its requirements' level
- * earns (MUST: FAIL, SHOULD: WARN, MAY: INFO), unless the suite lists a
- * tolerated alternative for it ("<-- else warn ..."), which grades the case
- * and lets it go on. A case that cannot even be set up is ERROR, never PASS.
+ * earns (MUST: FAIL, SHOULD: WARN, MAY: INFO), unless the suite lists an
+ * alternative for what arrived instead ("<-- else warn ...", or "<-- else
+ * breaks ID ..." graded at the level of the requirement that observation
+ * breaks), which grades the case and lets it go on. The requirements behind
+ * the verdict are recorded for the report. A case that cannot even be set up
+ * is ERROR, never PASS.
  */
 #include "engine/internal.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 #include "engine/functions.h"
 #include "engine/match.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,6 +33,7 @@ typedef struct case_run {
     mcps_vars vars;
     mcps_verdict verdict;     /* worst so far */
     mcps_verdict broken;      /* what an unmet expectation earns */
+    char broken_ids[256];     /* the requirements behind the verdict so far */
     mcps_buf observed;        /* what happened, for the report */
     mcps_buf expected_detail; /* the step that was not met */
     bool stop;
@@ -62,20 +66,97 @@ static bool stops(mcps_verdict v)
     return v == MCPS_VERDICT_FAIL || v == MCPS_VERDICT_SKIP || v == MCPS_VERDICT_ERROR;
 }
 
+/* reqs: the requirements the observation breaks (NULL: none, e.g. SKIP or ERROR). */
+static void vgrade(case_run *cr, mcps_verdict v, const char *reqs, bool stop, const char *fmt,
+                   va_list ap)
+{
+    if (severity(v) > severity(cr->verdict)) {
+        cr->verdict = v;
+        snprintf(cr->broken_ids, sizeof cr->broken_ids, "%s", reqs ? reqs : "");
+    }
+    if (cr->observed.len)
+        mcps_buf_puts(&cr->observed, "; ");
+    mcps_buf_vprintf(&cr->observed, fmt, ap);
+    cr->stop |= stop;
+}
+
 static void grade(case_run *cr, mcps_verdict v, bool stop, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 static void grade(case_run *cr, mcps_verdict v, bool stop, const char *fmt, ...)
 {
-    if (severity(v) > severity(cr->verdict))
-        cr->verdict = v;
-    if (cr->observed.len)
-        mcps_buf_puts(&cr->observed, "; ");
     va_list ap;
     va_start(ap, fmt);
-    mcps_buf_vprintf(&cr->observed, fmt, ap);
+    vgrade(cr, v, NULL, stop, fmt, ap);
     va_end(ap);
-    cr->stop |= stop;
+}
+
+/*
+ * The verdict that breaking these requirements earns in rev (the strictest of
+ * those that apply), and in which the IDs that earn it. None applies: PASS.
+ */
+static mcps_verdict breach_verdict(const char *ids, mcps_rev rev, char *which, size_t n)
+{
+    mcps_verdict worst = MCPS_VERDICT_PASS;
+    which[0] = '\0';
+    for (int pass = 0; pass < 2; pass++) /* find the worst, then list who earns it */
+        for (const char *p = ids ? ids : ""; *(p += strspn(p, " ,"));) {
+            char id[64];
+            size_t len = strcspn(p, " ,");
+            snprintf(id, sizeof id, "%.*s", (int)len, p);
+            p += len;
+            const mcps_req *r = mcps_catalog_find(id);
+            if (!r || !mcps_rev_set_has(r->revs, rev))
+                continue;
+            mcps_verdict v = mcps_verdict_for_level(r->level);
+            size_t used = strlen(which);
+            if (pass == 0 && severity(v) > severity(worst))
+                worst = v;
+            else if (pass == 1 && v == worst)
+                snprintf(which + used, n - used, "%s%s", used ? " " : "", id);
+        }
+    return worst;
+}
+
+/* An expectation was not met: the case's strictest requirements in this revision are broken. */
+static void unmet(case_run *cr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void unmet(case_run *cr, const char *fmt, ...)
+{
+    char ids[256];
+    breach_verdict(cr->c->requirements, cr->rev, ids, sizeof ids);
+    va_list ap;
+    va_start(ap, fmt);
+    vgrade(cr, cr->broken, ids, true, fmt, ap);
+    va_end(ap);
+}
+
+/* What arrived (or did not) is this alternative: grade it, by its grade or what it breaks. */
+static void grade_alternative(case_run *cr, const mcps_alternative *a, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void grade_alternative(case_run *cr, const mcps_alternative *a, const char *fmt, ...)
+{
+    char ids[256] = "";
+    mcps_verdict v = a->grade;
+    if (a->breaks) {
+        mcps_verdict earned = breach_verdict(a->breaks, cr->rev, ids, sizeof ids);
+        if (!a->graded)
+            v = earned;
+        if (a->graded || !ids[0]) /* a written grade records what it names */
+            snprintf(ids, sizeof ids, "%s", a->breaks);
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    if (v == MCPS_VERDICT_PASS && a->breaks) {
+        mcps_buf_printf(&cr->observed, "%s", cr->observed.len ? "; " : "");
+        mcps_buf_vprintf(&cr->observed, fmt, ap);
+        mcps_buf_printf(&cr->observed, " (%s does not apply to %s)", a->breaks,
+                        mcps_rev_name(cr->rev));
+    } else if (v != MCPS_VERDICT_PASS) {
+        vgrade(cr, v, ids, stops(v), fmt, ap);
+    }
+    va_end(ap);
 }
 
 static void note_expected(case_run *cr, const mcps_step *st, const cJSON *pattern)
@@ -121,8 +202,7 @@ static void excerpt_of(const cJSON *msg, char *dst, size_t n)
 static void send_failed(case_run *cr, const mcps_step *st, const char *err)
 {
     const char *why = gone_reason(cr->s);
-    grade(cr, cr->broken, true, "line %zu could not be sent: %s%s%s", st->line, err,
-          why ? "; " : "", why ? why : "");
+    unmet(cr, "line %zu could not be sent: %s%s%s", st->line, err, why ? "; " : "", why ? why : "");
 }
 
 static void step_send(case_run *cr, const mcps_step *st)
@@ -139,17 +219,35 @@ static void step_send(case_run *cr, const mcps_step *st)
     cJSON_Delete(msg);
 }
 
+/* ${NAME} in raw text is the variable's text (a generated robustness probe, say). */
+static char *raw_text(case_run *cr, const mcps_step *st, size_t *len)
+{
+    char err[200];
+    bool splice = strlen(st->raw) == st->raw_len && strstr(st->raw, "${");
+    char *text = splice ? mcps_template_text(st->raw, &cr->vars, err, sizeof err) : NULL;
+    if (splice && !text) {
+        grade(cr, MCPS_VERDICT_ERROR, true, "suite error at %s:%zu: %s", cr->c->file, st->line,
+              err);
+        return NULL;
+    }
+    *len = text ? strlen(text) : st->raw_len;
+    char *bytes = malloc(*len + 1);
+    if (bytes) {
+        memcpy(bytes, text ? text : st->raw, *len);
+        bytes[*len] = '\n';
+    } else {
+        grade(cr, MCPS_VERDICT_ERROR, true, "out of memory");
+    }
+    free(text);
+    return bytes;
+}
+
 static void step_send_raw(case_run *cr, const mcps_step *st)
 {
     char err[200];
-    char *bytes = malloc(st->raw_len + 1);
-    if (!bytes) {
-        grade(cr, MCPS_VERDICT_ERROR, true, "out of memory");
-        return;
-    }
-    memcpy(bytes, st->raw, st->raw_len);
-    bytes[st->raw_len] = '\n';
-    if (!mcps_session_send_raw(cr->s, bytes, st->raw_len + 1, err, sizeof err))
+    size_t len;
+    char *bytes = raw_text(cr, st, &len);
+    if (bytes && !mcps_session_send_raw(cr->s, bytes, len + 1, err, sizeof err))
         send_failed(cr, st, err);
     free(bytes);
 }
@@ -191,6 +289,20 @@ static mcps_inmsg *find_candidate(case_run *cr, const cJSON *pattern)
     return NULL;
 }
 
+/*
+ * The message an expectation judges: the first that correlates with its
+ * pattern, else with one of its alternatives, so that an alternative with an
+ * id of its own (a rounded id, a null one) is judged when it arrives instead.
+ */
+static mcps_inmsg *find_answer(case_run *cr, const mcps_step *st)
+{
+    mcps_inmsg *m = find_candidate(cr, st->json);
+    for (size_t i = 0; !m && i < st->nalts; i++)
+        if (st->alts[i].pattern)
+            m = find_candidate(cr, st->alts[i].pattern);
+    return m;
+}
+
 /* The message counts as "in a batch" only when the pattern says it must (not) be. */
 static bool batch_flag_ok(const cJSON *pattern, const mcps_inmsg *m)
 {
@@ -224,9 +336,7 @@ static void judge_alternatives(case_run *cr, const mcps_step *st, const mcps_inm
         if (!st->alts[i].pattern || !try_pattern(cr, st->alts[i].pattern, m, &r))
             continue;
         cr->met++;
-        if (st->alts[i].grade != MCPS_VERDICT_PASS)
-            grade(cr, st->alts[i].grade, stops(st->alts[i].grade), "line %zu: %s: %s", m->line,
-                  st->alts[i].reason, ex);
+        grade_alternative(cr, &st->alts[i], "line %zu: %s: %s", m->line, st->alts[i].reason, ex);
         return;
     }
     note_expected(cr, st, st->json);
@@ -234,8 +344,7 @@ static void judge_alternatives(case_run *cr, const mcps_step *st, const mcps_inm
         grade(cr, MCPS_VERDICT_ERROR, true, "line %zu: mcpspec cannot judge this: at %s: %s",
               m->line, main->path, main->detail);
     else
-        grade(cr, cr->broken, true, "line %zu: at %s: %s; message: %s", m->line, main->path,
-              main->detail, ex);
+        unmet(cr, "line %zu: at %s: %s; message: %s", m->line, main->path, main->detail, ex);
 }
 
 static void describe_leftovers(case_run *cr, mcps_buf *b, mcps_shape want)
@@ -253,15 +362,18 @@ static void describe_leftovers(case_run *cr, mcps_buf *b, mcps_shape want)
     }
 }
 
-/* "<-- else GRADE "reason" silence": nothing correlating arrived, and that is tolerated. */
+/* "<-- else GRADE "reason" silence": nothing correlating arrived, and the suite grades that. */
 static bool silence_tolerated(case_run *cr, const mcps_step *st, double seconds)
 {
     for (size_t i = 0; i < st->nalts; i++)
         if (!st->alts[i].pattern) {
             cr->met++;
-            if (st->alts[i].grade != MCPS_VERDICT_PASS)
-                grade(cr, st->alts[i].grade, stops(st->alts[i].grade), "%s (nothing within %.1f s)",
-                      st->alts[i].reason, seconds);
+            mcps_buf b = {0};
+            if (st->kind == MCPS_STEP_EXPECT) /* what came instead, if anything */
+                describe_leftovers(cr, &b, shape_of_pattern(st->json));
+            grade_alternative(cr, &st->alts[i], "%s (nothing within %.1f s%s)", st->alts[i].reason,
+                              seconds, b.data ? b.data : "");
+            mcps_buf_free(&b);
             return true;
         }
     return false;
@@ -284,7 +396,7 @@ static void expectation_timed_out(case_run *cr, const mcps_step *st, double seco
     free(idtext);
     note_expected(cr, st, st->json);
     mcps_session_event(cr->s, "timed out waiting for the expectation at line %zu", st->line);
-    grade(cr, cr->broken, true, "%s", b.data);
+    unmet(cr, "%s", b.data);
     mcps_buf_free(&b);
 }
 
@@ -293,7 +405,7 @@ static void step_expect(case_run *cr, const mcps_step *st)
     double seconds = wait_seconds(cr, st);
     int64_t deadline = mcps_clock_deadline(seconds);
     mcps_inmsg *m;
-    while (!(m = find_candidate(cr, st->json)))
+    while (!(m = find_answer(cr, st)))
         if (!mcps_session_poll(cr->s, deadline) && (cr->s->gone || mcps_clock_ms() >= deadline))
             break;
     if (!m) {
@@ -339,8 +451,7 @@ static void step_silence(case_run *cr, const mcps_step *st, bool responses_only)
     mcps_buf_clear(&cr->expected_detail);
     mcps_buf_printf(&cr->expected_detail, "%s:%zu: no %s for %.1f s", cr->c->file, st->line,
                     responses_only ? "response" : "message", st->seconds);
-    grade(cr, cr->broken, true, "line %zu: unexpected %s: %s", m->line, mcps_shape_name(m->shape),
-          ex);
+    unmet(cr, "line %zu: unexpected %s: %s", m->line, mcps_shape_name(m->shape), ex);
 }
 
 static void step_exit(case_run *cr, const mcps_step *st)
@@ -356,7 +467,7 @@ static void step_exit(case_run *cr, const mcps_step *st)
     mcps_buf_clear(&cr->expected_detail);
     mcps_buf_printf(&cr->expected_detail, "%s:%zu: the target exits within %.1f s", cr->c->file,
                     st->line, st->seconds);
-    grade(cr, cr->broken, true, "the target was still running %.1f s later", st->seconds);
+    unmet(cr, "the target was still running %.1f s later", st->seconds);
 }
 
 static void step_wait(case_run *cr, const mcps_step *st)
@@ -464,7 +575,7 @@ static void step_no_match(case_run *cr, const mcps_step *st)
     char ex[300];
     excerpt_of(m->msg, ex, sizeof ex);
     note_expected(cr, st, st->json);
-    grade(cr, cr->broken, true, "line %zu: a message that must not come: %s", m->line, ex);
+    unmet(cr, "line %zu: a message that must not come: %s", m->line, ex);
 }
 
 /* "<-- each {pattern}": every queued message of the pattern's kind that correlates,
@@ -502,8 +613,8 @@ static void step_repeat(case_run *cr, const mcps_step *st)
     mcps_buf_clear(&cr->expected_detail);
     mcps_buf_printf(&cr->expected_detail, "%s:%zu: ${%s} ends within %zu rounds", cr->c->file,
                     st->line, st->while_var, st->max_iterations);
-    grade(cr, cr->broken, true, "${%s} was still set after %zu rounds (it never ends)",
-          st->while_var, st->max_iterations);
+    unmet(cr, "${%s} was still set after %zu rounds (it never ends)", st->while_var,
+          st->max_iterations);
 }
 
 static void run_step(case_run *cr, const mcps_step *st)
@@ -707,6 +818,9 @@ static void run_steps_of_case(case_run *cr, mcps_case_result *r)
     mcps_session_set_rev(cr->s, cr->rev);
     run_steps(cr, cr->c->steps, cr->c->nsteps);
     r->verdict = cr->verdict;
+    if (cr->broken_ids[0] && (cr->verdict == MCPS_VERDICT_FAIL ||
+                              cr->verdict == MCPS_VERDICT_WARN || cr->verdict == MCPS_VERDICT_INFO))
+        r->broken = strdup(cr->broken_ids);
     if (cr->verdict == MCPS_VERDICT_PASS)
         mcps_buf_printf(&cr->observed, "as expected: %zu expectation%s met", cr->met,
                         cr->met == 1 ? "" : "s");
@@ -788,7 +902,7 @@ static void close_case(case_run *cr, mcps_case_result *r)
                             .vars = &cr->vars});
     mcps_session_counts counts = case_counts(cr);
     mcps_tally_counts(cr->env->tally, cr->rev, &counts);
-    mcps_session_take_log(cr->s, r);
+    mcps_case_take_log(r, cr->s);
     mcps_session_begin_case(cr->s, cr->s->case_no, NULL, NULL); /* cr is about to go */
 }
 

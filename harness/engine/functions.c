@@ -4,17 +4,20 @@
  * Suites are data, but some checks need a value derived from what the target
  * listed: traversal probes aimed at a listed file:// resource, a URI built
  * from a listed template, the required arguments of a listed prompt, or
- * arguments that break a listed tool's inputSchema. Each function takes
+ * arguments that break a listed tool's inputSchema; and robustness probes, JSON
+ * texts too deep or too big for a careless parser, built here rather than
+ * written out as giant lines in a suite file. Each function takes
  * variables and returns a new JSON value, or NULL (the variable stays unset)
  * when there is nothing to compute, with a reason in why.
  */
 #include "engine/functions.h"
 
+#include "base/buf.h"
 #include "codec/json.h"
-#include "codec/jsonschema.h"
-#include "codec/traverse.h"
-#include "codec/uri.h"
-#include "codec/uritemplate.h"
+#include "engine/jsonschema_gen.h"
+#include "uri/traverse.h"
+#include "uri/uri.h"
+#include "uri/uritemplate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +201,105 @@ static cJSON *generate_value(const cJSON *const *args, char *why, size_t n)
     return v;
 }
 
+/* ---- robustness probes: JSON text too big or too deep for a careless parser ---------------- */
+
+/* The generators' size argument: an integer from 1 to 4 Mi (their texts stay under 16 MiB). */
+#define PROBE_MAX_N (4u << 20)
+
+static bool probe_size(const cJSON *arg, const char *fname, size_t *n, char *why, size_t wn)
+{
+    double v = cJSON_IsNumber(arg) ? arg->valuedouble : 0;
+    if (v < 1 || v > PROBE_MAX_N || v != (double)(size_t)v) {
+        snprintf(why, wn, "%s needs an integer from 1 to %u", fname, PROBE_MAX_N);
+        return false;
+    }
+    *n = (size_t)v;
+    return true;
+}
+
+/* The text as a JSON string value (what a raw send splices in), or NULL. */
+static cJSON *text_value(mcps_buf *b, char *why, size_t n)
+{
+    cJSON *out = b->data ? cJSON_CreateString(b->data) : NULL;
+    mcps_buf_free(b);
+    if (!out)
+        snprintf(why, n, "out of memory");
+    return out;
+}
+
+static void repeat_text(mcps_buf *b, const char *unit, size_t times)
+{
+    size_t len = strlen(unit);
+    if (!mcps_buf_reserve(b, len * times))
+        return;
+    for (size_t i = 0; i < times; i++)
+        mcps_buf_append(b, unit, len);
+}
+
+/* json_nested_arrays(${n}): [[[...]]], n levels. */
+static cJSON *json_nested_arrays(const cJSON *const *args, char *why, size_t wn)
+{
+    size_t n;
+    if (!probe_size(args[0], "json_nested_arrays", &n, why, wn))
+        return NULL;
+    mcps_buf b = {0};
+    repeat_text(&b, "[", n);
+    repeat_text(&b, "]", n);
+    return text_value(&b, why, wn);
+}
+
+/* json_nested_objects(${n}): {"a":{"a":...{}}}, n levels. */
+static cJSON *json_nested_objects(const cJSON *const *args, char *why, size_t wn)
+{
+    size_t n;
+    if (!probe_size(args[0], "json_nested_objects", &n, why, wn))
+        return NULL;
+    mcps_buf b = {0};
+    repeat_text(&b, "{\"a\":", n - 1);
+    mcps_buf_puts(&b, "{}");
+    repeat_text(&b, "}", n - 1);
+    return text_value(&b, why, wn);
+}
+
+/* json_long_string(${n}): a JSON string of n characters (quotes included in the text). */
+static cJSON *json_long_string(const cJSON *const *args, char *why, size_t wn)
+{
+    size_t n;
+    if (!probe_size(args[0], "json_long_string", &n, why, wn))
+        return NULL;
+    mcps_buf b = {0};
+    mcps_buf_putc(&b, '"');
+    repeat_text(&b, "m", n);
+    mcps_buf_putc(&b, '"');
+    return text_value(&b, why, wn);
+}
+
+/* json_long_number(${n}): an integer of n digits, far beyond any double or int64. */
+static cJSON *json_long_number(const cJSON *const *args, char *why, size_t wn)
+{
+    size_t n;
+    if (!probe_size(args[0], "json_long_number", &n, why, wn))
+        return NULL;
+    mcps_buf b = {0};
+    mcps_buf_putc(&b, '9');
+    repeat_text(&b, "8", n - 1);
+    return text_value(&b, why, wn);
+}
+
+/* json_many_members(${n}): {"m0":0,"m1":0,...}, n distinct members. */
+static cJSON *json_many_members(const cJSON *const *args, char *why, size_t wn)
+{
+    size_t n;
+    if (!probe_size(args[0], "json_many_members", &n, why, wn))
+        return NULL;
+    mcps_buf b = {0};
+    mcps_buf_putc(&b, '{');
+    for (size_t i = 0; i < n; i++)
+        mcps_buf_printf(&b, "%s\"m%zu\":0", i ? "," : "", i);
+    mcps_buf_putc(&b, '}');
+    return text_value(&b, why, wn);
+}
+
 typedef struct function {
     const char *name;
     size_t nargs;
@@ -212,6 +314,11 @@ static const function functions[] = {
     {"template_variables", 1, template_variables},
     {"path_probe_arguments", 2, path_probe_arguments},
     {"generate_value", 1, generate_value},
+    {"json_nested_arrays", 1, json_nested_arrays},
+    {"json_nested_objects", 1, json_nested_objects},
+    {"json_long_string", 1, json_long_string},
+    {"json_long_number", 1, json_long_number},
+    {"json_many_members", 1, json_many_members},
 };
 
 bool mcps_function_known(const char *name, size_t nargs)

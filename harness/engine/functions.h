@@ -9,6 +9,14 @@
  *   generate_value(${schema})           a value valid against the schema
  *   path_probe_arguments(${args}, ${key}) copies of args whose path argument key climbs out
  *                                        of its folder: [{"arguments","path","trick"}]
+ *
+ * Robustness probes: each returns a string holding JSON text, for `--> raw ...${X}...` to
+ * splice in (n is an integer variable, 1 to 4 Mi, e.g. `let n = 100000`):
+ *   json_nested_arrays(${n})            [[[...]]], n levels deep
+ *   json_nested_objects(${n})           {"a":{"a":...{}}}, n levels deep
+ *   json_long_string(${n})              "mmm...", a string of n characters
+ *   json_long_number(${n})              988...8, an integer of n digits
+ *   json_many_members(${n})             {"m0":0,...}, an object of n members
  */
 #ifndef MCPS_ENGINE_FUNCTIONS_H
 #define MCPS_ENGINE_FUNCTIONS_H

@@ -6,13 +6,15 @@
 #define MCPS_ENGINE_INTERNAL_H
 
 #include <cjson/cJSON.h>
+#include <threads.h>
 
 #include "engine/result.h"
 #include "engine/run.h"
 #include "engine/suite.h"
 #include "session/session.h"
 
-#include <threads.h>
+/* Move the session's wire log and notes into the case (result.c). */
+void mcps_case_take_log(mcps_case_result *c, mcps_session *s);
 
 /* ---- discovery (discover.c) ---- */
 
@@ -39,6 +41,8 @@ void mcps_tally_finding(mcps_tally *t, mcps_rev rev, const char *case_id, const 
 void mcps_tally_counts(mcps_tally *t, mcps_rev rev, const mcps_session_counts *counts);
 /* Messages sent and lines received over the whole run (cases only; probes are added by run.c). */
 void mcps_tally_totals(const mcps_tally *t, size_t *sent, size_t *received);
+/* Findings no rule could tally (none, by construction; an ERROR check otherwise). */
+size_t mcps_tally_unmatched(const mcps_tally *t);
 /* Append one "observe/..." case per rule and revision the run covered. */
 bool mcps_tally_results(const mcps_tally *t, mcps_rev_set revisions, mcps_run_result *out);
 
@@ -143,6 +147,24 @@ typedef struct mcps_lane {
 void mcps_lane_run(mcps_lane *l, const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
                    const mcps_case *next, mcps_rev next_rev, mcps_case_result *r);
 void mcps_lane_close(mcps_lane *l);
+
+/* ---- has the target stopped responding? (liveness.c) ---- */
+
+typedef struct mcps_liveness {
+    mtx_t lock;
+    size_t stalls;  /* cases in a row that left the target stalled */
+    bool probing;   /* a liveness probe is under way */
+    char dead[400]; /* why the target was judged to have stopped responding */
+} mcps_liveness;
+
+bool mcps_liveness_init(mcps_liveness *l);
+void mcps_liveness_free(mcps_liveness *l);
+/* After each case (any thread): count stalls; after enough in a row, probe a fresh
+ * process, and stop the run's guard when it does not answer. */
+void mcps_liveness_after_case(mcps_liveness *l, const mcps_exec_env *env,
+                              const mcps_case_result *r);
+/* Why the run stopped: the judgement's words, else the guard's reason. */
+void mcps_liveness_stop_reason(mcps_liveness *l, const mcps_guard *g, char *out, size_t n);
 
 /* Shared by discovery and cases: the initialize request mcpspec sends. */
 cJSON *mcps_exec_initialize_request(const char *id, const char *version, const cJSON *client_caps);

@@ -17,13 +17,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void finding(const mcps_judge_input *in, const char *reqs, const mcps_inmsg *m,
+static void finding(const mcps_judge_input *in, mcps_finding_kind kind, const mcps_inmsg *m,
                     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-static void finding(const mcps_judge_input *in, const char *reqs, const mcps_inmsg *m,
+static void finding(const mcps_judge_input *in, mcps_finding_kind kind, const mcps_inmsg *m,
                     const char *fmt, ...)
 {
-    mcps_finding f = {.reqs = reqs, .dir = MCPS_DIR_FROM_SERVER, .line = m ? m->line : 0};
+    mcps_finding f = {.kind = kind,
+                      .reqs = mcps_finding_kind_reqs(kind),
+                      .dir = MCPS_DIR_FROM_SERVER,
+                      .line = m ? m->line : 0};
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f.message, sizeof f.message, fmt, ap);
@@ -60,30 +63,41 @@ static bool declared(const cJSON *caps, const char *path)
 
 /* ---- the server's own capabilities --------------------------------------------------- */
 
-/* A notification announced by a capability (CAP-SRV-001..004). */
+/*
+ * A notification announced by a capability. Log messages have their own rule
+ * (CAP-SRV-004); a listChanged or subscribe notification the server did not
+ * declare is using a feature it did not negotiate (CAP-GEN-001, a MUST as
+ * CAP-GEN-002 from 2025-06-18), whether or not it declared the feature's list.
+ */
 static void judge_declared_notification(const mcps_judge_input *in, const mcps_inmsg *m)
 {
     static const struct {
-        const char *method, *cap, *reqs;
+        const char *method, *cap;
+        mcps_finding_kind kind;
     } rules[] = {
-        {"notifications/message", "logging", "CAP-SRV-004"},
-        {"notifications/tools/list_changed", "tools.listChanged", "CAP-SRV-003"},
-        {"notifications/prompts/list_changed", "prompts.listChanged", "CAP-SRV-001"},
-        {"notifications/resources/list_changed", "resources.listChanged", "CAP-SRV-002"},
-        {"notifications/resources/updated", "resources.subscribe", "CAP-SRV-002"},
+        {"notifications/message", "logging", MCPS_FINDING_UNDECLARED_LOGGING},
+        {"notifications/tools/list_changed", "tools.listChanged",
+         MCPS_FINDING_UNDECLARED_TOOLS_CHANGED},
+        {"notifications/prompts/list_changed", "prompts.listChanged",
+         MCPS_FINDING_UNDECLARED_PROMPTS_CHANGED},
+        {"notifications/resources/list_changed", "resources.listChanged",
+         MCPS_FINDING_UNDECLARED_RESOURCES_NOTICE},
+        {"notifications/resources/updated", "resources.subscribe",
+         MCPS_FINDING_UNDECLARED_RESOURCES_NOTICE},
     };
     const char *method = method_of(m);
     for (size_t r = 0; method && r < sizeof rules / sizeof *rules; r++)
         if (strcmp(method, rules[r].method) == 0 && !declared(in->server_caps, rules[r].cap))
-            finding(in, rules[r].reqs, m, "%s sent, but the server did not declare %s", method,
+            finding(in, rules[r].kind, m, "%s sent, but the server did not declare %s", method,
                     rules[r].cap);
 }
 
 /* ---- what the client declared ---------------------------------------------------------- */
 
-static const char *cap_gen_reqs(mcps_rev rev)
+static mcps_finding_kind client_undeclared(mcps_rev rev)
 {
-    return rev <= MCPS_REV_2025_03_26 ? "CAP-GEN-001" : "CAP-GEN-002";
+    return rev <= MCPS_REV_2025_03_26 ? MCPS_FINDING_CLIENT_UNDECLARED_2024
+                                      : MCPS_FINDING_CLIENT_UNDECLARED;
 }
 
 /* A request to the client for a feature mcpspec did not declare. */
@@ -95,31 +109,34 @@ static void judge_client_request(const mcps_judge_input *in, const mcps_inmsg *m
     if (!method)
         return;
     if (strcmp(method, "roots/list") == 0 && !declared(caps, "roots"))
-        finding(in, "ROOTS-005", m, "roots/list sent, but mcpspec declared no roots");
+        finding(in, MCPS_FINDING_ROOTS_UNDECLARED, m,
+                "roots/list sent, but mcpspec declared no roots");
     if (strcmp(method, "sampling/createMessage") == 0 && !declared(caps, "sampling"))
-        finding(in, cap_gen_reqs(in->rev), m,
+        finding(in, client_undeclared(in->rev), m,
                 "sampling/createMessage sent, but mcpspec declared no sampling");
     if (strcmp(method, "elicitation/create") == 0 && !declared(caps, "elicitation"))
-        finding(in, cap_gen_reqs(in->rev), m,
+        finding(in, client_undeclared(in->rev), m,
                 "elicitation/create sent, but mcpspec declared no elicitation");
     if (in->rev < MCPS_REV_2025_11_25)
         return;
     const cJSON *mode = cJSON_GetObjectItemCaseSensitive(params, "mode");
     if (cJSON_IsString(mode) && strcmp(mode->valuestring, "url") == 0 &&
         !declared(caps, "elicitation.url"))
-        finding(in, "ELIC-007", m,
+        finding(in, MCPS_FINDING_URL_ELICITATION_UNDECLARED, m,
                 "a URL-mode elicitation, but mcpspec declared no elicitation.url");
     if ((cJSON_HasObjectItem(params, "tools") || cJSON_HasObjectItem(params, "toolChoice")) &&
         !declared(caps, "sampling.tools"))
-        finding(in, "SAMP-008", m, "sampling with tools, but mcpspec declared no sampling.tools");
+        finding(in, MCPS_FINDING_SAMPLING_TOOLS_UNDECLARED, m,
+                "sampling with tools, but mcpspec declared no sampling.tools");
     const cJSON *ctx = cJSON_GetObjectItemCaseSensitive(params, "includeContext");
     if (cJSON_IsString(ctx) && strcmp(ctx->valuestring, "none") != 0 &&
         !declared(caps, "sampling.context"))
-        finding(in, "SAMP-013", m,
+        finding(in, MCPS_FINDING_SAMPLING_CONTEXT_UNDECLARED, m,
                 "includeContext \"%.20s\", but mcpspec declared no sampling.context",
                 ctx->valuestring);
     if (cJSON_HasObjectItem(params, "task") && !declared(caps, "tasks"))
-        finding(in, "TASK-001", m, "a task-augmented %s, but mcpspec declared no tasks", method);
+        finding(in, MCPS_FINDING_TASKS_UNDECLARED, m,
+                "a task-augmented %s, but mcpspec declared no tasks", method);
 }
 
 /* ---- the negotiated revision ----------------------------------------------------------------- */
@@ -140,8 +157,10 @@ static void judge_revision_method(const mcps_judge_input *in, const mcps_inmsg *
     for (size_t r = 0; method && r < sizeof rules / sizeof *rules; r++)
         if (strncmp(method, rules[r].prefix, strlen(rules[r].prefix)) == 0 &&
             in->rev < rules[r].since)
-            finding(in, in->rev <= MCPS_REV_2025_03_26 ? "LIFE-OP-001" : "LIFE-OP-002", m,
-                    "%s does not exist in %s, the negotiated revision", method,
+            finding(in,
+                    in->rev <= MCPS_REV_2025_03_26 ? MCPS_FINDING_METHOD_TOO_NEW_2025_03
+                                                   : MCPS_FINDING_METHOD_TOO_NEW,
+                    m, "%s does not exist in %s, the negotiated revision", method,
                     mcps_rev_name(in->rev));
 }
 
@@ -160,7 +179,8 @@ static void judge_server_tokens(const mcps_judge_input *in)
         if (m->shape != MCPS_SHAPE_REQUEST || !token)
             continue;
         if (!mcps_rpc_id_valid(token)) {
-            finding(in, "PROG-001", m, "a progressToken that is neither a string nor an integer");
+            finding(in, MCPS_FINDING_PROGRESS_TOKEN_TYPE, m,
+                    "a progressToken that is neither a string nor an integer");
             continue;
         }
         for (size_t k = 0; k < i; k++) {
@@ -169,7 +189,8 @@ static void judge_server_tokens(const mcps_judge_input *in)
                     cJSON_GetObjectItemCaseSensitive(s->inbox[k].msg, "params"), "_meta"),
                 "progressToken");
             if (s->inbox[k].shape == MCPS_SHAPE_REQUEST && mcps_rpc_id_equal(other, token))
-                finding(in, "PROG-002", m, "a progressToken an earlier request already used");
+                finding(in, MCPS_FINDING_PROGRESS_TOKEN_REUSED, m,
+                        "a progressToken an earlier request already used");
         }
     }
 }
@@ -184,7 +205,8 @@ static void judge_server_cancellation(const mcps_judge_input *in, const mcps_inm
         cJSON_GetObjectItemCaseSensitive(m->msg, "params"), "requestId");
     if (!id) {
         if (in->rev >= MCPS_REV_2025_11_25)
-            finding(in, "CANC-009", m, "notifications/cancelled without a requestId");
+            finding(in, MCPS_FINDING_CANCEL_NO_REQUEST_ID, m,
+                    "notifications/cancelled without a requestId");
         return;
     }
     const mcps_session *s = in->session;
@@ -192,7 +214,8 @@ static void judge_server_cancellation(const mcps_judge_input *in, const mcps_inm
         if (s->inbox[i].shape == MCPS_SHAPE_REQUEST &&
             mcps_rpc_id_equal(cJSON_GetObjectItemCaseSensitive(s->inbox[i].msg, "id"), id))
             return;
-    finding(in, "CANC-001", m, "notifications/cancelled names a request the server never sent");
+    finding(in, MCPS_FINDING_CANCEL_UNKNOWN_REQUEST, m,
+            "notifications/cancelled names a request the server never sent");
 }
 
 /* ---- what it put in its results
@@ -219,7 +242,7 @@ static void judge_embedded_resources(const mcps_judge_input *in, const mcps_inms
         &in->session->obs, cJSON_GetObjectItemCaseSensitive(m->msg, "id"), MCPS_DIR_TO_SERVER);
     if (req && strcmp(req->method, "tools/call") == 0 &&
         has_embedded_resource(cJSON_GetObjectItemCaseSensitive(m->msg, "result")))
-        finding(in, "TOOL-017", m,
+        finding(in, MCPS_FINDING_UNDECLARED_EMBEDDED_RESOURCE, m,
                 "a tool result embeds a resource, but the server declares no resources");
 }
 
@@ -234,7 +257,7 @@ static void judge_canaries(const mcps_judge_input *in, const mcps_inmsg *m, size
     char *text = mcps_json_print(m->msg, NULL);
     for (const cJSON *c = canaries->child; text && c; c = c->next)
         if (cJSON_IsString(c) && strstr(text, c->valuestring))
-            finding(in, "LOG-007", m,
+            finding(in, MCPS_FINDING_SECRET_IN_LOG, m,
                     "a log message repeats the secret mcpspec put in the target's environment");
     free(text);
 }
@@ -295,8 +318,9 @@ static void judge_task_statuses(const mcps_judge_input *in, size_t *seen)
                 strcmp(lid->valuestring, id->valuestring))
                 continue;
             if (!transition_ok(status_rank(st->valuestring), status_rank(lst->valuestring)))
-                finding(in, "TASK-012", &s->inbox[k], "task %.40s went from %s to %s",
-                        id->valuestring, st->valuestring, lst->valuestring);
+                finding(in, MCPS_FINDING_TASK_STATUS_BACKWARDS, &s->inbox[k],
+                        "task %.40s went from %s to %s", id->valuestring, st->valuestring,
+                        lst->valuestring);
             break; /* the next report of this task is judged against this one only */
         }
     }

@@ -72,7 +72,8 @@ static bool next_on_current(const mcps_lane *l, bool on_current, const mcps_case
 static void prepare_next(mcps_lane *l, bool on_current, const mcps_case *c, mcps_rev rev,
                          const mcps_case *next, mcps_rev next_rev)
 {
-    if (!next || l->spare || !mcps_exec_applicable(l->env, next, next_rev) ||
+    if (!next || l->spare || mcps_guard_stopped(l->env->cfg->target.guard) ||
+        !mcps_exec_applicable(l->env, next, next_rev) ||
         next_on_current(l, on_current, c, rev, next, next_rev))
         return;
     char why[300];

@@ -7,14 +7,15 @@
  */
 #include "engine/match.h"
 
-#include "codec/buf.h"
+#include "base/array.h"
+#include "base/buf.h"
+#include "base/utf8.h"
 #include "codec/json.h"
-#include "codec/jsonschema.h"
-#include "codec/uri.h"
-#include "codec/uritemplate.h"
+#include "schema/jsonschema.h"
+#include "uri/uri.h"
+#include "uri/uritemplate.h"
 
 #include <math.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,15 +39,9 @@ static void set_var_owned(mcps_vars *v, const char *name, cJSON *value)
         var->value = value;
         return;
     }
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 16;
-        mcps_var *items = realloc(v->items, cap * sizeof *items);
-        if (!items) {
-            mcps_json_delete(value);
-            return;
-        }
-        v->items = items;
-        v->cap = cap;
+    if (!mcps_array_reserve(&v->items, &v->cap, v->n + 1, sizeof *v->items, 16)) {
+        mcps_json_delete(value);
+        return;
     }
     char *copy = strdup(name);
     if (!copy) {
@@ -273,20 +268,27 @@ static bool match_type(matcher *m, const char *kw, const cJSON *actual)
     if (ok)
         return true;
     char want[40];
-    snprintf(want, sizeof want, "%s%s", strcmp(kw, "absent") == 0 ? "no member" : "$", kw);
+    bool absent = strcmp(kw, "absent") == 0;
+    snprintf(want, sizeof want, "%s%s", absent ? "no member" : "$", absent ? "" : kw);
     return mismatch_value(m, want, actual);
 }
 
+/* $regex: is the schema's "pattern" dialect, ECMA-262, on the same linear-time engine. */
 static bool match_regex(matcher *m, const char *re, const cJSON *actual)
 {
     if (!cJSON_IsString(actual))
         return mismatch_value(m, "a string", actual);
-    regex_t rx;
-    if (regcomp(&rx, re, REG_EXTENDED | REG_NOSUB) != 0)
+    mcps_schema_regex *rx = NULL;
+    if (mcps_schema_regex_compile(re, strlen(re), &rx, NULL, 0) != MCPS_SCHEMA_REGEX_OK)
         return mismatch(m, "bad regular expression /%s/", re);
-    bool ok = regexec(&rx, actual->valuestring, 0, NULL, 0) == 0;
-    regfree(&rx);
-    if (ok)
+    /* Linear in program x input, both bounded (suite patterns, --max-message): no budget cap. */
+    size_t budget = SIZE_MAX;
+    int found =
+        mcps_schema_regex_search(rx, actual->valuestring, strlen(actual->valuestring), &budget);
+    mcps_schema_regex_free(rx);
+    if (found < 0)
+        return mismatch(m, "out of memory matching /%s/", re);
+    if (found)
         return true;
     char want[160];
     snprintf(want, sizeof want, "a string matching /%.120s/", re);
@@ -647,19 +649,11 @@ static bool match_contains(matcher *m, const cJSON *inner, const cJSON *actual)
     return mismatch(m, "expected an element matching %s; none does", want);
 }
 
-static size_t utf8_length(const char *s)
-{
-    size_t n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
-    return n;
-}
-
 static bool match_size(matcher *m, const cJSON *bounds, const cJSON *actual)
 {
     double size;
     if (cJSON_IsString(actual))
-        size = (double)utf8_length(actual->valuestring);
+        size = (double)mcps_utf8_count(actual->valuestring);
     else if (cJSON_IsArray(actual) || cJSON_IsObject(actual))
         size = cJSON_GetArraySize(actual);
     else
@@ -969,13 +963,17 @@ static bool validate_string(const char *s, char *err, size_t errlen)
     if (s[0] != '$' || s[1] == '$' || s[1] == '{')
         return true;
     if (strncmp(s, "$regex:", 7) == 0) {
-        regex_t rx;
-        int rc = regcomp(&rx, s + 7, REG_EXTENDED | REG_NOSUB);
-        if (rc == 0)
-            regfree(&rx);
-        else
-            snprintf(err, errlen, "regular expression /%.60s/ does not compile", s + 7);
-        return rc == 0;
+        char why[96];
+        mcps_schema_regex *rx = NULL;
+        mcps_schema_regex_status st =
+            mcps_schema_regex_compile(s + 7, strlen(s + 7), &rx, why, sizeof why);
+        mcps_schema_regex_free(rx);
+        if (st != MCPS_SCHEMA_REGEX_OK)
+            snprintf(err, errlen, "regular expression /%.60s/ %s: %s", s + 7,
+                     st == MCPS_SCHEMA_REGEX_SYNTAX ? "is not ECMA-262"
+                                                    : "is beyond the regex engine",
+                     why);
+        return st == MCPS_SCHEMA_REGEX_OK;
     }
     const char *name = strncmp(s, "$capture?:", 10) == 0 ? s + 10
                        : strncmp(s, "$capture:", 9) == 0 ? s + 9

@@ -11,7 +11,7 @@
  */
 #include "engine/internal.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,137 +35,87 @@ typedef enum judged_kind {
 typedef struct rule {
     const char *name; /* observe/<name> */
     const char *title;
-    const char *reqs;        /* requirement IDs the rule grades */
-    const char *findings[8]; /* the exact reqs strings of findings that break it */
+    const char *reqs; /* requirement IDs the rule grades; its findings' kinds share one */
     judged_kind judged;
 } rule;
 
-static const rule rules[] = {
-    {"json-text",
-     "Every line on stdout is a JSON-RPC message",
-     "JSON-SYNTAX-001 STDIO-002",
-     {"JSON-SYNTAX-001 STDIO-002", "JSON-SYNTAX-001"},
-     ON_LINES},
-    {"utf8",
-     "Every message is valid UTF-8",
-     "JSON-UTF8-001 RPC-MSG-002",
-     {"JSON-UTF8-001 RPC-MSG-002", "JSON-UTF8-001"},
-     ON_LINES},
-    {"no-embedded-newline",
-     "Messages are newline-delimited with no newline inside",
-     "STDIO-001",
-     {"STDIO-001"},
-     ON_LINES},
-    {"envelope",
-     "Every message is a JSON-RPC 2.0 object with \"jsonrpc\": \"2.0\"",
-     "RPC-MSG-001",
-     {"RPC-MSG-001", "RPC-MSG-001 RPC-ERR-004", "RPC-MSG-001 RPC-RSP-002"},
-     ON_LINES},
-    {"duplicate-key", "Object member names are unique", "JSON-DUP-001", {"JSON-DUP-001"}, ON_LINES},
-    {"lone-surrogate",
-     "Strings carry no unpaired surrogate escape",
-     "JSON-SURR-001",
-     {"JSON-SURR-001"},
-     ON_LINES},
-    {"response-id",
-     "A response carries exactly the id of the request it answers",
-     "RPC-RSP-001 RPC-ERR-008",
-     {"RPC-RSP-001"},
-     ON_RESPONSES},
-    {"result-xor-error",
-     "A response has result or error, never both",
-     "RPC-RSP-002",
-     {"RPC-RSP-002"},
-     ON_RESPONSES},
-    {"one-response",
-     "A request gets exactly one response",
-     "RPC-RSP-004",
-     {"RPC-RSP-004"},
-     ON_RESPONSES},
-    {"result-object",
-     "A successful result is a JSON object",
-     "RPC-RSP-003",
-     {"RPC-RSP-003"},
-     ON_RESULTS},
-    {"error-shape",
-     "An error has an integer code and a string message",
-     "RPC-ERR-001",
-     {"RPC-ERR-001"},
-     ON_ERRORS},
-    {"error-message",
-     "An error message is a short single sentence",
-     "RPC-ERR-002",
-     {"RPC-ERR-002"},
-     ON_ERRORS},
-    {"request-id",
-     "Requests from the target have string or integer ids, never null or reused",
-     "RPC-ID-001 RPC-ID-002 RPC-ID-003",
-     {"RPC-ID-001", "RPC-ID-002", "RPC-ID-003", "RPC-ID-003 RPC-ID-004"},
-     ON_REQUESTS},
-    {"notification-id", "Notifications carry no id", "RPC-NOT-001", {"RPC-NOT-001"}, ON_CALLS},
-    {"batch",
-     "No batch arrays where the revision has none; no empty batch",
-     "BATCH-004 BATCH-005 BATCH-006",
-     {"BATCH-004", "BATCH-005", "BATCH-006"},
-     ON_LINES},
-    {"progress",
-     "Progress names an issued token, increases, and stops with the response",
-     "PROG-003 PROG-004 PROG-006 PROG-007",
-     {"PROG-003", "PROG-004", "PROG-006", "PROG-007"},
-     ON_PROGRESS},
-    {"declared-notifications",
-     "Notifications only for what the server declared (logging, listChanged, subscribe)",
-     "CAP-SRV-001 CAP-SRV-002 CAP-SRV-003 CAP-SRV-004",
-     {"CAP-SRV-001", "CAP-SRV-002", "CAP-SRV-003", "CAP-SRV-004"},
-     ON_CALLS},
-    {"client-capabilities",
-     "Requests to the client only for features the client declared",
-     "CAP-GEN-001 CAP-GEN-002 ROOTS-005 SAMP-008 SAMP-013 ELIC-007 TASK-001",
-     {"CAP-GEN-001", "CAP-GEN-002", "ROOTS-005", "SAMP-008", "SAMP-013", "ELIC-007", "TASK-001"},
-     ON_REQUESTS},
-    {"revision-methods",
-     "Only methods that exist in the negotiated revision",
-     "LIFE-OP-001 LIFE-OP-002",
-     {"LIFE-OP-001", "LIFE-OP-002"},
-     ON_CALLS},
-    {"server-requests",
-     "The server's own requests: valid unique progress tokens, cancellations of its own requests",
-     "PROG-001 PROG-002 CANC-001 CANC-009",
-     {"PROG-001", "PROG-002", "CANC-001", "CANC-009"},
-     ON_CALLS},
-    {"meta-keys",
-     "_meta keys are well formed and stay out of reserved prefixes",
-     "GEN-META-001 GEN-META-002 GEN-META-003 GEN-META-004",
-     {"GEN-META-001 GEN-META-002", "GEN-META-003", "GEN-META-004"},
-     ON_LINES},
-    {"resource-updates",
-     "resources/updated only for subscribed resources",
-     "RES-008",
-     {"RES-008"},
-     ON_CALLS},
-    {"url-elicitation-errors",
-     "-32042 only with the URL elicitations it requires",
-     "ELIC-013 ELIC-014",
-     {"ELIC-013 ELIC-014"},
-     ON_ERRORS},
-    {"embedded-resources",
-     "Tool results embed resources only when the server implements resources",
-     "TOOL-017",
-     {"TOOL-017"},
-     ON_RESULTS},
-    {"no-secrets-in-logs",
-     "Log messages never repeat a secret the target was given",
-     "LOG-007",
-     {"LOG-007"},
-     ON_CANARY_LOGS},
-    {"task-status",
-     "Task statuses only move forward along the lifecycle",
-     "TASK-012",
-     {"TASK-012"},
-     ON_TASK_REPORTS},
+/* Indexed by mcps_rule; each finding kind (codec/findings.h) names its entry. */
+static const rule rules[MCPS_RULE_COUNT] = {
+    [MCPS_RULE_JSON_TEXT] = {"json-text", "Every line on stdout is a JSON-RPC message",
+                             "JSON-SYNTAX-001 STDIO-002", ON_LINES},
+    [MCPS_RULE_UTF8] = {"utf8", "Every message is valid UTF-8", "JSON-UTF8-001 RPC-MSG-002",
+                        ON_LINES},
+    [MCPS_RULE_NO_EMBEDDED_NEWLINE] = {"no-embedded-newline",
+                                       "Messages are newline-delimited with no newline inside",
+                                       "STDIO-001", ON_LINES},
+    [MCPS_RULE_ENVELOPE] = {"envelope",
+                            "Every message is a JSON-RPC 2.0 object with \"jsonrpc\": \"2.0\"",
+                            "RPC-MSG-001", ON_LINES},
+    [MCPS_RULE_DUPLICATE_KEY] = {"duplicate-key", "Object member names are unique", "JSON-DUP-001",
+                                 ON_LINES},
+    [MCPS_RULE_LONE_SURROGATE] = {"lone-surrogate", "Strings carry no unpaired surrogate escape",
+                                  "JSON-SURR-001", ON_LINES},
+    [MCPS_RULE_RESPONSE_ID] = {"response-id",
+                               "A response carries exactly the id of the request it answers",
+                               "RPC-RSP-001 RPC-ERR-008 JSON-INT-001", ON_RESPONSES},
+    [MCPS_RULE_RESULT_XOR_ERROR] = {"result-xor-error",
+                                    "A response has result or error, never both", "RPC-RSP-002",
+                                    ON_RESPONSES},
+    [MCPS_RULE_ONE_RESPONSE] = {"one-response", "A request gets exactly one response",
+                                "RPC-RSP-004", ON_RESPONSES},
+    [MCPS_RULE_RESULT_OBJECT] =
+        {"result-object",
+         "A successful result is a JSON object (from 2026-07-28 with a string resultType)",
+         "RPC-RSP-003 RPC-RT-001", ON_RESULTS},
+    [MCPS_RULE_ERROR_SHAPE] = {"error-shape", "An error has an integer code and a string message",
+                               "RPC-ERR-001", ON_ERRORS},
+    [MCPS_RULE_ERROR_MESSAGE] = {"error-message", "An error message is a short single sentence",
+                                 "RPC-ERR-002", ON_ERRORS},
+    [MCPS_RULE_REQUEST_ID] =
+        {"request-id", "Requests from the target have string or integer ids, never null or reused",
+         "RPC-ID-001 RPC-ID-002 RPC-ID-003 RPC-ID-004", ON_REQUESTS},
+    [MCPS_RULE_NOTIFICATION_ID] = {"notification-id", "Notifications carry no id", "RPC-NOT-001",
+                                   ON_CALLS},
+    [MCPS_RULE_BATCH] = {"batch", "No batch arrays where the revision has none; no empty batch",
+                         "BATCH-004 BATCH-005 BATCH-006", ON_LINES},
+    [MCPS_RULE_PROGRESS] =
+        {"progress", "Progress names an issued token, increases, and stops with the response",
+         "PROG-003 PROG-004 PROG-006 PROG-007", ON_PROGRESS},
+    [MCPS_RULE_DECLARED_NOTIFICATIONS] =
+        {"declared-notifications",
+         "Notifications only for what the server declared (logging, listChanged, subscribe)",
+         "CAP-SRV-004 CAP-GEN-001 CAP-GEN-002", ON_CALLS},
+    [MCPS_RULE_CLIENT_CAPABILITIES] =
+        {"client-capabilities", "Requests to the client only for features the client declared",
+         "CAP-GEN-001 CAP-GEN-002 ROOTS-005 SAMP-008 SAMP-013 ELIC-007 TASK-001", ON_REQUESTS},
+    [MCPS_RULE_REVISION_METHODS] = {"revision-methods",
+                                    "Only methods that exist in the negotiated revision",
+                                    "LIFE-OP-001 LIFE-OP-002", ON_CALLS},
+    [MCPS_RULE_SERVER_REQUESTS] = {"server-requests",
+                                   "The server's own requests: valid unique progress tokens, "
+                                   "cancellations of its own requests",
+                                   "PROG-001 PROG-002 CANC-001 CANC-009", ON_CALLS},
+    [MCPS_RULE_META_KEYS] = {"meta-keys",
+                             "_meta keys are well formed and stay out of reserved prefixes",
+                             "GEN-META-001 GEN-META-002 GEN-META-003 GEN-META-004", ON_LINES},
+    [MCPS_RULE_RESOURCE_UPDATES] = {"resource-updates",
+                                    "resources/updated only for subscribed resources", "RES-008",
+                                    ON_CALLS},
+    [MCPS_RULE_URL_ELICITATION_ERRORS] = {"url-elicitation-errors",
+                                          "-32042 only with the URL elicitations it requires",
+                                          "ELIC-013 ELIC-014", ON_ERRORS},
+    [MCPS_RULE_EMBEDDED_RESOURCES] =
+        {"embedded-resources",
+         "Tool results embed resources only when the server implements resources", "TOOL-017",
+         ON_RESULTS},
+    [MCPS_RULE_NO_SECRETS_IN_LOGS] = {"no-secrets-in-logs",
+                                      "Log messages never repeat a secret the target was given",
+                                      "LOG-007", ON_CANARY_LOGS},
+    [MCPS_RULE_TASK_STATUS] = {"task-status", "Task statuses only move forward along the lifecycle",
+                               "TASK-012", ON_TASK_REPORTS},
 };
 
-#define NRULES (sizeof rules / sizeof *rules)
+#define NRULES MCPS_RULE_COUNT
 
 typedef struct example {
     char *case_id;
@@ -185,7 +135,7 @@ struct mcps_tally {
     mtx_t lock;
     rule_tally rules[MCPS_REV_COUNT][NRULES];
     mcps_session_counts counts[MCPS_REV_COUNT];
-    size_t unmatched[MCPS_REV_COUNT]; /* findings no rule claims (e.g. harness notes) */
+    size_t unmatched[MCPS_REV_COUNT]; /* findings of no known kind: an ERROR check if any */
 };
 
 mcps_tally *mcps_tally_new(void)
@@ -213,32 +163,22 @@ void mcps_tally_free(mcps_tally *t)
     free(t);
 }
 
-static const rule *rule_for(const char *reqs, size_t *index)
-{
-    for (size_t i = 0; i < NRULES; i++)
-        for (size_t k = 0; k < 8 && rules[i].findings[k]; k++)
-            if (strcmp(rules[i].findings[k], reqs) == 0) {
-                *index = i;
-                return &rules[i];
-            }
-    return NULL;
-}
-
 void mcps_tally_finding(mcps_tally *t, mcps_rev rev, const char *case_id, const mcps_finding *f,
                         const char *excerpt)
 {
-    size_t i;
-    if (rev < 0 || rev >= MCPS_REV_COUNT)
-        return;
+    if (rev < 0 || rev >= MCPS_REV_COUNT || f->kind == MCPS_FINDING_NOTE)
+        return; /* a note belongs to its case only */
+    size_t i = (size_t)mcps_finding_kind_rule(f->kind);
     mtx_lock(&t->lock);
-    if (!f->reqs || !rule_for(f->reqs, &i)) {
+    if (i >= NRULES) {
+        /* Cannot happen with a kind from the table; counted so that it shows. */
         t->unmatched[rev]++;
         mtx_unlock(&t->lock);
         return;
     }
     rule_tally *rt = &t->rules[rev][i];
     mcps_level level;
-    if (mcps_catalog_level_of(f->reqs, rev, &level) &&
+    if (mcps_catalog_level_of(mcps_finding_kind_reqs(f->kind), rev, &level) &&
         (!rt->graded || mcps_verdict_for_level(level) == MCPS_VERDICT_FAIL ||
          (mcps_verdict_for_level(level) == MCPS_VERDICT_WARN &&
           mcps_verdict_for_level(rt->worst) == MCPS_VERDICT_INFO))) {
@@ -368,11 +308,44 @@ static void describe_rule(const rule *r, mcps_rev rev, mcps_case_result *c)
     c->expected = mcps_buf_take(&e);
 }
 
+/* Findings of a kind no rule claims were dropped: the run says so rather than pass them. */
+static bool append_unmatched(const mcps_tally *t, mcps_rev rev, mcps_run_result *out)
+{
+    mcps_case_result c = {0};
+    mcps_buf obs = {0};
+    c.id = strdup("observe/unmatched-findings");
+    c.suite = strdup("observe");
+    c.title = strdup("Every finding is tallied by an observer rule");
+    c.section = strdup("basic (every message)");
+    c.revision = rev;
+    c.requirements = strdup("");
+    c.expected = strdup("No finding of a kind that no observer rule claims (a defect of mcpspec).");
+    c.verdict = MCPS_VERDICT_ERROR;
+    mcps_buf_printf(&obs, "%zu finding%s of no known kind; they judged nothing", t->unmatched[rev],
+                    t->unmatched[rev] == 1 ? "" : "s");
+    c.observed = mcps_buf_take(&obs);
+    c.reason = c.observed ? strdup(c.observed) : NULL;
+    if (append_case(out, &c))
+        return true;
+    mcps_case_result_free(&c);
+    return false;
+}
+
+size_t mcps_tally_unmatched(const mcps_tally *t)
+{
+    size_t n = 0;
+    for (int r = 0; r < MCPS_REV_COUNT; r++)
+        n += t->unmatched[r];
+    return n;
+}
+
 bool mcps_tally_results(const mcps_tally *t, mcps_rev_set revisions, mcps_run_result *out)
 {
     for (int r = 0; r < MCPS_REV_COUNT; r++) {
         if (!mcps_rev_set_has(revisions, (mcps_rev)r))
             continue;
+        if (t->unmatched[r] && !append_unmatched(t, (mcps_rev)r, out))
+            return false;
         for (size_t i = 0; i < NRULES; i++) {
             mcps_case_result c = {0};
             describe_rule(&rules[i], (mcps_rev)r, &c);

@@ -11,7 +11,7 @@
 #include "engine/internal.h"
 
 #include "codec/json.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,10 @@
 /*
- * result.c - verdict names, counting and exit codes for run results; see result.h.
+ * result.c - verdict names, counting, exit codes, and a session's log taken into a
+ * case; see result.h.
  */
 #include "engine/result.h"
+
+#include "engine/internal.h"
 
 #include <stdlib.h>
 
@@ -11,10 +14,18 @@ const char *mcps_verdict_name(mcps_verdict v)
     return v < MCPS_VERDICT_COUNT ? names[v] : "?";
 }
 
-const char *mcps_wire_dir_name(mcps_wire_dir d)
+void mcps_case_take_log(mcps_case_result *c, mcps_session *s)
 {
-    static const char *const names[] = {"sent", "received", "stderr", "event"};
-    return d <= MCPS_WIRE_EVENT ? names[d] : "?";
+    mcps_wire_log log;
+    mcps_session_take_log(s, &log);
+    c->wire = log.entries;
+    c->nwire = log.nentries;
+    c->wire_dropped = log.dropped;
+    c->notes = log.notes;
+    c->nnotes = log.nnotes;
+    c->cut = log.cut;
+    c->stalled_seconds = log.stalled_seconds;
+    c->responsive = log.responsive;
 }
 
 mcps_verdict mcps_verdict_for_level(mcps_level level)
@@ -54,6 +65,7 @@ void mcps_case_result_free(mcps_case_result *c)
     free(c->title);
     free(c->section);
     free(c->requirements);
+    free(c->broken);
     free(c->expected);
     free(c->observed);
     free(c->reason);

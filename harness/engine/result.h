@@ -17,6 +17,7 @@
 
 #include "codec/rev.h"
 #include "engine/catalog.h"
+#include "session/wirelog.h"
 
 /* Bumped when report.json changes incompatibly; see docs/report-format.md. */
 #define MCPS_REPORT_SCHEMA_VERSION 1
@@ -31,27 +32,6 @@ typedef enum mcps_verdict {
     MCPS_VERDICT_COUNT
 } mcps_verdict;
 
-typedef enum mcps_wire_dir {
-    MCPS_WIRE_SENT,     /* harness -> target */
-    MCPS_WIRE_RECEIVED, /* target -> harness, on its message stream */
-    MCPS_WIRE_STDERR,   /* target's diagnostics */
-    MCPS_WIRE_EVENT,    /* what happened around the bytes: started, exited, timed out */
-} mcps_wire_dir;
-
-typedef struct mcps_wire_entry {
-    int64_t t_us; /* microseconds since the case started */
-    mcps_wire_dir dir;
-    char *bytes;     /* as on the wire (may be invalid UTF-8), NUL-terminated, cut to a limit */
-    size_t len;      /* bytes kept */
-    size_t wire_len; /* bytes on the wire; > len when cut */
-} mcps_wire_entry;
-
-/* Something an observer saw during the case (the observer checks carry the verdicts). */
-typedef struct mcps_case_note {
-    char *reqs; /* requirement IDs, or NULL for a harness note */
-    char *message;
-} mcps_case_note;
-
 typedef struct mcps_case_result {
     char *id;      /* e.g. "lifecycle/initialize-result" */
     char *suite;   /* e.g. "lifecycle" */
@@ -61,6 +41,7 @@ typedef struct mcps_case_result {
     char *requirements; /* space-separated IDs it tests */
     mcps_level level;   /* strictest level of those IDs in this revision */
     mcps_verdict verdict;
+    char *broken;   /* FAIL, WARN, INFO: the IDs the observation broke, when known; else NULL */
     char *expected; /* what conformance looks like, for a person */
     char *observed; /* what the target did instead (or did, on PASS) */
     char *reason;   /* SKIP and ERROR: why the check did not run; else NULL */
@@ -68,8 +49,13 @@ typedef struct mcps_case_result {
     mcps_wire_entry *wire;
     size_t nwire;
     size_t wire_dropped; /* entries not kept once the per-case log limit was hit */
-    mcps_case_note *notes;
+    mcps_wire_note *notes;
     size_t nnotes;
+    /* for the run, not the report (set from the session with the wire log) */
+    bool cut;               /* a wait or send was cut short because the run stopped */
+    double stalled_seconds; /* the target, still running at shutdown, had been silent that
+                               long since a request it never answered; 0: it had not */
+    bool responsive;        /* the target answered a request other than initialize */
 } mcps_case_result;
 
 /* What revision discovery found for one revision. */
@@ -101,8 +87,7 @@ typedef struct mcps_run_result {
     size_t processes_started; /* target processes started for cases (not discovery's) */
 } mcps_run_result;
 
-const char *mcps_verdict_name(mcps_verdict v);   /* "PASS", "FAIL", ... */
-const char *mcps_wire_dir_name(mcps_wire_dir d); /* "sent", "received", "stderr", "event" */
+const char *mcps_verdict_name(mcps_verdict v); /* "PASS", "FAIL", ... */
 
 /* The verdict a broken requirement of this level earns: FAIL, WARN or INFO. */
 mcps_verdict mcps_verdict_for_level(mcps_level level);

@@ -8,10 +8,16 @@
  * slow server should not serialize the whole run.
  * Results land in a slot per case instance, so the report's order does not
  * depend on which thread finished first.
+ *
+ * A run always ends: once the run's guard stops (its deadline, a signal, or
+ * the judgement below), no case starts, the cases it cut short and those
+ * never started are ERROR with the reason, and the result is still complete.
+ * One reason to stop is the judgement that the target stopped responding
+ * (liveness.c).
  */
 #include "engine/internal.h"
 
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,13 +119,15 @@ typedef struct pool {
     size_t finished;
     unsigned barrier_failures;
     size_t processes;
-    mtx_t lock; /* guards next, finished, the hooks and the lanes' counters */
+    size_t skipped;     /* taken by a worker, then not run: the run had stopped */
+    mcps_liveness live; /* has the target stopped responding? */
+    mtx_t lock;         /* guards next, finished, skipped, the hooks and the lanes' counters */
 } pool;
 
 static bool take(pool *p, size_t *index)
 {
     mtx_lock(&p->lock);
-    bool got = p->next < p->plan->n;
+    bool got = p->next < p->plan->n && !mcps_guard_stopped(p->env->cfg->target.guard);
     if (got)
         *index = p->order[p->next++];
     mtx_unlock(&p->lock);
@@ -147,6 +155,38 @@ static void report_finished(pool *p, size_t index)
     mtx_unlock(&p->lock);
 }
 
+/* ---- stopping ---------------------------------------------------------------------- */
+
+/* Why the run stopped, for the report. Called once the guard has stopped. */
+static void stop_reason(pool *p, char *out, size_t n)
+{
+    mcps_liveness_stop_reason(&p->live, p->env->cfg->target.guard, out, n);
+}
+
+static void make_error(mcps_case_result *r, const char *fmt, const char *why)
+{
+    char text[500];
+    snprintf(text, sizeof text, fmt, why);
+    r->verdict = MCPS_VERDICT_ERROR;
+    free(r->reason);
+    r->reason = strdup(text);
+    if (!r->observed)
+        r->observed = strdup(text);
+}
+
+/* A case a worker took but the stop kept from starting (mark_not_run does the rest). */
+static void skip_taken(pool *p, size_t index)
+{
+    char why[400];
+    stop_reason(p, why, sizeof why);
+    const instance *in = &p->plan->items[index];
+    mcps_exec_describe(in->suite, in->c, in->rev, &p->results[index]);
+    make_error(&p->results[index], "not run: %s", why);
+    mtx_lock(&p->lock);
+    p->skipped++;
+    mtx_unlock(&p->lock);
+}
+
 /* A lane of cases: each worker takes the next instance before running the current one, so its
  * process can start meanwhile (lanes.c). */
 static int worker(void *arg)
@@ -163,15 +203,49 @@ static int worker(void *arg)
         bool has_next = take(p, &next);
         const instance *in = &p->plan->items[i];
         const instance *after = has_next ? &p->plan->items[next] : NULL;
+        mcps_case_result *r = &p->results[i];
+        if (mcps_guard_stopped(p->env->cfg->target.guard)) {
+            skip_taken(p, i);
+            i = next;
+            more = has_next;
+            continue;
+        }
         report_started(p, i);
         mcps_lane_run(&lane, in->suite, in->c, in->rev, after ? after->c : NULL,
-                      after ? after->rev : in->rev, &p->results[i]);
+                      after ? after->rev : in->rev, r);
+        if (r->cut) {
+            char why[400];
+            stop_reason(p, why, sizeof why);
+            make_error(r, "cut short: %s", why);
+        }
         report_finished(p, i);
+        mcps_liveness_after_case(&p->live, p->env, r);
         i = next;
         more = has_next;
     }
     mcps_lane_close(&lane);
     return 0;
+}
+
+/* Cases the stop kept from starting: ERROR, with the reason, which the report leads with. */
+static void mark_not_run(pool *p, mcps_run_result *out)
+{
+    if (!mcps_guard_stopped(p->env->cfg->target.guard))
+        return;
+    char why[400];
+    stop_reason(p, why, sizeof why);
+    for (size_t k = p->next; k < p->plan->n; k++) {
+        size_t i = p->order[k];
+        const instance *in = &p->plan->items[i];
+        mcps_exec_describe(in->suite, in->c, in->rev, &p->results[i]);
+        make_error(&p->results[i], "not run: %s", why);
+    }
+    if (!out->fatal) {
+        char text[500];
+        snprintf(text, sizeof text, "the run stopped early, %zu of %zu cases not run: %s",
+                 p->plan->n - p->next + p->skipped, p->plan->n, why);
+        out->fatal = strdup(text);
+    }
 }
 
 /* Run every instance; falls back to this thread alone when threads cannot start. */
@@ -249,7 +323,7 @@ static void take_discovery(const mcps_run_config *cfg, mcps_discovery *d, mcps_r
             d->has_case[r] = false;
         }
     }
-    if (d->fatal[0])
+    if (d->fatal[0] && !out->fatal)
         out->fatal = strdup(d->fatal);
 }
 
@@ -266,7 +340,8 @@ static void run_cases(const mcps_exec_env *env, const mcps_suite_set *suites, mc
                .plan = &p,
                .order = order,
                .results = calloc(p.n ? p.n : 1, sizeof(mcps_case_result))};
-    if (!order || !pl.results || mtx_init(&pl.lock, mtx_plain) != thrd_success) {
+    if (!order || !pl.results || mtx_init(&pl.lock, mtx_plain) != thrd_success ||
+        !mcps_liveness_init(&pl.live)) {
         out->fatal = strdup("out of memory starting the run");
         free(order);
         free(pl.results);
@@ -274,6 +349,8 @@ static void run_cases(const mcps_exec_env *env, const mcps_suite_set *suites, mc
         return;
     }
     run_pool(&pl, env->cfg->jobs ? env->cfg->jobs : 1);
+    mark_not_run(&pl, out);
+    mcps_liveness_free(&pl.live);
     mtx_destroy(&pl.lock);
     out->processes_started = pl.processes;
     free(order);
@@ -312,7 +389,19 @@ static void measure_self(mcps_run_result *out)
                        (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
-void mcps_run(const mcps_suite_set *suites, const mcps_run_config *cfg, mcps_run_result *out)
+/* After discovery or the cases: a stop that left no other trace says so in the report. */
+static void note_stop(const mcps_run_config *cfg, mcps_run_result *out)
+{
+    char why = mcps_guard_stopped(cfg->target.guard);
+    if (why && !out->fatal) {
+        char text[200];
+        snprintf(text, sizeof text, "the run stopped early: %s", mcps_guard_reason(why));
+        out->fatal = strdup(text);
+    }
+}
+
+static void run_guarded(const mcps_suite_set *suites, const mcps_run_config *cfg,
+                        mcps_run_result *out)
 {
     int64_t t0 = mcps_clock_ms();
     *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
@@ -323,6 +412,7 @@ void mcps_run(const mcps_suite_set *suites, const mcps_run_config *cfg, mcps_run
                              .isolation = cfg->fresh_processes ? "fresh" : "shared"};
     mcps_discovery d;
     mcps_discover(cfg, &d);
+    note_stop(cfg, out); /* a stop in discovery, not a target that speaks nothing */
     take_discovery(cfg, &d, out);
     mcps_tally *tally = mcps_tally_new();
     mcps_exec_env env = {.cfg = cfg, .discovery = &d, .tally = tally};
@@ -330,6 +420,7 @@ void mcps_run(const mcps_suite_set *suites, const mcps_run_config *cfg, mcps_run
         run_cases(&env, suites, out);
         observer_results(cfg, tally, &d, out);
     }
+    note_stop(cfg, out);
     if (tally)
         mcps_tally_totals(tally, &out->messages_sent, &out->messages_received);
     mcps_discovery_free(&d);
@@ -337,4 +428,17 @@ void mcps_run(const mcps_suite_set *suites, const mcps_run_config *cfg, mcps_run
     mcps_run_result_count(out);
     out->seconds = (double)(mcps_clock_ms() - t0) / 1000.0;
     measure_self(out);
+}
+
+void mcps_run(const mcps_suite_set *suites, const mcps_run_config *cfg, mcps_run_result *out)
+{
+    /* A caller without a guard still gets the liveness judgement (a stop switch). */
+    mcps_guard own;
+    mcps_run_config local = *cfg;
+    bool owned = !cfg->target.guard && mcps_guard_init(&own);
+    if (owned)
+        local.target.guard = &own;
+    run_guarded(suites, &local, out);
+    if (owned)
+        mcps_guard_free(&own);
 }

@@ -55,6 +55,8 @@ void mcps_run(const mcps_suite_set *suites, const mcps_run_config *cfg, mcps_run
 
 /* The observer checks, for listing: false past the last one. name is "json-text" etc. */
 bool mcps_run_observer_rule(size_t i, const char **name, const char **title, const char **reqs);
+/* The discovery check (discovery/initialize), for listing. */
+bool mcps_run_discovery_check(const char **id, const char **title, const char **reqs);
 
 /* True when the case passes the --suite and --case filters. */
 bool mcps_run_selects(const mcps_run_config *cfg, const mcps_suite *suite, const mcps_case *c);

@@ -9,7 +9,9 @@
  */
 #include "engine/suite.h"
 
-#include "codec/buf.h"
+#include "base/array.h"
+#include "base/buf.h"
+#include "base/hex.h"
 #include "codec/json.h"
 #include "engine/catalog.h"
 #include "engine/functions.h"
@@ -178,17 +180,6 @@ static cJSON *read_json(loader *ld, const char *text)
     }
 }
 
-static int hex_digit(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Decode C-style escapes of a raw send: \n \r \t \\ \" \0 \xHH. */
 static bool decode_raw(loader *ld, const char *s, char **out, size_t *outlen)
 {
@@ -199,8 +190,8 @@ static bool decode_raw(loader *ld, const char *s, char **out, size_t *outlen)
             continue;
         }
         char c = *++s;
-        if (c == 'x' && hex_digit(s[1]) >= 0 && hex_digit(s[2]) >= 0) {
-            mcps_buf_putc(&b, (char)(hex_digit(s[1]) * 16 + hex_digit(s[2])));
+        if (c == 'x' && mcps_hex_byte(s + 1) >= 0) {
+            mcps_buf_putc(&b, (char)mcps_hex_byte(s + 1));
             s += 2;
         } else if (c && strchr("nrt\\\"0", c)) {
             mcps_buf_putc(&b, c == 'n'   ? '\n'
@@ -229,14 +220,8 @@ typedef struct step_list {
 
 static mcps_step *push_step(step_list *l, mcps_step_kind kind, size_t line)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? l->cap * 2 : 8;
-        mcps_step *items = realloc(l->items, cap * sizeof *items);
-        if (!items)
-            return NULL;
-        l->items = items;
-        l->cap = cap;
-    }
+    if (!mcps_array_reserve(&l->items, &l->cap, l->n + 1, sizeof *l->items, 8))
+        return NULL;
     mcps_step *s = &l->items[l->n++];
     *s = (mcps_step){.kind = kind, .line = line};
     return s;
@@ -292,36 +277,98 @@ static bool parse_grade(const char *word, mcps_verdict *out)
     return false;
 }
 
-/* "<-- else GRADE "reason" {pattern}" */
+/* Is id one of the space-separated ids? */
+static bool has_word(const char *ids, const char *id)
+{
+    size_t n = strlen(id);
+    for (const char *p = ids ? strstr(ids, id) : NULL; p; p = strstr(p + 1, id))
+        if ((p == ids || p[-1] == ' ' || p[-1] == ',') &&
+            (p[n] == '\0' || p[n] == ' ' || p[n] == ','))
+            return true;
+    return false;
+}
+
+/*
+ * "breaks ID ID ..." up to the quoted reason: every ID is one the case
+ * requires, so the case's requirement list stays the whole story.
+ */
+static bool parse_breaks(loader *ld, char **rest, char **out)
+{
+    size_t line = ld->lr.lineno;
+    const mcps_case *c = &ld->suite->cases[ld->suite->ncases - 1];
+    mcps_buf b = {0};
+    while (**rest && **rest != '"') {
+        char *id = *rest;
+        *rest = split_word(id);
+        if (!mcps_catalog_find(id) || !has_word(c->requirements, id)) {
+            mcps_buf_free(&b);
+            return fail(ld, line, "'breaks %s': name requirements of the case's 'requires' line",
+                        id);
+        }
+        if (b.len)
+            mcps_buf_putc(&b, ' ');
+        mcps_buf_puts(&b, id);
+    }
+    if (!b.len)
+        return fail(ld, line, "'breaks' needs the requirement IDs the observation breaks");
+    *out = mcps_buf_take(&b);
+    return *out != NULL;
+}
+
+/* "<-- else [GRADE] [breaks ID...] "reason" {pattern}|silence" */
 static bool parse_alternative(loader *ld, step_list *l, char *rest)
 {
     size_t line = ld->lr.lineno;
     if (!l->n ||
         (l->items[l->n - 1].kind != MCPS_STEP_EXPECT && l->items[l->n - 1].kind != MCPS_STEP_EACH))
         return fail(ld, line, "'<-- else' must follow an expected message");
-    char *after = split_word(rest);
-    mcps_verdict grade;
-    if (!parse_grade(rest, &grade))
-        return fail(ld, line, "'<-- else' needs a grade: pass, info, warn, fail or skip");
-    if (*after != '"')
-        return fail(ld, line, "'<-- else %s' needs a quoted reason", rest);
-    char *close = strchr(after + 1, '"');
-    if (!close)
+    mcps_alternative a = {.line = line};
+    if (*rest != '"' && strncmp(rest, "breaks ", 7) != 0) {
+        char *after = split_word(rest);
+        if (!parse_grade(rest, &a.grade))
+            return fail(ld, line,
+                        "'<-- else' needs a grade (pass, info, warn, fail, skip, error) or "
+                        "'breaks ID...'");
+        a.graded = true;
+        rest = after;
+    }
+    if (strncmp(rest, "breaks ", 7) == 0) {
+        if (a.graded && (a.grade == MCPS_VERDICT_PASS || a.grade == MCPS_VERDICT_SKIP ||
+                         a.grade == MCPS_VERDICT_ERROR))
+            return fail(ld, line,
+                        "an alternative that breaks a requirement is not pass, skip "
+                        "or error");
+        rest = skip_space(rest + 7);
+        if (!parse_breaks(ld, &rest, &a.breaks))
+            return false;
+    }
+    if (!a.graded && !a.breaks)
+        return fail(ld, line, "'<-- else' needs a grade or 'breaks ID...'");
+    if (*rest != '"') {
+        free(a.breaks);
+        return fail(ld, line, "'<-- else' needs a quoted reason");
+    }
+    char *close = strchr(rest + 1, '"');
+    if (!close) {
+        free(a.breaks);
         return fail(ld, line, "unterminated reason");
+    }
     *close = '\0';
     mcps_step *s = &l->items[l->n - 1];
     mcps_alternative *alts = realloc(s->alts, (s->nalts + 1) * sizeof *alts);
-    if (!alts)
+    if (!alts) {
+        free(a.breaks);
         return fail(ld, line, "out of memory");
+    }
     s->alts = alts;
-    mcps_alternative *a = &s->alts[s->nalts];
-    *a = (mcps_alternative){.grade = grade, .reason = strdup(after + 1), .line = line};
-    s->nalts++;
+    a.reason = strdup(rest + 1);
+    s->alts[s->nalts++] = a;
     char *what = skip_space(close + 1);
     if (strcmp(what, "silence") == 0)
         return true; /* graded when nothing correlates before the timeout */
-    a->pattern = read_json(ld, what);
-    return a->pattern && check_pattern(ld, a->pattern, line);
+    mcps_alternative *added = &s->alts[s->nalts - 1];
+    added->pattern = read_json(ld, what);
+    return added->pattern && check_pattern(ld, added->pattern, line);
 }
 
 static bool parse_timed(loader *ld, step_list *l, mcps_step_kind kind, const char *duration)
@@ -524,12 +571,13 @@ static bool parse_let(loader *ld, step_list *l, char *rest)
     int used = 0;
     if (sscanf(rest, "%63[A-Za-z0-9_] = %n", name, &used) != 1 || !used)
         return fail(ld, line, "write 'let NAME = FUNCTION(${A}, ...)' or 'let NAME = {json}'");
-    char *value = rest + used;
+    char *value = rest + used; /* {json}, [json], "text" or a number */
     mcps_step *s = push_step(l, MCPS_STEP_LET, line);
     if (!s)
         return fail(ld, line, "out of memory");
     s->name = strdup(name);
-    if (*value == '{' || *value == '[' || *value == '"') {
+    if (*value == '{' || *value == '[' || *value == '"' || *value == '-' ||
+        (*value >= '0' && *value <= '9')) {
         s->json = read_json(ld, value);
         return s->json != NULL;
     }
@@ -624,6 +672,20 @@ static bool parse_isolation(loader *ld, mcps_case *c, const char *rest)
     return true;
 }
 
+/* proven-by FAULT VERDICT [SUITES...] (proofs.h) */
+static bool add_proof(loader *ld, mcps_case *c, char *rest)
+{
+    mcps_proof *grown = realloc(c->proofs, (c->nproofs + 1) * sizeof *grown);
+    if (!grown)
+        return fail(ld, ld->lr.lineno, "out of memory");
+    c->proofs = grown;
+    char why[200];
+    if (!mcps_proof_parse(rest, ld->lr.lineno, &c->proofs[c->nproofs], why, sizeof why))
+        return fail(ld, ld->lr.lineno, "%s", why);
+    c->nproofs++;
+    return true;
+}
+
 static bool parse_case_directive(loader *ld, mcps_case *c, char *word, char *rest)
 {
     size_t line = ld->lr.lineno;
@@ -658,6 +720,8 @@ static bool parse_case_directive(loader *ld, mcps_case *c, char *word, char *res
         return parse_duration(rest, &c->timeout) ? true : fail(ld, line, "bad timeout '%s'", rest);
     if (strcmp(word, "isolation") == 0)
         return parse_isolation(ld, c, rest);
+    if (strcmp(word, "proven-by") == 0)
+        return add_proof(ld, c, rest);
     return fail(ld, line, "unknown directive '%s'", word);
 }
 
@@ -702,6 +766,7 @@ static void free_steps(mcps_step *steps, size_t n)
         free(s->raw);
         for (size_t a = 0; a < s->nalts; a++) {
             free(s->alts[a].reason);
+            free(s->alts[a].breaks);
             mcps_json_delete(s->alts[a].pattern);
         }
         free(s->alts);
@@ -733,6 +798,9 @@ static void free_case(mcps_case *c)
     mcps_json_delete(c->client_capabilities);
     free(c->expect);
     free_steps(c->steps, c->nsteps);
+    for (size_t i = 0; i < c->nproofs; i++)
+        mcps_proof_free(&c->proofs[i]);
+    free(c->proofs);
     free(c->file);
 }
 

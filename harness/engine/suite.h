@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "codec/rev.h"
+#include "engine/proofs.h"
 #include "engine/result.h"
 
 typedef enum mcps_step_kind {
@@ -37,9 +38,15 @@ typedef enum mcps_step_kind {
 /*
  * "<-- else GRADE "reason" {pattern}": a tolerated alternative to an
  * expectation; "<-- else GRADE "reason" silence" grades a timeout instead.
+ * "<-- else breaks ID... "reason" ..." names the requirements the observation
+ * breaks instead of a grade: the case is graded at their level in the revision
+ * under test (none applies there: nothing is broken, PASS). "else GRADE breaks
+ * ID..." keeps the written grade (a catalog conflict) and records the IDs.
  */
 typedef struct mcps_alternative {
     mcps_verdict grade; /* PASS, INFO, WARN or FAIL when this pattern matches instead */
+    bool graded;        /* false: the grade follows from breaks */
+    char *breaks;       /* space-separated requirement IDs, or NULL */
     char *reason;
     cJSON *pattern; /* NULL: the alternative is silence */
     size_t line;
@@ -95,6 +102,8 @@ typedef struct mcps_case {
     double timeout;             /* default wait for an expectation in this case; 0 = run default */
     mcps_step *steps;
     size_t nsteps;
+    mcps_proof *proofs; /* proven-by: the faults that make the check fail (proofs.h) */
+    size_t nproofs;
     char *file;
     size_t line;
 } mcps_case;

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "report/report.h"
 #include "report/report_internal.h"
 

@@ -96,6 +96,15 @@ static void put_requirements(jtree *j, cJSON *o, const char *ids)
         put_requirement(j, list, id);
 }
 
+/* An array of requirement IDs. */
+static void put_ids(jtree *j, cJSON *o, const char *name, const char *ids)
+{
+    cJSON *list = put(j, o, name, cJSON_CreateArray());
+    char id[64];
+    while (mcps_report_next_id(&ids, id, sizeof id))
+        put_text(j, list, NULL, id);
+}
+
 static void put_notes(jtree *j, cJSON *o, const mcps_case_result *c)
 {
     cJSON *list = put(j, o, "notes", cJSON_CreateArray());
@@ -155,6 +164,8 @@ static void put_case(jtree *j, cJSON *cases, const mcps_case_result *c)
     put_requirements(j, o, c->requirements);
     put_text(j, o, "level", mcps_level_name(c->level));
     put_text(j, o, "verdict", mcps_verdict_name(mcps_report_verdict(c)));
+    if (c->broken) /* optional: the requirements the observation broke */
+        put_ids(j, o, "broken", c->broken);
     put_text(j, o, "expected", c->expected);
     put_text(j, o, "observed", c->observed);
     put_text(j, o, "reason", c->reason);

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "engine/result.h"
 
 /* Formats, as bits of a set. */

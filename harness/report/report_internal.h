@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "engine/result.h"
 
 /*
@@ -76,7 +76,8 @@ void mcps_report_escape_str(mcps_buf *b, const char *s, unsigned how);
 
 /* Next ID of a space- or comma-separated list into id; false when none is left. */
 bool mcps_report_next_id(const char **ids, char *id, size_t idlen);
-/* The first requirement whose level earns the case's verdict, else the first ID. */
+/* The first requirement the observation broke (c->broken), else the first whose level earns the
+ * case's verdict, else the first ID. */
 bool mcps_report_primary_id(const mcps_case_result *c, char *id, size_t idlen);
 
 /* How many of a case's wire entries the guards above let a report show. */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/array.h"
 #include "codec/json.h"
 #include "report/report_internal.h"
 
@@ -74,14 +75,9 @@ static void add_rule(sarif *s, const char *id)
 {
     if (rule_index(s, id) < s->nrules)
         return;
-    if (s->nrules == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 16;
-        char **r = realloc(s->rules, cap * sizeof *r);
-        if (!r) {
-            s->oom = true;
-            return;
-        }
-        s->rules = r, s->cap = cap;
+    if (!mcps_array_reserve(&s->rules, &s->cap, s->nrules + 1, sizeof *s->rules, 16)) {
+        s->oom = true;
+        return;
     }
     char *copy = strdup(id);
     if (!copy)

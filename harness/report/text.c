@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "engine/catalog.h"
 
 /* ---- tallies ------------------------------------------------------------------- */
@@ -75,42 +76,10 @@ const char *mcps_report_exit_meaning(int exit_code)
 
 /* ---- UTF-8 --------------------------------------------------------------------- */
 
-/* Length of the valid sequence at s (n > 0), storing its code point; 0 when invalid. */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-    unsigned char c = s[0];
-    size_t len;
-    uint32_t v, min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF) {
-        len = 2, v = c & 0x1Fu, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        len = 3, v = c & 0x0Fu, min = 0x800;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        len = 4, v = c & 0x07u, min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n < len)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        v = (v << 6) | (s[i] & 0x3Fu);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    *cp = v;
-    return len;
-}
-
 uint32_t mcps_report_next_cp(const char *s, size_t n, size_t *i)
 {
     uint32_t cp = 0xFFFD;
-    size_t len = utf8_seq((const unsigned char *)s + *i, n - *i, &cp);
+    size_t len = mcps_utf8_decode((const unsigned char *)s + *i, n - *i, &cp, NULL);
     *i += len ? len : 1;
     return len ? cp : 0xFFFD;
 }
@@ -290,6 +259,9 @@ bool mcps_report_next_id(const char **ids, char *id, size_t idlen)
 
 bool mcps_report_primary_id(const mcps_case_result *c, char *id, size_t idlen)
 {
+    const char *broken = c->broken; /* the engine knows which one the observation broke */
+    if (mcps_report_next_id(&broken, id, idlen))
+        return true;
     const char *ids = c->requirements;
     char cur[64];
     bool have_first = false;

@@ -19,13 +19,17 @@
 #define MAX_HELD_LINES      256
 #define LOOSE_LOOKBACK      256
 
-static void report(mcps_observer *obs, const char *reqs, mcps_dir dir, uint64_t offset, size_t line,
-                   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static void report(mcps_observer *obs, mcps_finding_kind kind, mcps_dir dir, uint64_t offset,
+                   size_t line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
-static void report(mcps_observer *obs, const char *reqs, mcps_dir dir, uint64_t offset, size_t line,
-                   const char *fmt, ...)
+static void report(mcps_observer *obs, mcps_finding_kind kind, mcps_dir dir, uint64_t offset,
+                   size_t line, const char *fmt, ...)
 {
-    mcps_finding f = {.reqs = reqs, .dir = dir, .offset = offset, .line = line};
+    mcps_finding f = {.kind = kind,
+                      .reqs = mcps_finding_kind_reqs(kind),
+                      .dir = dir,
+                      .offset = offset,
+                      .line = line};
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(f.message, sizeof f.message, fmt, ap);
@@ -159,13 +163,30 @@ static const mcps_tracked_request *find_loose(const mcps_observer *obs, const cJ
     return NULL;
 }
 
-static const char *reuse_reqs(mcps_rev rev, bool answered)
+/* An integer id beyond 2^53-1 that came back rounded through a double: JSON-INT-001. */
+static const mcps_tracked_request *find_rounded(const mcps_observer *obs, const cJSON *id,
+                                                mcps_dir dir)
+{
+    if (!cJSON_IsNumber(id) ||
+        (id->valuedouble < 9007199254740992.0 && id->valuedouble > -9007199254740992.0))
+        return NULL;
+    size_t stop = obs->nrequests > LOOSE_LOOKBACK ? obs->nrequests - LOOSE_LOOKBACK : 0;
+    for (size_t i = obs->nrequests; i-- > stop;) {
+        const mcps_tracked_request *r = &obs->requests[i];
+        if (r->dir == dir && cJSON_IsNumber(r->id) && r->id->valuedouble == id->valuedouble)
+            return r;
+    }
+    return NULL;
+}
+
+/* A reused request id: what it breaks depends on the revision; NOTE: nothing. */
+static mcps_finding_kind reuse_kind(mcps_rev rev, bool answered)
 {
     if (rev == MCPS_REV_2026_07_28)
-        return answered ? NULL : "RPC-ID-004";
+        return answered ? MCPS_FINDING_NOTE : MCPS_FINDING_REQUEST_ID_PENDING;
     if (rev == MCPS_REV_NONE)
-        return answered ? "RPC-ID-003" : "RPC-ID-003 RPC-ID-004";
-    return "RPC-ID-003";
+        return answered ? MCPS_FINDING_REQUEST_ID_REUSED : MCPS_FINDING_REQUEST_ID_REUSED_PENDING;
+    return MCPS_FINDING_REQUEST_ID_REUSED;
 }
 
 static bool reserve_request(mcps_observer *obs)
@@ -239,7 +260,7 @@ static void judge_resource_update(mcps_observer *obs, const mcps_rpc_info *info,
         if (obs->subscribed_by[i] == other_side(dir) &&
             strncmp(uri->valuestring, obs->subscribed[i], strlen(obs->subscribed[i])) == 0)
             return;
-    report(obs, "RES-008", dir, offset, line,
+    report(obs, MCPS_FINDING_UPDATE_UNSUBSCRIBED, dir, offset, line,
            "resources/updated for %.120s, which was not subscribed to", uri->valuestring);
 }
 
@@ -251,11 +272,11 @@ static void track_request(mcps_observer *obs, const mcps_rpc_info *info, mcps_di
         return;
     mcps_tracked_request *prev = find_request(obs, info->id, dir);
     if (prev) {
-        const char *reqs = reuse_reqs(obs->rev, prev->answered);
+        mcps_finding_kind kind = reuse_kind(obs->rev, prev->answered);
         char id[64];
         mcps_rpc_id_text(info->id, id, sizeof id);
-        if (reqs)
-            report(obs, reqs, dir, offset, line, "request id %s reused; line %zu already used it%s",
+        if (kind != MCPS_FINDING_NOTE)
+            report(obs, kind, dir, offset, line, "request id %s reused; line %zu already used it%s",
                    id, prev->line, prev->answered ? "" : " and is still unanswered");
         /* Track the newest use so the next response pairs with it. */
         prev->line = line;
@@ -278,17 +299,24 @@ static void track_response(mcps_observer *obs, const mcps_rpc_info *info, mcps_d
         if (obs->tracking_full)
             return;
         const mcps_tracked_request *loose = find_loose(obs, info->id, other_side(dir));
-        if (loose)
-            report(obs, "RPC-RSP-001", dir, offset, line,
+        const mcps_tracked_request *rounded = find_rounded(obs, info->id, other_side(dir));
+        if (!loose && rounded)
+            report(obs, MCPS_FINDING_RESPONSE_ID_ROUNDED, dir, offset, line,
+                   "response id %s is the id of the request on line %zu rounded through a double "
+                   "(RFC 8259: integers beyond 2^53-1 are not interoperable)",
+                   id, rounded->line);
+        else if (loose)
+            report(obs, MCPS_FINDING_RESPONSE_ID, dir, offset, line,
                    "response id %s has the wrong JSON type: the request on line %zu used the same "
                    "value as a %s",
                    id, loose->line, cJSON_IsString(loose->id) ? "string" : "number");
         else
-            report(obs, "RPC-RSP-001", dir, offset, line, "response id %s answers no request", id);
+            report(obs, MCPS_FINDING_RESPONSE_ID, dir, offset, line,
+                   "response id %s answers no request", id);
         return;
     }
     if (req->answered) {
-        report(obs, "RPC-RSP-004", dir, offset, line,
+        report(obs, MCPS_FINDING_SECOND_RESPONSE, dir, offset, line,
                "second response to request %s (line %zu); a request gets exactly one", id,
                req->line);
         return;
@@ -392,8 +420,8 @@ static void judge_meta_key(mcps_observer *obs, const char *key, mcps_dir dir, ui
     const char *second = NULL;
     if ((slash && !prefix_ok(key, (size_t)(slash - key), &labels, &second, &second_n)) ||
         !name_ok(slash ? slash + 1 : key)) {
-        report(obs, "GEN-META-001 GEN-META-002", dir, offset, line, "malformed _meta key \"%.80s\"",
-               key);
+        report(obs, MCPS_FINDING_META_KEY_MALFORMED, dir, offset, line,
+               "malformed _meta key \"%.80s\"", key);
         return;
     }
     if (!slash || defined_key(key))
@@ -405,10 +433,10 @@ static void judge_meta_key(mcps_observer *obs, const char *key, mcps_dir dir, ui
             ? second && reserved_label(second, second_n)
             : strncmp(key, "modelcontextprotocol.", 21) == 0 || strncmp(key, "mcp.", 4) == 0;
     if (reserved)
-        report(obs, "GEN-META-003", dir, offset, line,
+        report(obs, MCPS_FINDING_META_KEY_RESERVED, dir, offset, line,
                "_meta key \"%.80s\" uses a prefix MCP reserves", key);
     else if (obs->rev >= MCPS_REV_2025_11_25 && forward_dns(key, (size_t)(slash - key)))
-        report(obs, "GEN-META-004", dir, offset, line,
+        report(obs, MCPS_FINDING_META_KEY_FORWARD_DNS, dir, offset, line,
                "_meta prefix of \"%.80s\" is forward DNS; reverse DNS (com.example/) is advised",
                key);
 }
@@ -452,7 +480,7 @@ static void judge_url_elicitation_error(mcps_observer *obs, const mcps_rpc_info 
              cJSON_IsString(cJSON_GetObjectItemCaseSensitive(e, "message"));
     }
     if (!ok)
-        report(obs, "ELIC-013 ELIC-014", dir, offset, line,
+        report(obs, MCPS_FINDING_URL_ELICITATION_ERROR, dir, offset, line,
                "-32042 without data.elicitations of URL-mode entries (mode, elicitationId, url, "
                "message)");
 }
@@ -480,7 +508,7 @@ static void judge_progress(mcps_observer *obs, const mcps_rpc_info *info, mcps_d
     const cJSON *message = cJSON_GetObjectItemCaseSensitive(info->params, "message");
     if (!mcps_rpc_id_valid(token) || !cJSON_IsNumber(progress) ||
         (total && !cJSON_IsNumber(total)) || (message && !cJSON_IsString(message))) {
-        report(obs, "PROG-003", dir, offset, line,
+        report(obs, MCPS_FINDING_PROGRESS_SHAPE, dir, offset, line,
                "progress notification without a string or integer progressToken and a numeric "
                "progress (or with a non-numeric total, a non-string message)");
         return;
@@ -490,17 +518,18 @@ static void judge_progress(mcps_observer *obs, const mcps_rpc_info *info, mcps_d
     mcps_rpc_id_text(token, text, sizeof text);
     if (!req) {
         if (!obs->tracking_full)
-            report(obs, "PROG-006", dir, offset, line,
+            report(obs, MCPS_FINDING_PROGRESS_UNKNOWN_TOKEN, dir, offset, line,
                    "progress for token %s, which no request issued", text);
         return;
     }
     if (req->answered && !req->task_created)
-        report(obs, "PROG-007", dir, offset, line,
+        report(obs, MCPS_FINDING_PROGRESS_AFTER_RESPONSE, dir, offset, line,
                "progress for token %s after the final response to its request (line %zu)", text,
                req->line);
     else if (req->progress_seen && !(progress->valuedouble > req->last_progress))
-        report(obs, "PROG-004", dir, offset, line, "progress for token %s went from %g to %g", text,
-               req->last_progress, progress->valuedouble);
+        report(obs, MCPS_FINDING_PROGRESS_NOT_INCREASING, dir, offset, line,
+               "progress for token %s went from %g to %g", text, req->last_progress,
+               progress->valuedouble);
     req->last_progress = progress->valuedouble;
     req->progress_seen = true;
 }
@@ -513,7 +542,7 @@ static void report_classification(mcps_observer *obs, const mcps_rpc_info *info,
     size_t kept =
         info->nviolations < MCPS_RPC_MAX_VIOLATIONS ? info->nviolations : MCPS_RPC_MAX_VIOLATIONS;
     for (size_t i = 0; i < kept; i++)
-        report(obs, info->violations[i].reqs, dir, offset, line, "%s", info->violations[i].message);
+        report(obs, info->violations[i].kind, dir, offset, line, "%s", info->violations[i].message);
 }
 
 static void judge_batch(mcps_observer *obs, const cJSON *msg, mcps_dir dir, uint64_t offset,
@@ -526,7 +555,7 @@ static void judge_batch(mcps_observer *obs, const cJSON *msg, mcps_dir dir, uint
         size_t kept =
             info.nviolations < MCPS_RPC_MAX_VIOLATIONS ? info.nviolations : MCPS_RPC_MAX_VIOLATIONS;
         for (size_t i = 0; i < kept; i++)
-            report(obs, info.violations[i].reqs, dir, offset, line, "batch element %zu: %s", index,
+            report(obs, info.violations[i].kind, dir, offset, line, "batch element %zu: %s", index,
                    info.violations[i].message);
         mcps_observer_track(obs, &info, dir, offset, line);
     }
@@ -539,14 +568,16 @@ static void report_json_findings(mcps_observer *obs, const mcps_json_result *r, 
     for (size_t i = 0; i < kept; i++) {
         const mcps_json_finding *f = &r->findings[i];
         if (f->kind == MCPS_JSON_DUPLICATE_KEY)
-            report(obs, "JSON-DUP-001", dir, offset + f->offset, line, "%s", f->detail);
+            report(obs, MCPS_FINDING_DUPLICATE_KEY, dir, offset + f->offset, line, "%s", f->detail);
         else
-            report(obs, "JSON-SURR-001", dir, offset + f->offset, line, "lone surrogate %s",
-                   f->detail);
+            report(obs, MCPS_FINDING_LONE_SURROGATE, dir, offset + f->offset, line,
+                   "lone surrogate %s", f->detail);
     }
     if (r->nfindings > kept)
-        report(obs, "JSON-DUP-001 JSON-SURR-001", dir, offset, line,
-               "%zu more JSON findings in this message", r->nfindings - kept);
+        /* Their kinds were not kept; the kept ones already break their rules. */
+        report(obs, MCPS_FINDING_NOTE, dir, offset, line,
+               "%zu more duplicate keys or lone surrogates in this message, not listed",
+               r->nfindings - kept);
 }
 
 /* RPC-ERR-002: a short, single-sentence description (catalog: warn when empty,
@@ -563,7 +594,8 @@ static void judge_error_message(mcps_observer *obs, const mcps_rpc_info *info, m
                       : n > 200                      ? "is longer than 200 characters"
                                                      : NULL;
     if (why)
-        report(obs, "RPC-ERR-002", dir, offset, line, "error message %s (%zu bytes)", why, n);
+        report(obs, MCPS_FINDING_ERROR_MESSAGE, dir, offset, line, "error message %s (%zu bytes)",
+               why, n);
 }
 
 static void accept_message(mcps_observer *obs, const mcps_json_result *r, mcps_dir dir,
@@ -593,16 +625,16 @@ static void accept_message(mcps_observer *obs, const mcps_json_result *r, mcps_d
 
 /* ---- lines that are not messages ----------------------------------------------- */
 
-static const char *stdio_req(mcps_dir dir)
+static mcps_finding_kind not_json(mcps_dir dir)
 {
-    return dir == MCPS_DIR_FROM_SERVER ? "JSON-SYNTAX-001 STDIO-002"
-           : dir == MCPS_DIR_TO_SERVER ? "JSON-SYNTAX-001 STDIO-003"
-                                       : "JSON-SYNTAX-001";
+    return dir == MCPS_DIR_FROM_SERVER ? MCPS_FINDING_NOT_JSON_FROM_SERVER
+           : dir == MCPS_DIR_TO_SERVER ? MCPS_FINDING_NOT_JSON_TO_SERVER
+                                       : MCPS_FINDING_NOT_JSON;
 }
 
-static const char *utf8_reqs(mcps_rev rev)
+static mcps_finding_kind bad_utf8(mcps_rev rev)
 {
-    return rev == MCPS_REV_2024_11_05 ? "JSON-UTF8-001" : "JSON-UTF8-001 RPC-MSG-002";
+    return rev == MCPS_REV_2024_11_05 ? MCPS_FINDING_BAD_UTF8_2024 : MCPS_FINDING_BAD_UTF8;
 }
 
 static void report_garbage(mcps_observer *obs, const char *data, size_t len,
@@ -610,18 +642,17 @@ static void report_garbage(mcps_observer *obs, const char *data, size_t len,
 {
     size_t bad;
     if (!mcps_json_utf8_valid(data, len, &bad)) {
-        report(obs, utf8_reqs(obs->rev), dir, offset + bad, line,
+        report(obs, bad_utf8(obs->rev), dir, offset + bad, line,
                "invalid UTF-8 (byte 0x%02X at column %zu)", (unsigned char)data[bad], bad + 1);
         return;
     }
     if (len == 0) {
-        report(obs, stdio_req(dir), dir, offset, line,
-               "an empty line, which is not an MCP message");
+        report(obs, not_json(dir), dir, offset, line, "an empty line, which is not an MCP message");
         return;
     }
     char excerpt[80];
     mcps_excerpt(data, len, excerpt, sizeof excerpt);
-    report(obs, stdio_req(dir), dir, offset + r->error_offset, line,
+    report(obs, not_json(dir), dir, offset + r->error_offset, line,
            "not a JSON message: %s (column %zu): %s", r->error, r->error_offset + 1, excerpt);
 }
 
@@ -723,7 +754,7 @@ static void flush_held(mcps_observer *obs)
         report_garbage(obs, obs->held.data, obs->held.len, &r, obs->held_dir, obs->held_offset,
                        obs->held_line);
     else
-        report(obs, stdio_req(obs->held_dir), obs->held_dir, obs->held_offset, obs->held_line,
+        report(obs, not_json(obs->held_dir), obs->held_dir, obs->held_offset, obs->held_line,
                "lines %zu to %zu are not a JSON message: %s", obs->held_line,
                obs->held_line + obs->held_lines - 1, r.error);
     mcps_buf_clear(&obs->held);
@@ -746,7 +777,7 @@ static bool continue_held(mcps_observer *obs, const char *data, size_t len, size
     obs->held_lines++;
     mcps_json_result r;
     if (parse_line(obs, obs->held.data, obs->held.len, &r)) {
-        report(obs, "STDIO-001", obs->held_dir, obs->held_offset, obs->held_line,
+        report(obs, MCPS_FINDING_EMBEDDED_NEWLINE, obs->held_dir, obs->held_offset, obs->held_line,
                "one message spans lines %zu to %zu: it contains raw newlines", obs->held_line,
                line);
         accept_message(obs, &r, obs->held_dir, obs->held_offset, obs->held_line, out);
@@ -775,7 +806,7 @@ static bool accept_repaired(mcps_observer *obs, const char *data, size_t len, mc
     mcps_json_result r;
     bool ok = !fixed.oom && parse_line(obs, fixed.data, fixed.len, &r);
     if (ok) {
-        report(obs, utf8_reqs(obs->rev), dir, offset + bad, line,
+        report(obs, bad_utf8(obs->rev), dir, offset + bad, line,
                "invalid UTF-8 (byte 0x%02X at column %zu); judged the rest with U+FFFD in its "
                "place",
                (unsigned char)data[bad], bad + 1);
@@ -812,7 +843,7 @@ void mcps_observer_oversize(mcps_observer *obs, mcps_dir dir, size_t len, uint64
                             size_t line)
 {
     flush_held(obs);
-    report(obs, NULL, dir, offset, line,
+    report(obs, MCPS_FINDING_NOTE, dir, offset, line,
            "message longer than the limit of %zu bytes (%zu seen); not judged (raise "
            "--max-message to judge it)",
            obs->max_message, len);

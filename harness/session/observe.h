@@ -21,7 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
+#include "codec/findings.h"
 #include "codec/json.h"
 #include "codec/rev.h"
 #include "codec/rpc.h"
@@ -33,11 +34,12 @@ typedef enum mcps_dir {
 } mcps_dir;
 
 typedef struct mcps_finding {
-    const char *reqs;  /* space-separated requirement IDs */
-    char message[240]; /* what is wrong, for a person */
-    mcps_dir dir;      /* who sent the offending message */
-    uint64_t offset;   /* byte offset of the message in its stream */
-    size_t line;       /* 1-based line in its stream */
+    mcps_finding_kind kind; /* what is wrong: names the observer rule it breaks */
+    const char *reqs;       /* the kind's requirement IDs, space-separated; NULL for a note */
+    char message[240];      /* what is wrong, for a person */
+    mcps_dir dir;           /* who sent the offending message */
+    uint64_t offset;        /* byte offset of the message in its stream */
+    size_t line;            /* 1-based line in its stream */
 } mcps_finding;
 
 typedef void (*mcps_finding_fn)(void *ctx, const mcps_finding *finding);

@@ -3,11 +3,12 @@
  */
 #include "session/session.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,9 @@
 #define MAX_INBOX                4096
 #define MAX_IDS                  65536
 #define ID_BLOCK                 10000000LL /* integer ids of case N: N * ID_BLOCK +- 10^6 */
+#define STDERR_WIRE_MAX          (8 * 1024) /* of wire_max_bytes, for stderr lines */
+#define WIRE_FLOOR               (4 * 1024) /* kept per session even when the run's budget is out */
+#define LATE_POLLS               256        /* queued events still handled past a deadline */
 
 const char *mcps_shape_name(mcps_shape shape)
 {
@@ -29,11 +33,39 @@ const char *mcps_shape_name(mcps_shape shape)
 
 /* ---- the wire log ----------------------------------------------------------------------- */
 
+static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len);
+
+/* Once per session, say in the log why entries go missing from it. */
+static void note_cut(mcps_session *s, bool *noted, const char *why)
+{
+    if (*noted)
+        return;
+    *noted = true;
+    wire_add(s, MCPS_WIRE_EVENT, why, strlen(why));
+}
+
+/* Room for keep more bytes: per session, stderr within that, and the run's budget. */
+static bool wire_room(mcps_session *s, mcps_wire_dir dir, size_t keep)
+{
+    if (dir == MCPS_WIRE_EVENT)
+        return true;
+    if (s->wire_bytes + keep > s->cfg.wire_max_bytes)
+        return false;
+    if (dir == MCPS_WIRE_STDERR && s->stderr_bytes + keep > STDERR_WIRE_MAX) {
+        note_cut(s, &s->stderr_cut_noted, "further stderr lines are not kept in this log");
+        return false;
+    }
+    if (s->wire_bytes + keep <= WIRE_FLOOR || mcps_guard_take_wire(s->cfg.target.guard, keep))
+        return true;
+    note_cut(s, &s->budget_cut_noted,
+             "the run's wire log budget is used up: further entries are not kept");
+    return false;
+}
+
 static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len)
 {
     size_t keep = len < s->cfg.wire_entry_bytes ? len : s->cfg.wire_entry_bytes;
-    bool over = s->wire_bytes + keep > s->cfg.wire_max_bytes && dir != MCPS_WIRE_EVENT;
-    if (over || s->nwire >= MAX_WIRE_ENTRIES) {
+    if (s->nwire >= MAX_WIRE_ENTRIES || !wire_room(s, dir, keep)) {
         s->wire_dropped++;
         return;
     }
@@ -56,6 +88,8 @@ static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size
     copy[keep] = '\0';
     s->wire[s->nwire++] = (mcps_wire_entry){mcps_clock_us() - s->t0_us, dir, copy, keep, len};
     s->wire_bytes += keep;
+    if (dir == MCPS_WIRE_STDERR)
+        s->stderr_bytes += keep;
 }
 
 void mcps_session_event(mcps_session *s, const char *fmt, ...)
@@ -76,13 +110,13 @@ static void add_note(mcps_session *s, const mcps_finding *f)
         s->notes_dropped++;
         return;
     }
-    mcps_case_note *notes = realloc(s->notes, (s->nnotes + 1) * sizeof *notes);
+    mcps_wire_note *notes = realloc(s->notes, (s->nnotes + 1) * sizeof *notes);
     if (!notes)
         return;
     s->notes = notes;
     mcps_buf msg = {0};
     mcps_buf_printf(&msg, "line %zu: %s", f->line, f->message);
-    s->notes[s->nnotes++] = (mcps_case_note){f->reqs ? strdup(f->reqs) : NULL, mcps_buf_take(&msg)};
+    s->notes[s->nnotes++] = (mcps_wire_note){f->reqs ? strdup(f->reqs) : NULL, mcps_buf_take(&msg)};
 }
 
 /* Only the target's messages are judged; ours are tracked for id matching. */
@@ -149,6 +183,8 @@ static bool deliver(mcps_session *s, const char *bytes, size_t len, char *err, s
     s->counts.sent++;
     if (s->t->ops->send(s->t, bytes, len, err, errlen))
         return true;
+    if (mcps_guard_stopped(s->cfg.target.guard))
+        s->cut = true;
     mcps_session_event(s, "send failed: %s", err);
     return false;
 }
@@ -165,6 +201,10 @@ static void track_one(mcps_session *s, const cJSON *msg)
         cJSON_HasObjectItem(msg, "error"))
         return;
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    if (!s->pending_since_us) {
+        s->pending_since_us = mcps_clock_us();
+        s->pending_init = cJSON_IsString(method) && strcmp(method->valuestring, "initialize") == 0;
+    }
     mcps_rpc_info info = {.kind = MCPS_RPC_REQUEST,
                           .id = id,
                           .method = cJSON_IsString(method) ? method->valuestring : "",
@@ -327,11 +367,88 @@ bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errl
     return ok;
 }
 
+/*
+ * Raw lines longer than this (robustness probes: 100000 levels deep, 100000 members) are not
+ * parsed whole to track their id: a tree of them costs megabytes per case. Only their short
+ * top-level members (id, method) are, one by one.
+ */
+#define RAW_TREE_MAX   ((size_t)64 * 1024)
+#define RAW_MEMBER_MAX 1024
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static size_t skip_space(const char *p, size_t len, size_t i)
+{
+    while (i < len && is_space(p[i]))
+        i++;
+    return i;
+}
+
+/* The end of the JSON value starting at p[i], string-aware, without building it. */
+static size_t skip_value(const char *p, size_t len, size_t i)
+{
+    size_t depth = 0;
+    bool in_string = false;
+    for (; i < len; i++) {
+        char c = p[i];
+        if (in_string) {
+            if (c == '\\') {
+                i++;
+            } else if (c == '"') {
+                in_string = false;
+                if (depth == 0)
+                    return i + 1;
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            depth++;
+        } else if (c == ']' || c == '}') {
+            if (depth == 0)
+                return i; /* the end of the enclosing object */
+            if (--depth == 0)
+                return i + 1;
+        } else if (depth == 0 && (c == ',' || is_space(c))) {
+            return i;
+        }
+    }
+    return len;
+}
+
+/* The short top-level members of a long line holding one object; NULL if it is not one. */
+static cJSON *shallow_object(const char *p, size_t len)
+{
+    size_t i = skip_space(p, len, 0);
+    if (i >= len || p[i] != '{')
+        return NULL;
+    cJSON *obj = cJSON_CreateObject();
+    for (i = skip_space(p, len, i + 1); obj && i < len && p[i] == '"';) {
+        size_t k = i;
+        i = skip_value(p, len, i);
+        cJSON *key = mcps_json_parse_simple(p + k, i - k);
+        i = skip_space(p, len, i);
+        size_t v = i < len && p[i] == ':' ? skip_space(p, len, i + 1) : len;
+        i = skip_value(p, len, v);
+        cJSON *value =
+            key && v < len && i - v <= RAW_MEMBER_MAX ? mcps_json_parse_simple(p + v, i - v) : NULL;
+        if (value)
+            cJSON_AddItemToObject(obj, key->valuestring, value);
+        mcps_json_delete(key);
+        i = skip_space(p, len, i);
+        i = i < len && p[i] == ',' ? skip_space(p, len, i + 1) : len;
+    }
+    return obj;
+}
+
 bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char *err, size_t errlen)
 {
     size_t shown = len && bytes[len - 1] == '\n' ? len - 1 : len;
     wire_add(s, MCPS_WIRE_SENT, bytes, shown);
-    cJSON *parsed = mcps_json_parse_simple(bytes, shown);
+    cJSON *parsed =
+        shown <= RAW_TREE_MAX ? mcps_json_parse_simple(bytes, shown) : shallow_object(bytes, shown);
     if (parsed)
         track_sent(s, parsed);
     mcps_json_delete(parsed);
@@ -486,17 +603,47 @@ static void receive_oversize(mcps_session *s, const mcps_tevent *ev)
     mcps_observer_oversize(&s->obs, MCPS_DIR_FROM_SERVER, ev->len, ev->offset, ev->line);
 }
 
+/* Past its deadline, a wait still takes what is queued, but not for ever (a flood). */
+static bool overdue(mcps_session *s, int64_t deadline_ms)
+{
+    if (mcps_clock_ms() < deadline_ms)
+        return false;
+    if (s->late_deadline != deadline_ms) {
+        s->late_deadline = deadline_ms;
+        s->late_polls = 0;
+    }
+    return ++s->late_polls > LATE_POLLS;
+}
+
+/* A line from the target: whatever waited has an answer of sorts. */
+static void answered(mcps_session *s)
+{
+    if (s->pending_since_us && !s->pending_init)
+        s->responsive = true;
+    s->pending_since_us = 0;
+}
+
+static void stopped(mcps_session *s, const mcps_tevent *ev)
+{
+    s->gone = true;
+    s->cut = true;
+    mcps_session_event(s, "run stopped: %s", ev->detail);
+    snprintf(s->last_event, sizeof s->last_event, "run stopped: %.120s", ev->detail);
+}
+
 bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
 {
-    if (s->gone)
+    if (s->gone || overdue(s, deadline_ms))
         return false;
     mcps_tevent ev;
     s->t->ops->next(s->t, deadline_ms, &ev);
     switch (ev.kind) {
     case MCPS_TEV_MESSAGE:
+        answered(s);
         receive_message(s, &ev);
         return true;
     case MCPS_TEV_OVERSIZE:
+        answered(s);
         receive_oversize(s, &ev);
         return true;
     case MCPS_TEV_STDERR:
@@ -517,6 +664,9 @@ bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
         return true;
     case MCPS_TEV_GONE:
         s->gone = true;
+        return false;
+    case MCPS_TEV_STOPPED:
+        stopped(s, &ev);
         return false;
     case MCPS_TEV_ERROR:
         s->gone = true;
@@ -554,8 +704,19 @@ static const char *shutdown_words(mcps_shutdown_how how)
     }
 }
 
+/* How long the target, still running, has been silent since a request it never answered. */
+static void measure_stall(mcps_session *s)
+{
+    if (s->stall_measured)
+        return;
+    s->stall_measured = true;
+    if (s->pending_since_us && !s->exited && !s->stream_closed && !s->gone)
+        s->stalled_seconds = (double)(mcps_clock_us() - s->pending_since_us) / 1e6;
+}
+
 void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
 {
+    measure_stall(s); /* before the shutdown ends the silence */
     mcps_shutdown_report r;
     s->t->ops->shutdown(s->t, &r);
     s->input_closed = true;
@@ -566,15 +727,17 @@ void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
         *report = r;
 }
 
-void mcps_session_take_log(mcps_session *s, mcps_case_result *c)
+void mcps_session_take_log(mcps_session *s, mcps_wire_log *out)
 {
-    c->wire = s->wire;
-    c->nwire = s->nwire;
-    c->wire_dropped = s->wire_dropped;
-    c->notes = s->notes;
-    c->nnotes = s->nnotes;
+    measure_stall(s);
+    *out = (mcps_wire_log){s->wire,   s->nwire, s->wire_dropped,    s->notes,
+                           s->nnotes, s->cut,   s->stalled_seconds, s->responsive};
+    /* A session that goes on serving cases measures the next one afresh. */
+    s->stall_measured = s->responsive = false;
+    s->stalled_seconds = 0;
     s->wire = NULL;
-    s->nwire = s->cap_wire = s->wire_bytes = s->wire_dropped = 0;
+    s->nwire = s->cap_wire = s->wire_bytes = s->wire_dropped = s->stderr_bytes = 0;
+    s->stderr_cut_noted = s->budget_cut_noted = false;
     s->notes = NULL;
     s->nnotes = 0;
 }

@@ -6,8 +6,10 @@
  * receives is logged, judged by the observer and queued in an inbox where the
  * engine looks for the messages its steps expect. Batches are queued whole
  * and element by element. Server pings are answered on the spot, as a
- * client must. The wire log is bounded per session so a flood cannot grow
- * the report.
+ * client must. The wire log is bounded per session (stderr within that
+ * more tightly) and, through the run's guard, over the whole run, so a flood
+ * cannot grow the report. A deadline given to poll is absolute: however much
+ * keeps arriving, poll says "deadline passed" soon after it.
  */
 #ifndef MCPS_SESSION_SESSION_H
 #define MCPS_SESSION_SESSION_H
@@ -19,8 +21,8 @@
 
 #include "codec/rev.h"
 #include "codec/rpc.h"
-#include "engine/result.h"
 #include "session/observe.h"
+#include "session/wirelog.h"
 #include "transport/transport.h"
 
 /* The shape a message has, whatever is wrong with it: what the engine waits for. */
@@ -56,7 +58,9 @@ typedef void (*mcps_session_finding_fn)(void *ctx, const mcps_finding *finding,
 typedef struct mcps_session_config {
     mcps_target_config target;
     mcps_rev rev;
-    size_t wire_max_bytes;   /* per session, bytes kept in the log (default 48 KiB) */
+    size_t wire_max_bytes;   /* per session, bytes kept in the log (default 48 KiB), of
+                                which stderr at most 8 KiB; beyond 4 KiB, only while the
+                                run's guard has wire budget left */
     size_t wire_entry_bytes; /* per entry (default 4 KiB) */
     size_t max_notes;        /* observer notes kept (default 32) */
     mcps_session_finding_fn on_finding;
@@ -76,9 +80,10 @@ typedef struct mcps_session {
     int64_t t0_us;
     /* the wire log */
     mcps_wire_entry *wire;
-    size_t nwire, cap_wire, wire_bytes, wire_dropped;
+    size_t nwire, cap_wire, wire_bytes, wire_dropped, stderr_bytes;
+    bool stderr_cut_noted, budget_cut_noted;
     /* findings of this session, as notes for the case */
-    mcps_case_note *notes;
+    mcps_wire_note *notes;
     size_t nnotes, notes_dropped;
     /* received messages not yet consumed by an expectation */
     mcps_inmsg *inbox;
@@ -86,6 +91,15 @@ typedef struct mcps_session {
     mcps_session_counts counts;
     /* what the target did */
     bool stream_closed, exited, gone, input_closed;
+    bool cut;                 /* a wait or send was cut short because the run stopped */
+    int64_t pending_since_us; /* oldest request sent since the target's last line; 0: none */
+    bool pending_init;        /* that request was initialize */
+    bool responsive;          /* a line came while a request other than initialize waited */
+    double stalled_seconds;   /* at shutdown (or take_log): silent that long since an
+                                 unanswered request */
+    bool stall_measured;
+    int64_t late_deadline; /* the deadline polls have been made past, and how many */
+    size_t late_polls;
     int exit_code, term_signal;
     char last_event[160];
     /* a process shared by several cases: request ids get a per-case mark on the wire */
@@ -107,7 +121,9 @@ bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char 
 
 /*
  * Handle the next thing the target does, waiting until deadline_ms at most.
- * Returns false when the deadline passed or nothing more can ever come (gone).
+ * Returns false when the deadline passed or nothing more can ever come (gone,
+ * which includes the run being stopped: then s->cut is set). Past the
+ * deadline, only a bounded number of already-queued events is still handled.
  */
 bool mcps_session_poll(mcps_session *s, int64_t deadline_ms);
 
@@ -134,8 +150,11 @@ void mcps_session_set_rev(mcps_session *s, mcps_rev rev);
 void mcps_session_begin_case(mcps_session *s, unsigned case_no, mcps_session_finding_fn fn,
                              void *ctx);
 
-/* Move the wire log and notes into a case result (the session keeps none). */
-void mcps_session_take_log(mcps_session *s, mcps_case_result *c);
+/* Hand over the wire log and notes (the session keeps none), with whether the
+ * case was cut short and how the target answered (for the run's liveness
+ * judgement); what the judgement needs is measured at shutdown, or here for a
+ * session that goes on to serve another case. */
+void mcps_session_take_log(mcps_session *s, mcps_wire_log *out);
 
 /* Shut down if needed and free everything. */
 void mcps_session_free(mcps_session *s);

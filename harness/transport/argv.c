@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 
 typedef struct splitter {
     const char *p;

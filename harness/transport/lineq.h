@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 
 typedef struct mcps_qline {
     const char *data; /* from pop: valid until the next push */

@@ -30,8 +30,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "codec/buf.h"
-#include "transport/clock.h"
+#include "base/buf.h"
+#include "base/clock.h"
 
 extern char **environ;
 
@@ -340,6 +340,7 @@ static bool start_child(mcps_proc *p, child_plan *c, const mcps_target_config *c
         return false;
     }
     adopt_child(p, &pp);
+    mcps_guard_watch(cfg->guard, p->pid, true);
     return true;
 }
 

@@ -9,6 +9,11 @@
  * framers drop over-long lines, stderr keeps only its newest 256 KiB, and
  * stdout is not read further while too much of it waits undelivered.
  * Process handling (spawn, reap, signals) lives in proc.c.
+ *
+ * Deadlines are absolute: what arrives is queued and handed out, but never
+ * moves a deadline. The run's guard (guard.h) caps every wait at the run's
+ * deadline and wakes every poll when the run is stopped; after that, waits
+ * end at once and shutdown goes straight to the signals.
  */
 #include "transport/transport.h"
 
@@ -23,7 +28,7 @@
 #include <unistd.h>
 
 #include "codec/frame.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 #include "transport/lineq.h"
 #include "transport/proc.h"
 
@@ -34,6 +39,7 @@
 #define REAP_POLL_MS       50            /* waitpid() interval without a pidfd */
 #define KILL_WAIT_SECS     5.0           /* for the reap after SIGKILL */
 #define LEFTOVER_WAIT_SECS 1.0
+#define STOPPED_GRACE_SECS 0.1 /* each shutdown grace once the run is stopped */
 
 #define DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024)
 #define DEFAULT_GRACE       2.0
@@ -59,8 +65,10 @@ typedef struct stdio_transport {
     bool input_closed;
     bool input_torn; /* a send failed midway: the stream holds half a message */
     bool closed_sent, exited_sent, exit_drained, shut;
+    char stopped;   /* why the run stopped, once it has (MCPS_STOP_...) */
     char fail[160]; /* sticky transport failure, reported as ERROR */
     mcps_shutdown_report report;
+    mcps_guard *guard; /* the run's; may be NULL */
 } stdio_transport;
 
 static double or_default(double v, double def)
@@ -140,12 +148,17 @@ static int add_poll(struct pollfd *pf, nfds_t *n, int fd, short events)
 
 /*
  * Wait once (until deadline, or REAP_POLL_MS without a pidfd) for output, the
- * exit, or room in stdin; then read what is ready and reap if it exited.
+ * exit, or room in stdin - or, with watch_guard, the run's deadline or stop;
+ * then read what is ready and reap if it exited.
  */
-static void wait_io(stdio_transport *t, int64_t deadline, bool want_write)
+static void wait_io(stdio_transport *t, int64_t deadline, bool want_write, bool watch_guard)
 {
-    struct pollfd pf[4];
+    struct pollfd pf[5];
     nfds_t n = 0;
+    if (watch_guard) {
+        deadline = mcps_guard_clamp(t->guard, deadline);
+        add_poll(pf, &n, mcps_guard_fd(t->guard), POLLIN);
+    }
     int iout = wants_read(t, &t->out) ? add_poll(pf, &n, *t->out.fd, POLLIN) : -1;
     int ierr = wants_read(t, &t->err) ? add_poll(pf, &n, *t->err.fd, POLLIN) : -1;
     int ipid = !t->proc.reaped ? add_poll(pf, &n, t->proc.pidfd, POLLIN) : -1;
@@ -267,14 +280,32 @@ static bool deliver(stdio_transport *t, mcps_tevent *ev)
     return true;
 }
 
+/* The run was stopped: that comes before anything still queued, for good. */
+static bool stopped(stdio_transport *t)
+{
+    char why = t->shut ? MCPS_STOP_NONE : mcps_guard_stopped(t->guard);
+    if (why)
+        t->stopped = why;
+    return t->stopped != MCPS_STOP_NONE;
+}
+
+static bool deliver_stop(stdio_transport *t, mcps_tevent *ev)
+{
+    if (!stopped(t))
+        return false;
+    ev->kind = MCPS_TEV_STOPPED;
+    snprintf(ev->detail, sizeof ev->detail, "%s", mcps_guard_reason(t->stopped));
+    return true;
+}
+
 static void stdio_next(mcps_transport *base, int64_t deadline_ms, mcps_tevent *ev)
 {
     stdio_transport *t = (stdio_transport *)base;
     bool late = false;
     *ev = (mcps_tevent){.kind = MCPS_TEV_TIMEOUT};
-    while (!deliver(t, ev) && !late) {
+    while (!deliver_stop(t, ev) && !deliver(t, ev) && !late) {
         late = mcps_clock_ms() >= deadline_ms; /* one last look before TIMEOUT */
-        wait_io(t, deadline_ms, false);
+        wait_io(t, deadline_ms, false, true);
     }
 }
 
@@ -285,6 +316,8 @@ static bool send_refused(stdio_transport *t, char *err, size_t errlen)
     char how[120];
     if (t->shut)
         snprintf(err, errlen, "cannot send: the target has been shut down");
+    else if (stopped(t))
+        snprintf(err, errlen, "cannot send: %s", mcps_guard_reason(t->stopped));
     else if (t->input_closed)
         snprintf(err, errlen, "cannot send: the target's stdin is already closed");
     else if (t->input_torn)
@@ -344,7 +377,9 @@ static bool stdio_send(mcps_transport *base, const char *bytes, size_t len, char
                                done, len, err, errlen);
         if (mcps_clock_ms() >= deadline)
             return send_timed_out(t, done, len, err, errlen);
-        wait_io(t, deadline, true);
+        wait_io(t, deadline, true, true);
+        if (stopped(t))
+            return send_failed(t, mcps_guard_reason(t->stopped), done, len, err, errlen);
         if (t->proc.reaped) {
             char how[120];
             describe_exit(t, how, sizeof how);
@@ -369,7 +404,7 @@ static bool wait_exit(stdio_transport *t, double seconds)
     while (!mcps_proc_try_reap(&t->proc)) {
         if (mcps_clock_ms() >= deadline)
             return false;
-        wait_io(t, deadline, false);
+        wait_io(t, deadline, false, false);
     }
     return true;
 }
@@ -379,12 +414,14 @@ static mcps_shutdown_how stop_target(stdio_transport *t)
 {
     if (mcps_proc_try_reap(&t->proc))
         return MCPS_SHUT_EXITED_BEFORE;
+    /* Once the run is stopped, nobody waits for a polite exit. */
+    bool hurry = stopped(t);
     stdio_close_input(&t->base);
-    if (wait_exit(t, t->close_grace))
+    if (wait_exit(t, hurry ? STOPPED_GRACE_SECS : t->close_grace))
         return MCPS_SHUT_ON_CLOSE;
     mcps_proc_signal_group(&t->proc, SIGTERM);
     mcps_proc_signal_group(&t->proc, SIGCONT); /* a stopped target must run to die */
-    if (wait_exit(t, t->term_grace))
+    if (wait_exit(t, hurry ? STOPPED_GRACE_SECS : t->term_grace))
         return MCPS_SHUT_SIGTERM;
     mcps_proc_signal_group(&t->proc, SIGKILL);
     wait_exit(t, KILL_WAIT_SECS);
@@ -413,6 +450,7 @@ static void run_shutdown(stdio_transport *t)
     r->seconds = r->how == MCPS_SHUT_EXITED_BEFORE ? 0.0 : (double)(end - start) / 1000.0;
     r->killed_leftovers =
         mcps_proc_kill_leftovers(&t->proc, mcps_clock_deadline(LEFTOVER_WAIT_SECS));
+    mcps_guard_watch(t->guard, t->proc.pid, false);
     exit_fields(t, &r->exit_code, &r->term_signal);
     finish_streams(t);
     stdio_close_input(&t->base);
@@ -468,6 +506,7 @@ static void init_limits(stdio_transport *t, const mcps_target_config *cfg)
     t->close_grace = or_default(cfg->close_grace, DEFAULT_GRACE);
     t->term_grace = or_default(cfg->term_grace, DEFAULT_GRACE);
     t->send_timeout = or_default(cfg->send_timeout, DEFAULT_SEND);
+    t->guard = cfg->guard;
     /* Room for a whole longest message and then some while send() drains. */
     t->out_cap = 2 * max + CHUNK;
     mcps_framer_init(&t->out.fr, max);

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "transport/guard.h"
+
 typedef enum mcps_tevent_kind {
     MCPS_TEV_MESSAGE,  /* one framed message (a stdout line; later an HTTP body or SSE event) */
     MCPS_TEV_OVERSIZE, /* a message crossed max_message: data holds its first bytes, rest dropped */
@@ -26,6 +28,7 @@ typedef enum mcps_tevent_kind {
     MCPS_TEV_EXITED,   /* the target process exited; see exit_code / term_signal */
     MCPS_TEV_GONE,     /* nothing more can come: stream closed and process reaped */
     MCPS_TEV_TIMEOUT,  /* the deadline passed */
+    MCPS_TEV_STOPPED,  /* the run was stopped (its guard); detail says why. Sticky */
     MCPS_TEV_ERROR,    /* the transport itself failed; detail says why */
 } mcps_tevent_kind;
 
@@ -39,7 +42,7 @@ typedef struct mcps_tevent {
     bool terminated;  /* MESSAGE: false for a last line cut off by end of stream */
     int exit_code;    /* EXITED: exit status, or -1 when killed by a signal */
     int term_signal;  /* EXITED: the signal that killed it, or 0 */
-    char detail[160]; /* ERROR, EXITED, CLOSED: a sentence for the wire log; STDERR: empty,
+    char detail[160]; /* ERROR, EXITED, CLOSED, STOPPED: a sentence for the wire log; STDERR: empty,
                          or a note that this line was truncated (at 4 KiB) and/or that
                          earlier stderr lines were dropped (more than 256 KiB waited) */
 } mcps_tevent;
@@ -71,6 +74,9 @@ typedef struct mcps_target_config {
     double close_grace;     /* seconds to wait for exit after closing input (default 2) */
     double term_grace;      /* seconds to wait after SIGTERM before SIGKILL (default 2) */
     double send_timeout;    /* seconds a send may wait for the target to read (default 5) */
+    mcps_guard *guard;      /* the run's bounds (deadline, stop switch, watchdog); NULL: none.
+                               Once it stops, next() says STOPPED, send() fails and shutdown
+                               skips its graces */
 } mcps_target_config;
 
 typedef struct mcps_transport mcps_transport;
@@ -82,7 +88,8 @@ typedef struct mcps_transport_ops {
      * deadlocks. False with err filled when it cannot be delivered; after a
      * message was only partly written, every later send fails too. */
     bool (*send)(mcps_transport *t, const char *bytes, size_t len, char *err, size_t errlen);
-    /* The next event, waiting until deadline_ms (mcps_clock_ms() time base).
+    /* The next event, waiting until deadline_ms (mcps_clock_ms() time base; the
+     * guard's deadline is earlier when it is; a stopped guard comes first).
      * Order: lines in stream order; every line read before the exit comes
      * before EXITED, every stdout line before CLOSED; GONE only after both,
      * then forever. Events still queued at shutdown are delivered after it. */

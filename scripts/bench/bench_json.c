@@ -8,7 +8,7 @@
  * the best round of each is reported, which is the figure least disturbed by
  * other load on the machine.
  */
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include "codec/json.h"
 #include "engine/match.h"
 #include "session/session.h"
-#include "transport/clock.h"
+#include "base/clock.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 #include "tools.h"
 
 #include "codec/json.h"
-#include "codec/jsonschema.h"
+#include "schema/jsonschema.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,7 +319,8 @@ void rs_tool_connect_account(rs_server *s, const rs_req *req, const cJSON *args,
     char url[128], elicitation_id[48];
     unsigned long n = s->request_seq + 1;
     snprintf(elicitation_id, sizeof elicitation_id, "connect-%lu", n);
-    snprintf(url, sizeof url, "https://accounts.example.com/connect?request=%lu%s", n,
+    snprintf(url, sizeof url, "%s://accounts.example.com/connect?request=%lu%s",
+             rs_fault_on(s, RS_FAULT_URL_ELICIT_HTTP) ? "http" : "https", n,
              rs_fault_on(s, RS_FAULT_URL_ELICIT_TOKEN) ? "&access_token=s3cr3t" : "");
     if (!client_cap(s, "elicitation", "url") || rs_fault_on(s, RS_FAULT_URL_ELICIT_BARE_ERROR)) {
         url_required(s, r, url, elicitation_id);

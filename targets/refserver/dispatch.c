@@ -112,7 +112,9 @@ static void handle_request(rs_server *s, const rs_req *req)
     if (!handle) {
         int code = rs_fault_on(s, RS_FAULT_UNKNOWN_METHOD_WRONG_CODE) ? RS_INTERNAL_ERROR
                                                                       : RS_METHOD_NOT_FOUND;
-        rs_answer_error(s, req->id, req->batch, code, "Method not found");
+        if (!rs_fault_on(s, RS_FAULT_UNKNOWN_METHOD_SILENT))
+            rs_answer_error(s, rs_fault_on(s, RS_FAULT_UNKNOWN_METHOD_NULL_ID) ? NULL : req->id,
+                            req->batch, code, "Method not found");
         return;
     }
     rs_reply r = {0};
@@ -163,6 +165,8 @@ static void handle_object(rs_server *s, const cJSON *msg, rs_batch *batch)
     }
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
     const char *why = invalid_reason(s, msg);
+    if (why && rs_fault_on(s, RS_FAULT_DROP_INVALID_REQUESTS))
+        return;
     if (why) {
         int code = rs_fault_on(s, RS_FAULT_INVALID_REQUEST_WRONG_CODE) ? RS_INTERNAL_ERROR
                                                                        : RS_INVALID_REQUEST;
@@ -241,8 +245,72 @@ static bool blank(const char *line, size_t len)
     return true;
 }
 
+/* What a careless parser chokes on, measured over a line read as JSON would be. */
+typedef struct rs_line_shape {
+    size_t depth;   /* deepest nesting of arrays and objects */
+    size_t string;  /* longest string, in bytes */
+    size_t digits;  /* longest run of digits outside strings */
+    size_t members; /* name-value separators outside strings, in all objects */
+} rs_line_shape;
+
+static void measure_line(const char *line, size_t len, rs_line_shape *m)
+{
+    size_t depth = 0, run = 0;
+    bool in_string = false;
+    *m = (rs_line_shape){0};
+    for (size_t i = 0; i < len; i++) {
+        char c = line[i];
+        if (in_string) {
+            i += c == '\\';
+            in_string = c != '"';
+            if (in_string && ++run > m->string)
+                m->string = run;
+            continue;
+        }
+        run = c >= '0' && c <= '9' ? run + 1 : 0;
+        if (run > m->digits)
+            m->digits = run;
+        if (c == '"') {
+            in_string = true;
+            run = 0;
+        } else if (c == '[' || c == '{') {
+            if (++depth > m->depth)
+                m->depth = depth;
+        } else if ((c == ']' || c == '}') && depth) {
+            depth--;
+        } else if (c == ':') {
+            m->members++;
+        }
+    }
+}
+
+static void stuck_for_good(void)
+{
+    for (;;)
+        pause(); /* stdin unread, nothing answered; a signal ends it */
+}
+
+/* The crash-... and hang-... faults of robustness: a careless parser meets a probe. */
+static void careless_parser(const rs_server *s, const char *line, size_t len)
+{
+    if (!rs_fault_on(s, RS_FAULT_CRASH_DEEP_NESTING) &&
+        !rs_fault_on(s, RS_FAULT_HANG_LONG_STRING) && !rs_fault_on(s, RS_FAULT_CRASH_HUGE_NUMBER) &&
+        !rs_fault_on(s, RS_FAULT_HANG_MANY_MEMBERS))
+        return;
+    rs_line_shape m;
+    measure_line(line, len, &m);
+    /* An exit without an answer or clean-up, as a process whose stack or heap ran out. */
+    if ((m.depth >= 64 && rs_fault_on(s, RS_FAULT_CRASH_DEEP_NESTING)) ||
+        (m.digits >= 1000 && rs_fault_on(s, RS_FAULT_CRASH_HUGE_NUMBER)))
+        _exit(134);
+    if ((m.string >= 65536 && rs_fault_on(s, RS_FAULT_HANG_LONG_STRING)) ||
+        (m.members >= 10000 && rs_fault_on(s, RS_FAULT_HANG_MANY_MEMBERS)))
+        stuck_for_good();
+}
+
 void rs_handle_line(rs_server *s, const char *line, size_t len, bool oversize)
 {
+    careless_parser(s, line, len);
     if (oversize) {
         parse_error(s, "Parse error: message longer than 16 MiB");
         return;

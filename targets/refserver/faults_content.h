@@ -13,6 +13,9 @@
       "answer a cursor the server never issued with the first page instead of -32602")             \
     X(CURSOR_LOOP, "cursor-loop", "PAGE-005",                                                      \
       "end every list's last page with a cursor back to the first, so walks never end")            \
+    X(LATE_PAGE_BAD_ITEMS, "late-page-bad-items", "TOOL-001 RES-001 RES-006 PROMPT-001 TOOL-002",  \
+      "on every page but the first, leave inputSchema out of the first tool, name out of the "     \
+      "first resource, template and prompt")                                                       \
     X(RESOURCE_NO_NAME, "resource-no-name", "RES-001", "leave name out of resources/list entries") \
     X(TEMPLATE_INVALID, "template-invalid", "RES-006 RES-011",                                     \
       "list the uriTemplate mem://item/{id (an unclosed expression)")                              \
@@ -48,6 +51,8 @@
     X(COMPLETION_UNKNOWN_PROMPT_OK, "completion-unknown-prompt-ok", "COMP-004",                    \
       "complete arguments of unknown prompts with no values instead of -32602")                    \
     X(COMPLETION_READS_FILES, "completion-reads-files", "COMP-005",                                \
-      "complete a value that names a file path with that file's first line")
+      "complete a value that names a file path with that file's first line")                       \
+    X(READ_NO_URI_NOT_FOUND, "read-no-uri-not-found", "RPC-ERR-006",                               \
+      "answer resources/read without a string uri with -32002 (not found) instead of -32602")
 
 #endif

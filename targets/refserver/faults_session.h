@@ -30,6 +30,10 @@
     X(LOG_UNDECLARED_NOTIFY, "log-undeclared-notify", "CAP-SRV-004 CAP-GEN-003",                   \
       "leave logging out of the capabilities, yet send a log message after initialization")        \
     X(METHOD_FROM_LATER_REVISION, "method-from-later-revision", "LIFE-OP-001 LIFE-OP-002",         \
-      "before 2025-11-25 send notifications/elicitation/complete, which only 2025-11-25 has")
+      "before 2025-11-25 send notifications/elicitation/complete, which only 2025-11-25 has")     \
+    X(LIST_CHANGED_UNDECLARED, "list-changed-undeclared", "CAP-GEN-002 CAP-GEN-001",               \
+      "declare no listChanged, yet send the three list_changed notifications after initialization") \
+    X(TASKS_EVERY_REVISION, "tasks-every-revision", "LIFE-OP-002 LIFE-OP-001",                     \
+      "declare the tasks capability (2025-11-25 only) in every revision")
 
 #endif

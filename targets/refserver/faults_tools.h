@@ -7,6 +7,8 @@
 #define RS_FAULTS_TOOLS_H
 
 #define RS_FAULTS_TOOLS(X)                                                                         \
+    X(CALL_BAD_PARAMS_AS_RESULT, "call-bad-params-as-result", "RPC-ERR-006",                       \
+      "answer tools/call without a string name with an isError result instead of -32602")          \
     X(TOOL_NO_INPUT_SCHEMA, "tool-no-input-schema", "TOOL-001",                                    \
       "leave inputSchema out of the echo tool in tools/list")                                      \
     X(TOOL_ANNOTATION_STRING, "tool-annotation-string", "TOOL-011",                                \
@@ -71,6 +73,8 @@
       "use accepted content without validating it against the requestedSchema")                    \
     X(URL_ELICIT_TOKEN, "url-elicit-token", "ELIC-015",                                            \
       "put an access token in the URL of a URL-mode elicitation")                                  \
+    X(URL_ELICIT_HTTP, "url-elicit-http", "ELIC-016",                                              \
+      "give a URL-mode elicitation a plain http:// URL")                                           \
     X(URL_ELICIT_BARE_ERROR, "url-elicit-bare-error", "ELIC-014 ELIC-013",                         \
       "answer connect-account with -32042 without data.elicitations")                              \
     X(REQUEST_BEFORE_INITIALIZED, "request-before-initialized", "LIFE-INIT-006",                   \

@@ -7,9 +7,17 @@
 #define RS_FAULTS_WIRE_H
 
 #define RS_FAULTS_WIRE(X)                                                                          \
+    X(CRASH_DEEP_NESTING, "crash-deep-nesting", "RPC-RSP-004 JSON-LIMIT-001",                      \
+      "exit at once, without an answer, on a line nested 64 or more arrays or objects deep")       \
+    X(HANG_LONG_STRING, "hang-long-string", "RPC-RSP-004 JSON-LIMIT-001",                          \
+      "stop answering for good on a line holding a string of 64 KiB or more")                      \
+    X(CRASH_HUGE_NUMBER, "crash-huge-number", "RPC-RSP-004 JSON-LIMIT-001",                        \
+      "exit at once, without an answer, on a line holding a number of 1000 digits or more")        \
+    X(HANG_MANY_MEMBERS, "hang-many-members", "RPC-RSP-004 JSON-LIMIT-001",                        \
+      "stop answering for good on a line with 10000 or more object members")                       \
     X(INIT_NO_SERVERINFO, "init-no-serverinfo", "LIFE-INIT-003",                                   \
       "omit serverInfo from the initialize result")                                                \
-    X(INIT_WRONG_VERSION, "init-wrong-version", "LIFE-VER-003",                                    \
+    X(INIT_WRONG_VERSION, "init-wrong-version", "LIFE-VER-003 LIFE-VER-004",                       \
       "answer 2024-11-05 to every supported requested version (and behave as 2024-11-05)")         \
     X(UNSUPPORTED_VERSION_ERROR, "unsupported-version-error", "LIFE-VER-004",                      \
       "refuse an unknown protocolVersion with -32602 and data.supported/requested")                \
@@ -32,6 +40,8 @@
       "echo string ids that look like integers (\"42\") as numbers (42)")                          \
     X(ID_LOSSY, "id-lossy", "RPC-RSP-001",                                                         \
       "echo integer ids through a double (9007199254740993 -> 9007199254740992)")                  \
+    X(ID_ASCII_ONLY, "id-ascii-only", "RPC-RSP-001",                                               \
+      "echo string ids with each non-ASCII character replaced by '?'")                             \
     X(DROP_MALFORMED, "drop-malformed", "RPC-ERR-003", "send no answer to unparseable lines")      \
     X(PARSE_ERROR_WRONG_CODE, "parse-error-wrong-code", "RPC-ERR-003",                             \
       "answer unparseable lines with -32603 instead of -32700")                                    \
@@ -43,6 +53,12 @@
       "process requests with id null and answer them with a result")                               \
     X(UNKNOWN_METHOD_WRONG_CODE, "unknown-method-wrong-code", "RPC-ERR-005",                       \
       "answer unknown methods with -32603 instead of -32601")                                      \
+    X(UNKNOWN_METHOD_SILENT, "unknown-method-silent", "RPC-RSP-004",                               \
+      "send no answer to requests for unknown methods")                                            \
+    X(UNKNOWN_METHOD_NULL_ID, "unknown-method-null-id", "RPC-RSP-001 RPC-ERR-008",                 \
+      "answer unknown methods with -32601 but id null")                                            \
+    X(DROP_INVALID_REQUESTS, "drop-invalid-requests", "RPC-ERR-004",                               \
+      "send no answer to structurally invalid requests (validation before routing, as some SDKs)") \
     X(INVALID_PARAMS_WRONG_CODE, "invalid-params-wrong-code", "RPC-ERR-006",                       \
       "answer missing or wrongly typed params members with -32603 instead of -32602")              \
     X(NO_BATCH, "no-batch", "BATCH-001", "in 2025-03-26 reject every batch with one -32600 error") \

@@ -10,7 +10,8 @@
  */
 #include "server.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
+#include "base/hex.h"
 #include "codec/json.h"
 
 #include <dirent.h>
@@ -23,17 +24,6 @@
 
 #define RS_MAX_FILE ((size_t)8 * 1024 * 1024)
 
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Decode %XX once; false on a malformed escape or an encoded NUL. */
 static bool percent_decode(const char *in, mcps_buf *out)
 {
@@ -42,10 +32,10 @@ static bool percent_decode(const char *in, mcps_buf *out)
             mcps_buf_putc(out, *in);
             continue;
         }
-        int hi = hex_value(in[1]), lo = hi < 0 ? -1 : hex_value(in[2]);
-        if (lo < 0 || (hi == 0 && lo == 0))
+        int v = mcps_hex_byte(in + 1);
+        if (v <= 0) /* malformed, or an encoded NUL */
             return false;
-        mcps_buf_putc(out, (char)(hi * 16 + lo));
+        mcps_buf_putc(out, (char)v);
         in += 2;
     }
     return !out->oom;

@@ -99,6 +99,22 @@ static bool declares(const rs_server *s, rs_cap cap)
     return !s->refused[cap] && !hidden_by_fault(s, cap);
 }
 
+/* listChanged: true, unless the list-changed-undeclared fault leaves it out. */
+static void add_list_changed(const rs_server *s, cJSON *cap)
+{
+    if (!rs_fault_on(s, RS_FAULT_LIST_CHANGED_UNDECLARED))
+        cJSON_AddBoolToObject(cap, "listChanged", true);
+}
+
+/* Tasks exist from 2025-11-25 (the tasks-every-revision fault declares them in every one). */
+static bool declares_tasks(const rs_server *s)
+{
+    return (rs_rev_at_least(s, MCPS_REV_2025_11_25) ||
+            rs_fault_on(s, RS_FAULT_TASKS_EVERY_REVISION)) &&
+           declares(s, RS_CAP_TASKS) && !s->refused[RS_CAP_TOOLS] &&
+           !rs_fault_on(s, RS_FAULT_TASK_NO_CAPABILITY);
+}
+
 static cJSON *capabilities(const rs_server *s)
 {
     cJSON *caps = cJSON_CreateObject();
@@ -107,17 +123,16 @@ static cJSON *capabilities(const rs_server *s)
     if (rs_rev_at_least(s, MCPS_REV_2025_03_26) && declares(s, RS_CAP_COMPLETIONS))
         cJSON_AddItemToObject(caps, "completions", cJSON_CreateObject());
     if (declares(s, RS_CAP_PROMPTS))
-        cJSON_AddBoolToObject(cJSON_AddObjectToObject(caps, "prompts"), "listChanged", true);
+        add_list_changed(s, cJSON_AddObjectToObject(caps, "prompts"));
     if (declares(s, RS_CAP_RESOURCES)) {
         cJSON *resources = cJSON_AddObjectToObject(caps, "resources");
         cJSON_AddBoolToObject(resources, "subscribe", true);
-        cJSON_AddBoolToObject(resources, "listChanged", true);
+        add_list_changed(s, resources);
     }
     if (declares(s, RS_CAP_TOOLS))
-        cJSON_AddBoolToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged", true);
+        add_list_changed(s, cJSON_AddObjectToObject(caps, "tools"));
     /* Tasks here augment tools/call only: without tools there is nothing to declare. */
-    if (rs_rev_at_least(s, MCPS_REV_2025_11_25) && declares(s, RS_CAP_TASKS) &&
-        !s->refused[RS_CAP_TOOLS] && !rs_fault_on(s, RS_FAULT_TASK_NO_CAPABILITY))
+    if (declares_tasks(s))
         cJSON_AddItemToObject(caps, "tasks", tasks_capability(s));
     return caps;
 }
@@ -263,6 +278,11 @@ void rs_on_initialized(rs_server *s, const rs_req *req)
         cJSON *params = cJSON_CreateObject();
         cJSON_AddStringToObject(params, "elicitationId", "refserver-early");
         rs_notify(s, "notifications/elicitation/complete", params);
+    }
+    if (rs_fault_on(s, RS_FAULT_LIST_CHANGED_UNDECLARED)) {
+        rs_notify(s, "notifications/tools/list_changed", NULL);
+        rs_notify(s, "notifications/resources/list_changed", NULL);
+        rs_notify(s, "notifications/prompts/list_changed", NULL);
     }
 }
 

@@ -8,7 +8,7 @@
  */
 #include "server.h"
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 #include "codec/rpc.h"
 
@@ -179,11 +179,29 @@ static bool looks_integer(const char *t)
     return *t == '\0';
 }
 
+/* Fault id-ascii-only: every byte of a non-ASCII character becomes one '?'. */
+static cJSON *ascii_only(const char *text)
+{
+    char *copy = strdup(text);
+    if (!copy)
+        return NULL;
+    size_t n = 0;
+    for (const char *p = text; *p; p++)
+        if ((*p & 0xC0) != 0x80) /* one '?' per character, not per byte */
+            copy[n++] = (*p & 0x80) ? '?' : *p;
+    copy[n] = '\0';
+    cJSON *id = cJSON_CreateString(copy);
+    free(copy);
+    return id;
+}
+
 /* The request id as sent: same JSON type, same exact text (RPC-RSP-001). */
 static cJSON *echo_id(const rs_server *s, const cJSON *id)
 {
     if (!id)
         return cJSON_CreateNull();
+    if (cJSON_IsString(id) && rs_fault_on(s, RS_FAULT_ID_ASCII_ONLY))
+        return ascii_only(id->valuestring);
     if (cJSON_IsString(id) && rs_fault_on(s, RS_FAULT_ID_AS_NUMBER) &&
         looks_integer(id->valuestring))
         return mcps_json_create_number_text(id->valuestring);

@@ -137,8 +137,22 @@ bool rs_page_start(const rs_server *s, const rs_req *req, rs_reply *r, char kind
     return true;
 }
 
+/* The late-page-bad-items fault: the first item of every page but the first loses a required
+ * member (a tool its inputSchema, a resource, template or prompt its name). */
+static void break_late_page(const rs_server *s, cJSON *result, char kind, size_t start)
+{
+    if (start == 0 || !rs_fault_on(s, RS_FAULT_LATE_PAGE_BAD_ITEMS))
+        return;
+    cJSON *list = result->child;
+    while (list && !cJSON_IsArray(list))
+        list = list->next;
+    if (list && list->child)
+        cJSON_DeleteItemFromObjectCaseSensitive(list->child, kind == 't' ? "inputSchema" : "name");
+}
+
 void rs_page_next(const rs_server *s, cJSON *result, char kind, size_t start, size_t total)
 {
+    break_late_page(s, result, kind, start);
     size_t next = start + rs_page_size(kind);
     if (next >= total) {
         if (!rs_fault_on(s, RS_FAULT_CURSOR_LOOP))

@@ -8,7 +8,8 @@
  */
 #include "server.h"
 
-#include "codec/buf.h"
+#include "base/array.h"
+#include "base/buf.h"
 #include "codec/json.h"
 
 #include <stdio.h>
@@ -213,6 +214,11 @@ static void not_found(const rs_server *s, rs_reply *r, const char *uri)
 
 void rs_resources_read(rs_server *s, const rs_req *req, rs_reply *r)
 {
+    if (rs_fault_on(s, RS_FAULT_READ_NO_URI_NOT_FOUND) &&
+        !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(req->params, "uri"))) {
+        rs_fail(r, RS_RESOURCE_NOT_FOUND, "Resource not found");
+        return;
+    }
     const char *uri = rs_param_string(s, req->params, "uri", true, r);
     if (r->code)
         return;
@@ -290,14 +296,8 @@ static bool sub_add(rs_server *s, const char *uri)
 {
     if (sub_find(s, uri) < s->nsubs)
         return true;
-    if (s->nsubs == s->cap_subs) {
-        size_t cap = s->cap_subs ? s->cap_subs * 2 : 8;
-        char **subs = realloc(s->subs, cap * sizeof *subs);
-        if (!subs)
-            return false;
-        s->subs = subs;
-        s->cap_subs = cap;
-    }
+    if (!mcps_array_reserve(&s->subs, &s->cap_subs, s->nsubs + 1, sizeof *s->subs, 8))
+        return false;
     char *copy = strdup(uri);
     if (!copy)
         return false;

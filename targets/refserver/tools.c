@@ -436,6 +436,11 @@ static void call_as_task(rs_server *s, const rs_req *req, const rs_tool *tool, c
 
 void rs_tools_call(rs_server *s, const rs_req *req, rs_reply *r)
 {
+    if (rs_fault_on(s, RS_FAULT_CALL_BAD_PARAMS_AS_RESULT) &&
+        !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(req->params, "name"))) {
+        rs_ok(r, rs_tool_result("Which tool? The call names none.", true));
+        return;
+    }
     const char *name = rs_param_string(s, req->params, "name", true, r);
     const cJSON *args = rs_param_object(s, req->params, "arguments", false, r);
     const cJSON *task = task_param(s, req, r);

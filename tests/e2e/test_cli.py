@@ -52,7 +52,8 @@ class CliTest(unittest.TestCase):
             with open(os.path.join(out, "report.json")) as f:
                 report = json.load(f)
             cases = {c["id"] for c in report["cases"] if c["suite"] not in ("discovery", "observe")}
-            self.assertEqual(cases, {"ping/empty-result", "ping/before-initialized", "ping/exact-ids"})
+            self.assertEqual(cases, {"ping/empty-result", "ping/before-initialized", "ping/exact-ids",
+                                     "ping/large-integer-id"})
             self.assertEqual({c["revision"] for c in report["cases"]}, {"2025-06-18"})
             for name in ("report.json", "junit.xml", "summary.md", "report.html", "report.sarif"):
                 self.assertTrue(os.path.exists(os.path.join(out, name)), name)

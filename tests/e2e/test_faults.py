@@ -1,16 +1,17 @@
 #!/usr/bin/python3
 """Every check is proven twice: the clean reference server passes it, and a
-named fault makes it fail. tests/faults/*.tsv are the tables; this test runs them.
+named fault makes it fail. The proofs are the checks' own `proven-by` lines
+(suite cases, suites/builtin.proofs), read from `mcpspec list --json`; this
+test runs them. tests/e2e/test_orphans.py checks that they join up.
 
 The reference server runs the way the demo runs it (targets/refserver/
 mcpspec.json: a root folder of files, and consent for every kind of tool call
 the suites know), so that no check is skipped for want of a fixture. Checks
 of what a server without a capability does run against clean servers started
-with --without CAP. Each fault runs only the suites its rows name, to keep the
-table fast.
+with --without CAP. Each fault runs only the suites its proofs name, to keep
+the run fast.
 """
 import concurrent.futures
-import glob
 import json
 import os
 import shutil
@@ -23,40 +24,32 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import BIN_DIR, MCPSPEC, ROOT, run  # noqa: E402
 
 REFSERVER = os.path.abspath(os.path.join(BIN_DIR, "refserver"))
-# MCPSPEC_FAULT_TABLES=tools:content runs only those tables' rows (while working on them).
-TABLES = sorted(glob.glob(os.path.join(ROOT, "tests", "faults", "*.tsv")))
-ONLY = [t for t in os.environ.get("MCPSPEC_FAULT_TABLES", "").split(":") if t]
+# MCPSPEC_FAULT_SUITES=tools:observe runs only the proofs of those suites' checks (while working
+# on them).
+ONLY = [t for t in os.environ.get("MCPSPEC_FAULT_SUITES", "").split(":") if t]
 # Capabilities a clean server can be started without, and the suites that check that.
 WITHOUT = ("tools", "resources", "prompts", "logging", "completions", "tasks")
 WITHOUT_SUITES = ("capabilities", "tasks", "lifecycle")
-VERDICTS = ("PASS", "FAIL", "WARN", "INFO", "SKIP", "ERROR")
+# The ERROR check a run adds when a finding reached no observer rule (never, by construction).
+UNMATCHED = "observe/unmatched-findings"
 
 
-def read_table():
-    """Rows of (fault, check, verdict, suites, table name)."""
+def list_checks():
+    """`mcpspec list --json`: every check with its proofs."""
+    r = run([MCPSPEC, "list", "--json"])
+    if r.returncode != 0:
+        raise AssertionError("mcpspec list --json: " + r.stderr)
+    return json.loads(r.stdout)["checks"]
+
+
+def read_proofs():
+    """Rows of (fault, check, verdict, suites, check's suite, file:line of the proof)."""
     rows = []
-    for table in TABLES:
-        name = os.path.splitext(os.path.basename(table))[0]
-        with open(table, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
-                line = line.rstrip("\n")
-                if line and not line.startswith("#"):
-                    rows.append(read_row(table, n, line) + (name,))
+    for c in list_checks():
+        for p in c["proofs"]:
+            where = "%s:%d" % (os.path.relpath(p["file"], ROOT), p["line"])
+            rows.append((p["fault"], c["id"], p["verdict"], p["suites"], c["suite"], where))
     return rows
-
-
-def read_row(table, n, line):
-    parts = line.split("\t")
-    if len(parts) not in (3, 4) or parts[2] not in VERDICTS:
-        raise AssertionError("%s:%d: want fault<TAB>check<TAB>verdict[<TAB>suites]" % (table, n))
-    check = parts[1]
-    if len(parts) == 4:
-        suites = parts[3].split(",")
-    elif check.startswith("observe/"):
-        raise AssertionError("%s:%d: an observer row names the suites that feed it" % (table, n))
-    else:
-        suites = [check.split("/")[0]]
-    return (parts[0], check, parts[2], suites)
 
 
 class Fixture:
@@ -92,8 +85,7 @@ class Fixture:
 
 
 def all_checks():
-    listed = run([MCPSPEC, "list"]).stdout.split("\n")
-    return {line.split()[0] for line in listed if line.strip()} | {"discovery/initialize"}
+    return {c["id"] for c in list_checks()}
 
 
 def all_faults():
@@ -136,35 +128,31 @@ class FaultTableTest(unittest.TestCase):
         return [(c["verdict"], c["revision"], c["id"], c["observed"]) for c in report["cases"]
                 if c["verdict"] not in ("PASS", "SKIP")]
 
-    def test_table_covers_every_fault_and_check(self):
-        rows = read_table()
-        faults, checks = all_faults(), all_checks()
-        self.assertEqual(sorted({r[0] for r in rows} - faults), [], "rows name unknown faults")
-        self.assertEqual(sorted(faults - {r[0] for r in rows}), [], "faults without a row")
-        self.assertEqual(sorted({r[1] for r in rows} - checks), [], "rows name unknown checks")
-        self.assertEqual(sorted(checks - {r[1] for r in rows}), [], "checks no fault proves")
-
     def test_each_fault_breaks_its_check(self):
-        rows = read_table()
+        rows = read_proofs()
+        self.assertTrue(rows, "mcpspec list --json lists no proofs")
         if ONLY:
             rows = [r for r in rows if r[4] in ONLY]
         suites = {}
-        for fault, _, _, s, _ in rows:
+        for fault, _, _, s, _, _ in rows:
             suites.setdefault(fault, set()).update(s)
         faults = sorted(set(suites) & all_faults())
         with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
             reports = dict(zip(faults, pool.map(
                 lambda f: self.fixture.run([f], sorted(suites[f])), faults)))
         missing = []
-        for fault, check, verdict, _, _ in rows:
+        for fault, check, verdict, _, _, where in rows:
             if fault not in reports:
-                continue
+                continue  # test_orphans names proofs of unknown faults
             rc, report = reports[fault]
+            if any(c["id"] == UNMATCHED for c in report["cases"]):
+                missing.append("%s: findings no observer rule tallied (%s)" % (fault, UNMATCHED))
             got = sorted({(c["revision"], c["verdict"]) for c in report["cases"] if c["id"] == check})
             if not any(v == verdict for _, v in got):
-                missing.append("%s: %s should be %s, got %s" % (fault, check, verdict, got))
+                missing.append("%s: %s: %s should be %s, got %s" % (where, fault, check, verdict, got))
             if verdict == "FAIL" and rc != 1:
-                missing.append("%s: a FAIL must exit 1, got %d" % (fault, rc))
+                missing.append("%s: %s: a FAIL must exit 1, got %d" % (where, fault, rc))
+        missing = list(dict.fromkeys(missing))
         self.assertEqual(missing, [], "\n".join(missing))
 
 

@@ -1,27 +1,50 @@
 #!/usr/bin/python3
 """Hostile targets never hang or crash mcpspec: for each fixture in
 tests/hostile/, the run ends within its timeouts plus 2 s, exits 1 or 3, writes
-a complete report, leaves no process behind and stays under 64 MiB."""
+a complete report, leaves no process behind and stays under 64 MiB.
+
+The run-level bounds are tested at --jobs 1, 8 and 32 (the three runs side by
+side, to keep this file short): a target that stops responding after the
+handshake (stops reading, or stops itself with SIGSTOP) stops the run after a
+few cases; a trickling target cannot stretch a deadline; a stderr flood in
+every process keeps memory bounded; --deadline ends a run; SIGTERM writes the
+partial report and exits 3; SIGKILL leaves no target behind (the watchdog)."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import MCPSPEC, ROOT  # noqa: E402
+from common import BIN_DIR, MCPSPEC, ROOT  # noqa: E402
 
 HOSTILE = os.path.join(ROOT, "tests", "hostile")
+REFSERVER = os.path.join(BIN_DIR, "refserver")
 TIMEOUT, PROBE_TIMEOUT, GRACE = 2.0, 2.0, 1.0
 # Probes run at once; each may wait its timeout, then the shutdown ladder
 # (close stdin, grace, SIGTERM, grace, SIGKILL).
 BUDGET = PROBE_TIMEOUT + 2 * GRACE + 2.0
 SANITIZED = os.environ.get("MCPSPEC_BUILD_TYPE", "") == "Sanitize"
 # ASan's shadow memory and quarantine count in RSS; the bound that matters is
-# the release build's.
+# the release build's. Freed memory waits in ASan's quarantine (256 MiB by
+# default), which a flood fills however little is live: the runs here cap it
+# at 32 MiB, so the sanitized bound still says something.
 MEMORY_LIMIT_KIB = (256 if SANITIZED else 64) * 1024
+RUN_ENV = dict(os.environ)
+if SANITIZED:
+    RUN_ENV["ASAN_OPTIONS"] = ":".join(filter(None, [os.environ.get("ASAN_OPTIONS"),
+                                                     "quarantine_size_mb=32"]))
+JOBS = (1, 8, 32)
+# The run-level tests use shorter waits still.
+FAST = ["--timeout", "1", "--probe-timeout", "2", "--shutdown-grace", "0.3"]
+# Discovery, then (at --jobs 1) three stalled cases one after another (timeout,
+# then the shutdown ladder), then the liveness probe (initialize, ping), with
+# room for a loaded machine.
+STALL_BUDGET = 2.0 + 3 * (1.0 + 2 * 0.3 + 0.5) + (2.0 + 1.0 + 2 * 0.3) + 6.0
 
 
 def leftovers(fixture):
@@ -30,7 +53,93 @@ def leftovers(fixture):
             if fixture in line and " Z" not in line and "ps -eo" not in line]
 
 
+def marked(token):
+    """Live processes whose environment holds MCPSPEC_HOSTILE=token: the targets a run
+    started with --env, and every process they started in turn, whatever they exec'd."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if ("MCPSPEC_HOSTILE=%s" % token).encode() not in f.read().split(b"\0"):
+                    continue
+            with open("/proc/%s/stat" % pid, encoding="utf-8", errors="replace") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state not in ("Z", "X"):
+            found.append(pid)
+    return found
+
+
+def wait_for(predicate, seconds):
+    deadline = time.monotonic() + seconds
+    while not predicate() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return predicate()
+
+
+def load_report(out):
+    with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
 class HostileTest(unittest.TestCase):
+    def check_report(self, out, rc):
+        """Every format written, a complete report that agrees with the exit code."""
+        report = load_report(out)
+        self.assertEqual(report["summary"]["exit_code"], rc)
+        self.assertTrue(report["cases"], "the report records the probes")
+        for c in report["cases"]:
+            self.assertIn(c["verdict"], ("PASS", "FAIL", "WARN", "INFO", "SKIP", "ERROR"))
+        self.assertLess(report["harness"]["max_rss_kib"], MEMORY_LIMIT_KIB)
+        for fmt in ("junit.xml", "summary.md", "report.html", "report.sarif"):
+            self.assertTrue(os.path.getsize(os.path.join(out, fmt)) > 0, fmt)
+        return report
+
+    def run_jobs(self, server, extra, budget, codes=(1, 3)):
+        """The same run at --jobs 1, 8 and 32 side by side: [(jobs, report, seconds)]."""
+        results, errors = {}, []
+        token = "%d-%f" % (os.getpid(), time.time())
+
+        def one(jobs, out):
+            try:
+                t0 = time.monotonic()
+                r = subprocess.run([MCPSPEC, "run", "--server", server, "--out", out, "--quiet",
+                                    "--jobs", str(jobs), "--env", "MCPSPEC_HOSTILE=" + token]
+                                   + extra,
+                                   capture_output=True, text=True, timeout=120, env=RUN_ENV)
+                results[jobs] = (r, time.monotonic() - t0)
+            except Exception as e:  # noqa: BLE001 - reported below
+                errors.append(e)
+
+        with tempfile.TemporaryDirectory() as tmp:
+            outs = {j: os.path.join(tmp, str(j)) for j in JOBS}
+            threads = [threading.Thread(target=one, args=(j, outs[j])) for j in JOBS]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            self.assertEqual(errors, [])
+            found = []
+            for j in JOBS:
+                r, elapsed = results[j]
+                with self.subTest(jobs=j):
+                    self.assertIn(r.returncode, codes, r.stderr)
+                    self.assertLess(elapsed, budget, "--jobs %d took %.1f s" % (j, elapsed))
+                    found.append((j, self.check_report(outs[j], r.returncode), elapsed))
+        self.assertTrue(wait_for(lambda: not marked(token), 1.0),
+                        "processes left behind: %s" % marked(token))
+        return found
+
+    def assert_stopped_responding(self, name):
+        for jobs, report, _ in self.run_jobs(os.path.join(HOSTILE, name), FAST, STALL_BUDGET):
+            with self.subTest(jobs=jobs):
+                self.assertIn("stopped responding", report["fatal"])
+                self.assertIn("a fresh process", report["fatal"])
+                errors = [c for c in report["cases"] if c["verdict"] == "ERROR"]
+                self.assertTrue(any("the target stopped responding" in c["reason"]
+                                    for c in errors), "the cases left are ERROR, with why")
+
     def run_fixture(self, name):
         fixture = os.path.join(HOSTILE, name)
         with tempfile.TemporaryDirectory() as out:
@@ -42,15 +151,7 @@ class HostileTest(unittest.TestCase):
             elapsed = time.monotonic() - t0
             self.assertIn(r.returncode, (1, 3), r.stderr)
             self.assertLess(elapsed, BUDGET, "%s took %.1f s" % (name, elapsed))
-            with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
-                report = json.load(f)
-            self.assertEqual(report["summary"]["exit_code"], r.returncode)
-            self.assertTrue(report["cases"], "the report records the probes")
-            for c in report["cases"]:
-                self.assertIn(c["verdict"], ("PASS", "FAIL", "WARN", "INFO", "SKIP", "ERROR"))
-            self.assertLess(report["harness"]["max_rss_kib"], MEMORY_LIMIT_KIB)
-            for fmt in ("junit.xml", "summary.md", "report.html", "report.sarif"):
-                self.assertTrue(os.path.getsize(os.path.join(out, fmt)) > 0, fmt)
+            report = self.check_report(out, r.returncode)
         time.sleep(0.2)
         self.assertEqual(leftovers(fixture), [], "processes left behind")
         return report
@@ -79,6 +180,99 @@ class HostileTest(unittest.TestCase):
 
     def test_slow_trickle(self):
         self.run_fixture("slow-trickle")
+
+    def test_stops_reading(self):
+        self.assert_stopped_responding("stops-reading")
+
+    def test_stops_itself(self):
+        self.assert_stopped_responding("stops-itself")
+
+    def test_byte_trickle(self):
+        # 50 ms a byte: no initialize answer is whole within the probe timeout,
+        # however many bytes keep arriving.
+        server = "%s %s" % (os.path.join(HOSTILE, "byte-trickle"), REFSERVER)
+        for jobs, report, _ in self.run_jobs(server, FAST, 2.0 + 2 * 0.3 + 3.0, codes=(3,)):
+            with self.subTest(jobs=jobs):
+                for c in report["cases"]:
+                    self.assertEqual(c["verdict"], "ERROR")
+                    self.assertLess(c["seconds"], 2.0 + 2 * 0.3 + 1.0, "an absolute deadline")
+
+    def test_stderr_flood(self):
+        # Every suite but the three whose silence windows make --jobs 1 slow.
+        suites = ["ping", "tools", "resources", "prompts", "pagination", "logging", "completion",
+                  "capabilities", "tasks", "sampling", "elicitation", "progress", "general",
+                  "batch", "stdio"]
+        server = "%s %s" % (os.path.join(HOSTILE, "stderr-flood"), REFSERVER)
+        extra = FAST + [arg for name in suites for arg in ("--suite", name)]
+        for jobs, report, _ in self.run_jobs(server, extra, 20.0, codes=(0,)):
+            with self.subTest(jobs=jobs):
+                wire = [e for c in report["cases"] for e in c.get("wire", [])]
+                self.assertTrue(any(e["dir"] == "stderr" for e in wire), "stderr is logged")
+                for c in report["cases"]:
+                    kept = sum(len(e.get("text", e.get("bytes", ""))) for e in c.get("wire", [])
+                               if e["dir"] == "stderr")
+                    self.assertLessEqual(kept, 16 * 1024, c["id"])
+
+    def test_deadline(self):
+        # Waits of 30 s, a run deadline of 2 s: cut short, the rest not run, report written.
+        fixture = os.path.join(HOSTILE, "stops-reading")
+        extra = ["--timeout", "30", "--probe-timeout", "30", "--shutdown-grace", "0.3",
+                 "--deadline", "2"]
+        for jobs, report, _ in self.run_jobs(fixture, extra, 2.0 + 4.0):
+            with self.subTest(jobs=jobs):
+                self.assertIn("run deadline passed", report["fatal"])
+                reasons = [c["reason"] for c in report["cases"] if c["verdict"] == "ERROR"]
+                self.assertTrue(any(r.startswith("cut short: the run deadline") for r in reasons))
+                self.assertTrue(any(r.startswith("not run: the run deadline") for r in reasons))
+
+    def start_run(self, server, out, token, own_group=False):
+        return subprocess.Popen([MCPSPEC, "run", "--server", server, "--out", out, "--quiet",
+                                 "--timeout", "30", "--probe-timeout", "30",
+                                 "--env", "MCPSPEC_HOSTILE=" + token],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                start_new_session=own_group)
+
+    def test_sigkill_leaves_no_target(self):
+        # Each probe's target keeps a child (sleep) in its process group: both must go.
+        token = "kill-%d" % os.getpid()
+        with tempfile.TemporaryDirectory() as out:
+            proc = self.start_run(os.path.join(HOSTILE, "fork-keeps-pipes") + " stay", out, token)
+            self.assertTrue(wait_for(lambda: len(marked(token)) >= 8, 10), "the targets started")
+            proc.kill()
+            proc.communicate(timeout=10)
+            self.assertTrue(wait_for(lambda: not marked(token), 3),
+                            "targets outlived a SIGKILLed mcpspec: %s" % marked(token))
+
+    def test_group_sigkill_leaves_no_target(self):
+        # A CI runner's timeout may SIGKILL mcpspec's whole process group, watchdog included
+        # unless it left that group.
+        token = "groupkill-%d" % os.getpid()
+        with tempfile.TemporaryDirectory() as out:
+            proc = self.start_run(os.path.join(HOSTILE, "fork-keeps-pipes") + " stay", out, token,
+                                  own_group=True)
+            self.assertTrue(wait_for(lambda: len(marked(token)) >= 8, 10), "the targets started")
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate(timeout=10)
+            self.assertTrue(wait_for(lambda: not marked(token), 3),
+                            "targets outlived a group-SIGKILLed mcpspec: %s" % marked(token))
+
+    def test_sigterm_writes_partial_report(self):
+        token = "term-%d" % os.getpid()
+        with tempfile.TemporaryDirectory() as out:
+            proc = self.start_run(os.path.join(HOSTILE, "stops-reading"), out, token)
+            # past discovery (four probes): the cases' targets run
+            self.assertTrue(wait_for(lambda: len(marked(token)) >= 5, 10), "the cases started")
+            t0 = time.monotonic()
+            proc.send_signal(signal.SIGTERM)
+            _, err = proc.communicate(timeout=20)
+            self.assertLess(time.monotonic() - t0, 3.0, "a prompt stop")
+            self.assertEqual(proc.returncode, 3, err)
+            report = self.check_report(out, 3)
+            self.assertIn("SIGTERM", report["fatal"])
+            reasons = [c["reason"] for c in report["cases"] if c["verdict"] == "ERROR"]
+            self.assertTrue(any(r.startswith("cut short: mcpspec was interrupted") for r in reasons))
+            self.assertTrue(any(r.startswith("not run: mcpspec was interrupted") for r in reasons))
+        self.assertTrue(wait_for(lambda: not marked(token), 1.0), "processes left behind")
 
     def test_cannot_start(self):
         with tempfile.TemporaryDirectory() as out:

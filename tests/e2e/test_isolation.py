@@ -5,13 +5,15 @@ Shared mode runs the cases that leave a session clean one after another on a
 shared process (suites/README.md, Isolation); fresh mode gives every case a
 process of its own. Against the reference server, clean and with each of its
 faults, both modes must give the same verdict for every (revision, case).
-The clean server runs every suite; each fault runs the suites its rows in
-tests/faults/*.tsv name (as test_faults does), both modes side by side and
-several faults at once, so the whole table costs about two minutes of wall
-time, nearly all of it waiting. Under the sanitizers (MCPSPEC_BUILD_TYPE
-Sanitize) only the faults of tests/faults/wire.tsv run, which are the ones
-that bend ids, batches and answers the way the shared-process code handles:
-the identity itself is proven by the release run.
+The clean server runs every suite; each fault runs the suites its proofs
+(the checks' `proven-by` lines, read from `mcpspec list --json` as
+test_faults does) name, both modes side by side and several faults at once,
+so the whole table costs about two minutes of wall time, nearly all of it
+waiting. Under the sanitizers (MCPSPEC_BUILD_TYPE Sanitize) only the wire
+faults run (those with a proof run on the JSON-RPC, lifecycle, ping, batch
+and stdio suites alone), which are the ones that bend ids, batches and
+answers the way the shared-process code handles: the identity itself is
+proven by the release run.
 """
 import concurrent.futures
 import json
@@ -24,7 +26,10 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import MCPSPEC  # noqa: E402
-from test_faults import REFSERVER, Fixture, all_faults, read_table  # noqa: E402
+from test_faults import REFSERVER, Fixture, all_faults, read_proofs  # noqa: E402
+
+# A fault with a proof run on these suites alone bends the wire: ids, batches, answers.
+WIRE_SUITES = {"discovery", "lifecycle", "ping", "errors", "batch", "stdio"}
 
 
 def run_mode(fixture, isolation, faults=(), suites=()):
@@ -81,14 +86,15 @@ class IsolationTest(unittest.TestCase):
 
     def test_every_fault_same_verdicts(self):
         suites = {}
-        tables = {}
-        for fault, _, _, s, table in read_table():
+        wire = set()
+        for fault, _, _, s, _, _ in read_proofs():
             suites.setdefault(fault, set()).update(s)
-            tables.setdefault(fault, set()).add(table)
+            if set(s) <= WIRE_SUITES:
+                wire.add(fault)
         faults = sorted(all_faults())
-        self.assertEqual(sorted(set(faults) - set(suites)), [], "faults without a row")
+        self.assertEqual(sorted(set(faults) - set(suites)), [], "faults without a proof")
         if os.environ.get("MCPSPEC_BUILD_TYPE") == "Sanitize":
-            faults = [f for f in faults if "wire" in tables[f]]
+            faults = [f for f in faults if f in wire]
         jobs = [(f, mode) for f in faults for mode in ("fresh", "shared")]
         # The runs wait on silence windows and slow tools far more than they compute.
         with concurrent.futures.ThreadPoolExecutor(max_workers=12) as pool:

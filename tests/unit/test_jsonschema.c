@@ -18,9 +18,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
-#include "codec/jsonschema.h"
+#include "engine/jsonschema_gen.h"
+#include "schema/jsonschema.h"
 
 #define Y  MCPS_SCHEMA_VALID
 #define N  MCPS_SCHEMA_INVALID
@@ -284,12 +285,20 @@ static const vcase CASES[] = {
     {"{'properties':{'a':{}},'allOf':[{'properties':{'b':{}}}],'unevaluatedProperties':false}",
      "{'a':1}", Y},
     {"{'properties':{'a':{}},'allOf':[{'properties':{'b':{}}}],'unevaluatedProperties':false}",
-     "{'a':1,'b':2}", UN},
+     "{'a':1,'b':2}", Y},
+    {"{'properties':{'a':{}},'allOf':[{'properties':{'b':{}}}],'unevaluatedProperties':false}",
+     "{'a':1,'c':2}", N},
+    {"{'anyOf':[{'properties':{'a':{}}},{'properties':{'b':{}}}],'unevaluatedProperties':false}",
+     "{'a':1,'b':2}", Y},
+    {"{'not':{'not':{'properties':{'a':{}}}},'unevaluatedProperties':false}", "{'a':1}", N},
     {"{'prefixItems':[{'type':'integer'}],'unevaluatedItems':false}", "[1]", Y},
     {"{'prefixItems':[{'type':'integer'}],'unevaluatedItems':false}", "[1,2]", N},
     {"{'unevaluatedItems':{'type':'string'}}", "['a','b']", Y},
     {"{'items':{},'unevaluatedItems':false}", "[1,2]", Y},
-    {"{'allOf':[{'prefixItems':[{}]}],'unevaluatedItems':false}", "[1]", UN},
+    {"{'allOf':[{'prefixItems':[{}]}],'unevaluatedItems':false}", "[1]", Y},
+    {"{'allOf':[{'prefixItems':[{}]}],'unevaluatedItems':false}", "[1,2]", N},
+    {"{'contains':{'type':'string'},'unevaluatedItems':{'type':'integer'}}", "['a',1]", Y},
+    {"{'contains':{'type':'string'},'unevaluatedItems':{'type':'integer'}}", "['a',true]", N},
     {"{" D7 "'unevaluatedItems':false}", "[1]", Y},
 
     /* combinators, with three-valued logic for what we cannot check */
@@ -376,8 +385,13 @@ static const vcase CASES[] = {
     {"{'$ref':5}", "1", SE},
     {"{'$ref':'https://example.com/s.json'}", "1", UN},
     {"{'$ref':'other.json#/x'}", "1", UN},
-    {"{'$ref':'#anchor'}", "1", UN},
-    {"{'$dynamicRef':'#meta'}", "1", UN},
+    {"{'$ref':'#anchor'}", "1", SE},
+    {"{'$defs':{'a':{'$anchor':'anchor','type':'string'}},'$ref':'#anchor'}", "1", N},
+    {"{'$id':'https://x.example/r','$defs':{'a':{'$id':'a.json','type':'string'}},"
+     "'$ref':'a.json'}",
+     "'s'", Y},
+    {"{'$dynamicRef':'#meta'}", "1", SE},
+    {"{'$defs':{'m':{'$dynamicAnchor':'meta','type':'string'}},'$dynamicRef':'#meta'}", "1", N},
     {"{" D7 "'$dynamicRef':'#meta'}", "1", Y},
     /* $ref cycles that never consume input */
     {"{'$ref':'#'}", "1", SE},
@@ -442,7 +456,20 @@ typedef struct fcase {
 } fcase;
 
 static const fcase FORMATS[] = {
-    {"date-time", "2024-02-29T23:59:60+01:00", true},
+    {"date-time", "2024-03-01T00:59:60+01:00", true},
+    {"date-time", "2024-02-29T23:59:60+01:00", false},
+    {"time", "23:59:60Z", true},
+    {"time", "22:59:60Z", false},
+    {"duration", "P1Y2M3DT4H5M6S", true},
+    {"duration", "P2W", true},
+    {"duration", "PT1H6S", false},
+    {"duration", "P1YT", false},
+    {"json-pointer", "/a~1b/~0", true},
+    {"json-pointer", "/a~2", false},
+    {"relative-json-pointer", "0#", true},
+    {"relative-json-pointer", "01/a", false},
+    {"uri-reference", "../a?b#c", true},
+    {"uri-reference", "a b", false},
     {"date-time", "2024-01-15t10:30:00.123z", true},
     {"date-time", "2023-02-29T00:00:00Z", false},
     {"date-time", "2024-01-15 10:30:00Z", false},
@@ -794,8 +821,18 @@ static const rcase REGEXES[] = {
     {"(?<!a)b", "ab", UNSUP},
     {"(a)\\1", "aa", UNSUP},
     {"(?<n>a)\\k<n>", "aa", UNSUP},
-    {"\\p{L}+", "a", UNSUP},
-    {"\\P{L}", "a", UNSUP},
+    {"^\\p{L}+$", "a\xc3\xa9", MATCH},
+    {"^\\p{Letter}+$", "a1", NOMATCH},
+    {"^\\P{L}$", "a", NOMATCH},
+    {"^[\\p{Nd}x]+$", "x4\xe0\xa7\xaa", MATCH},
+    {"^\\p{digit}$", "7", MATCH},
+    {"^\\p{gc=Lu}$", "A", MATCH},
+    {"^\\p{General_Category=Lu}$", "a", NOMATCH},
+    {"\\p{Script=Greek}", "a", UNSUP},
+    {"\\p{Alphabetic}", "a", UNSUP},
+    {"\\p{gc=Nope}", "a", SYNTAX},
+    {"\\p", "a", SYNTAX},
+    {"\\p{}", "a", SYNTAX},
     {"[", "x", SYNTAX},
     {"(", "x", SYNTAX},
     {")", "x", SYNTAX},

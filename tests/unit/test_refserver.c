@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codec/buf.h"
+#include "base/buf.h"
 #include "codec/json.h"
 
 #define TIMEOUT_MS 5000

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "codec/json.h"
-#include "codec/jsonschema.h"
+#include "schema/jsonschema.h"
 #include "report/console.h"
 #include "report/report.h"
 #include "report/report_internal.h"

@@ -59,6 +59,10 @@ static void test_matchers(void **state)
     assert_non_null(strstr(why, "unexpected member \"b\""));
     assert_true(matches("\"$regex:^[0-9]{4}-[0-9]{2}-[0-9]{2}$\"", "\"2025-06-18\"", &v, NULL));
     assert_false(matches("\"$regex:^a+$\"", "\"ab\"", &v, NULL));
+    /* ECMA-262, as JSON Schema's pattern: \d is a digit (POSIX ERE read it as "d"), code points */
+    assert_true(matches("\"$regex:^\\\\d+$\"", "\"123\"", &v, NULL));
+    assert_false(matches("\"$regex:^\\\\d+$\"", "\"ddd\"", &v, NULL));
+    assert_true(matches("\"$regex:^\\\\p{Lu}.$\"", "\"\\u00c9\\u00e9\"", &v, NULL));
     assert_true(matches("{\"$each\":{\"name\":\"$string\"}}", "[{\"name\":\"a\"},{\"name\":\"b\"}]",
                         &v, NULL));
     assert_false(
@@ -252,6 +256,15 @@ static void test_broken_suites_name_file_and_line(void **state)
         {"suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\n--> {\"a\":\n  [1,\n  "
          "2,,]}\n",
          "t.suite:9: invalid JSON"},
+        {"suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\n<-- {}\n<-- else "
+         "breaks RPC-RSP-003 \"x\" silence\n",
+         "t.suite:8: 'breaks RPC-RSP-003': name requirements of the case's 'requires' line"},
+        {"suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\n<-- {}\n<-- else "
+         "pass breaks PING-001 \"x\" silence\n",
+         "t.suite:8: an alternative that breaks a requirement is not pass"},
+        {"suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\n<-- {}\n<-- else "
+         "breaks \"x\" silence\n",
+         "t.suite:8: 'breaks' needs the requirement IDs"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         mcps_suite s;
@@ -273,6 +286,8 @@ static void test_good_suite(void **state)
                        "--> {\"jsonrpc\":\"2.0\",\"id\":1,\n      \"method\":\"ping\"}\n"
                        "<-- {\"id\":1}\n<-- else warn \"why\" {\"id\":1,\"error\":\"$object\"}\n"
                        "<-- else info \"quiet\" silence\n"
+                       "<-- else breaks RPC-RSP-003 PING-001 \"shape\" {\"id\":1,\"result\":[]}\n"
+                       "<-- else warn breaks PING-001 \"odd\" {\"id\":1,\"result\":null}\n"
                        "--> raw {\\\"x\\\"\\x01\n"
                        "repeat max 5 while ${c}\n  --> {\"id\":\"p-${i}\"}\n  <-- "
                        "{\"nextCursor\":\"$capture?:c\"}\nend\n"
@@ -296,8 +311,16 @@ static void test_good_suite(void **state)
     assert_int_equal(a->nsteps, 6);
     assert_int_equal(a->steps[0].kind, MCPS_STEP_SEND);
     assert_int_equal(a->steps[0].line, 14);
-    assert_int_equal(a->steps[1].nalts, 2);
+    assert_int_equal(a->steps[1].nalts, 4);
     assert_null(a->steps[1].alts[1].pattern);
+    assert_true(a->steps[1].alts[0].graded);
+    assert_null(a->steps[1].alts[0].breaks);
+    assert_false(a->steps[1].alts[2].graded); /* graded at the level of what it breaks */
+    assert_string_equal(a->steps[1].alts[2].breaks, "RPC-RSP-003 PING-001");
+    assert_string_equal(a->steps[1].alts[2].reason, "shape");
+    assert_true(a->steps[1].alts[3].graded);
+    assert_int_equal(a->steps[1].alts[3].grade, MCPS_VERDICT_WARN);
+    assert_string_equal(a->steps[1].alts[3].breaks, "PING-001");
     assert_int_equal(a->steps[2].kind, MCPS_STEP_SEND_RAW);
     assert_int_equal(a->steps[2].raw_len, 5);
     assert_memory_equal(a->steps[2].raw, "{\"x\"\x01", 5);

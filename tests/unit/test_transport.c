@@ -2,7 +2,8 @@
  * test_transport.c - the stdio transport against well-behaved and hostile
  * targets: framing, event order, exit and signal reporting, stderr limits,
  * send timeouts without deadlock, the shutdown ladder, no process left behind,
- * bounded memory under a 1 GiB flood; and mcps_argv_split.
+ * bounded memory under a 1 GiB flood; the run's guard (deadline, stop
+ * switch, wire budget, watchdog); and mcps_argv_split.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,7 +25,7 @@
 #include <dirent.h>
 #include <unistd.h>
 
-#include "transport/clock.h"
+#include "base/clock.h"
 #include "transport/transport.h"
 
 #define HOSTILE(name) MCPS_SOURCE_DIR "/tests/hostile/" name
@@ -751,6 +752,131 @@ static void test_argv_split(void **state)
     expect_split_error("", "empty command");
 }
 
+/* ---- the run's guard: deadline, stop switch, budget, watchdog ---- */
+
+typedef struct delayed_stop {
+    mcps_guard *g;
+    char why;
+} delayed_stop;
+
+static void *stop_later(void *arg)
+{
+    delayed_stop *d = arg;
+    poll(NULL, 0, 200);
+    mcps_guard_stop(d->g, d->why);
+    return NULL;
+}
+
+/* The run's deadline cuts a longer wait short, and then everything ends at once. */
+static void test_guard_deadline_cuts_waits(void **state)
+{
+    (void)state;
+    mcps_guard g;
+    assert_true(mcps_guard_init(&g));
+    g.deadline_ms = mcps_clock_deadline(0.3);
+    char *argv[] = {HOSTILE("ignore-sigterm"), NULL};
+    mcps_transport *t =
+        open_argv(argv, &(mcps_target_config){.close_grace = 5, .term_grace = 5, .guard = &g});
+    int64_t t0 = mcps_clock_ms();
+    mcps_tevent ev;
+    expect(t, MCPS_TEV_STOPPED, 10, &ev);
+    assert_non_null(strstr(ev.detail, "deadline"));
+    assert_true(mcps_clock_ms() - t0 < 300 + SLACK * 1000);
+    expect(t, MCPS_TEV_STOPPED, 10, &ev); /* sticky */
+    char err[200];
+    assert_false(t->ops->send(t, "{}\n", 3, err, sizeof err));
+    assert_non_null(strstr(err, "deadline"));
+    /* Graces of 5 s each are skipped once the run is stopped. */
+    int64_t t1 = mcps_clock_ms();
+    mcps_shutdown_report r;
+    t->ops->shutdown(t, &r);
+    assert_int_equal(r.how, MCPS_SHUT_SIGKILL);
+    assert_true(mcps_clock_ms() - t1 < 1500);
+    t->ops->destroy(t);
+    mcps_guard_free(&g);
+}
+
+/* The stop switch wakes a wait in another thread; the first reason given wins. */
+static void test_guard_stop_switch(void **state)
+{
+    (void)state;
+    mcps_guard g;
+    assert_true(mcps_guard_init(&g));
+    assert_int_equal(mcps_guard_stopped(&g), MCPS_STOP_NONE);
+    char *argv[] = {HOSTILE("never-answers"), NULL};
+    mcps_transport *t = open_argv(argv, &(mcps_target_config){.guard = &g});
+    delayed_stop d = {&g, MCPS_STOP_SIGTERM};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, stop_later, &d), 0);
+    int64_t t0 = mcps_clock_ms();
+    mcps_tevent ev;
+    expect(t, MCPS_TEV_STOPPED, 10, &ev);
+    assert_true(mcps_clock_ms() - t0 < 200 + SLACK * 1000);
+    assert_non_null(strstr(ev.detail, "SIGTERM"));
+    pthread_join(th, NULL);
+    mcps_guard_stop(&g, MCPS_STOP_UNRESPONSIVE);
+    assert_int_equal(mcps_guard_stopped(&g), MCPS_STOP_SIGTERM);
+    t->ops->destroy(t);
+    mcps_guard_free(&g);
+}
+
+static void test_guard_wire_budget(void **state)
+{
+    (void)state;
+    mcps_guard g;
+    assert_true(mcps_guard_init(&g));
+    g.wire_budget = 100;
+    assert_true(mcps_guard_take_wire(&g, 60));
+    assert_false(mcps_guard_take_wire(&g, 41));
+    assert_true(mcps_guard_take_wire(&g, 40));
+    assert_false(mcps_guard_take_wire(&g, 1));
+    assert_true(mcps_guard_take_wire(NULL, 1 << 30)); /* no guard, no budget */
+    mcps_guard_free(&g);
+}
+
+/* SIGKILL the process that started a target: its watchdog kills the target's group. */
+static void test_guard_watchdog(void **state)
+{
+    (void)state;
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t owner = fork();
+    assert_true(owner >= 0);
+    if (owner == 0) {
+        mcps_guard g;
+        char err[200];
+        char *argv[] = {"/bin/sh", "-c", "sleep 600 & exec sleep 600", NULL};
+        mcps_target_config cfg = {.argv = argv, .guard = &g};
+        if (!mcps_guard_init(&g) || !mcps_guard_start_watchdog(&g))
+            _exit(1);
+        mcps_transport *t = mcps_stdio_open(&cfg, err, sizeof err);
+        int pid = t ? mcps_stdio_pid(t) : -1;
+        if (write(p[1], &pid, sizeof pid) != sizeof pid)
+            _exit(1);
+        for (;;)
+            pause();
+    }
+    close(p[1]);
+    int pid = -1;
+    assert_int_equal(read(p[0], &pid, sizeof pid), sizeof pid);
+    close(p[0]);
+    assert_true(pid > 0);
+    poll(NULL, 0, 100); /* the group's second sleep starts */
+    assert_int_equal(kill(-pid, 0), 0);
+    kill(owner, SIGKILL);
+    waitpid(owner, NULL, 0);
+    int64_t deadline = mcps_clock_deadline(SLACK);
+    while (kill(-pid, 0) == 0 && mcps_clock_ms() < deadline) {
+        while (waitpid(-1, NULL, WNOHANG) > 0) /* we may be their subreaper */
+            ;
+        poll(NULL, 0, 10);
+    }
+    if (kill(-pid, 0) == 0) {
+        kill(-pid, SIGKILL);
+        fail_msg("the target's process group outlived its SIGKILLed owner");
+    }
+}
+
 int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
@@ -782,6 +908,10 @@ int main(void)
         cmocka_unit_test(test_hostile_fork_keeps_pipes_stay),
         cmocka_unit_test(test_hostile_slow_trickle),
         cmocka_unit_test(test_argv_split),
+        cmocka_unit_test(test_guard_deadline_cuts_waits),
+        cmocka_unit_test(test_guard_stop_switch),
+        cmocka_unit_test(test_guard_wire_budget),
+        cmocka_unit_test(test_guard_watchdog),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "codec/traverse.h"
+#include "uri/traverse.h"
 
 #include <stdio.h>
 #include <stdlib.h>

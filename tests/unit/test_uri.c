@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "codec/uri.h"
+#include "uri/uri.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "codec/uritemplate.h"
+#include "uri/uritemplate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
