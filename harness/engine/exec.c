@@ -970,11 +970,13 @@ bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const 
     mcps_session_begin_case(cr.s, cr.s->case_no, forward_finding, &cr);
     set_builtins(&cr);
     bool again = run_on(&cr, p, at, r) && keep && mcps_proc_usable(p);
+    bool cut = cr.s->cut; /* the case itself; a stop during the sync only ends the process */
     bool synced = !again || barrier(&cr, p->cases);
     again = again && synced && mcps_proc_usable(p);
     if (!again)
         mcps_session_shutdown(cr.s, NULL);
     close_case(&cr, r);
+    r->cut = r->cut && cut;
     if (!again) {
         mcps_proc_free(p);
         *proc = NULL;
