@@ -65,7 +65,9 @@ static int usage(const char *why)
             "  --timeout S          seconds to wait for an expected message (default 5)\n"
             "  --probe-timeout S    seconds to wait for an initialize probe (default 10)\n"
             "  --max-message SIZE   longest message judged (default 4M)\n"
-            "  --jobs N             cases run at once, each on its own process (default 8)\n"
+            "  --jobs N             cases run at once (default 8)\n"
+            "  --isolation MODE     shared: cases that leave the session clean share a process\n"
+            "                       (default); fresh: every case on a process of its own\n"
             "  --shutdown-grace S   wait after closing stdin, then after SIGTERM (default 2)\n"
             "  --deadline S         the whole run ends by then: cases still running are cut\n"
             "                       short and they and the rest are ERROR, the report is\n"
@@ -147,6 +149,10 @@ static int parse_option(mcps_args *a, run_options *o)
         if (!mcps_args_size(a->value, &jobs) || jobs < 1 || jobs > 64)
             return bad_value("--jobs", a->value);
         c->jobs = jobs;
+    } else if (mcps_args_option(a, "--isolation")) {
+        if (strcmp(a->value, "shared") != 0 && strcmp(a->value, "fresh") != 0)
+            return bad_value("--isolation", a->value);
+        c->fresh_processes = strcmp(a->value, "fresh") == 0;
     } else if (mcps_args_flag(a, "--strict"))
         c->strict = true;
     else if (mcps_args_flag(a, "--quiet"))

@@ -1,7 +1,9 @@
 /*
  * exec.c - run one case on one revision and grade it.
  *
- * Each case gets a fresh process. Steps run in order; the first expectation
+ * Each case runs on a process of its own or, with --isolation shared, on one
+ * it shares with other cases that leave it clean (process.c, lanes.c); either
+ * way it starts from a fresh inbox after the handshake. Steps run in order; the first expectation
  * that is not met ends the case with the verdict its requirements' level
  * earns (MUST: FAIL, SHOULD: WARN, MAY: INFO), unless the suite lists an
  * alternative for what arrived instead ("<-- else warn ...", or "<-- else
@@ -23,8 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INIT_ID "\"mcpspec-init\""
-
 typedef struct case_run {
     const mcps_exec_env *env;
     const mcps_case *c;
@@ -37,7 +37,8 @@ typedef struct case_run {
     mcps_buf observed;        /* what happened, for the report */
     mcps_buf expected_detail; /* the step that was not met */
     bool stop;
-    size_t met; /* expectations met */
+    size_t met;               /* expectations met */
+    mcps_session_counts base; /* the process's counts before this case (shared processes) */
 } case_run;
 
 /* FAIL is worst, then ERROR, WARN, INFO, PASS. */
@@ -672,48 +673,6 @@ static void run_steps(case_run *cr, const mcps_step *steps, size_t n)
 
 /* ---- set-up ---------------------------------------------------------------------------- */
 
-/* initialize + notifications/initialized on the case's fresh process. */
-static bool handshake(case_run *cr, char *why, size_t n)
-{
-    char err[200];
-    cJSON *init =
-        mcps_exec_initialize_request(INIT_ID, mcps_rev_name(cr->rev), cr->c->client_capabilities);
-    bool sent = mcps_session_send(cr->s, init, err, sizeof err);
-    cJSON_Delete(init);
-    if (!sent) {
-        snprintf(why, n, "could not send initialize: %s", err);
-        return false;
-    }
-    cJSON *pattern = mcps_json_parse_simple("{\"id\":" INIT_ID "}", strlen("{\"id\":" INIT_ID "}"));
-    mcps_step st = {
-        .kind = MCPS_STEP_EXPECT, .json = pattern, .seconds = cr->env->cfg->probe_timeout};
-    mcps_inmsg *m;
-    int64_t deadline = mcps_clock_deadline(st.seconds);
-    while (!(m = find_candidate(cr, pattern)))
-        if (!mcps_session_poll(cr->s, deadline) && (cr->s->gone || mcps_clock_ms() >= deadline))
-            break;
-    mcps_json_delete(pattern);
-    if (!m) {
-        snprintf(why, n, "no answer to initialize within %.0f s", st.seconds);
-        return false;
-    }
-    m->consumed = true;
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(m->msg, "result"), "protocolVersion");
-    if (!cJSON_IsString(v) || strcmp(v->valuestring, mcps_rev_name(cr->rev)) != 0) {
-        char ex[200];
-        excerpt_of(m->msg, ex, sizeof ex);
-        snprintf(why, n, "initialize %s did not succeed this time: %s", mcps_rev_name(cr->rev), ex);
-        return false;
-    }
-    cJSON *done = mcps_rpc_notification("notifications/initialized", NULL);
-    sent = mcps_session_send(cr->s, done, err, sizeof err);
-    cJSON_Delete(done);
-    if (!sent)
-        snprintf(why, n, "could not send notifications/initialized: %s", err);
-    return sent;
-}
-
 /* A capability the case needs ("tools", "tasks.requests.tools.call") or forbids ("!completions").
  */
 static bool capability_ok(const cJSON *caps, const char *spec, char *why, size_t n)
@@ -757,6 +716,12 @@ static bool applicable(const mcps_exec_env *env, const mcps_case *c, mcps_rev re
         if (!capability_ok(caps, c->capabilities[i], why, n))
             return false;
     return true;
+}
+
+bool mcps_exec_applicable(const mcps_exec_env *env, const mcps_case *c, mcps_rev rev)
+{
+    char why[300];
+    return applicable(env, c, rev, why, sizeof why);
 }
 
 void mcps_exec_describe(const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
@@ -826,15 +791,30 @@ static void finish_expected(case_run *cr, mcps_case_result *r)
     r->expected = mcps_buf_take(&b);
 }
 
-static void run_session(case_run *cr, mcps_case_result *r)
+/* A shared process's case says so in its wire log, and where the handshake is. */
+static void note_process(case_run *cr, const mcps_proc *p)
 {
-    char why[400];
-    if (cr->c->session == MCPS_SESSION_INITIALIZED && !handshake(cr, why, sizeof why)) {
-        r->verdict = MCPS_VERDICT_ERROR;
-        r->reason = strdup(why);
-        r->observed = strdup(why);
-        return;
-    }
+    if (p->cases == 1)
+        mcps_session_event(cr->s,
+                           "process pid %d is shared (--isolation shared): the cases after "
+                           "this one run on it too, with ids of their own",
+                           p->pid);
+    else
+        mcps_session_event(cr->s,
+                           "case %u on the shared process pid %d; its handshake (initialize "
+                           "%s, notifications/initialized) is in the wire log of %s",
+                           p->cases, p->pid, mcps_rev_name(p->rev), p->first_case);
+}
+
+static void set_up_failed(mcps_case_result *r, const char *why)
+{
+    r->verdict = MCPS_VERDICT_ERROR;
+    r->reason = strdup(why);
+    r->observed = strdup(why);
+}
+
+static void run_steps_of_case(case_run *cr, mcps_case_result *r)
+{
     mcps_session_set_rev(cr->s, cr->rev);
     run_steps(cr, cr->c->steps, cr->c->nsteps);
     r->verdict = cr->verdict;
@@ -850,46 +830,167 @@ static void run_session(case_run *cr, mcps_case_result *r)
     finish_expected(cr, r);
 }
 
-void mcps_exec_case(const mcps_exec_env *env, const mcps_suite *suite, const mcps_case *c,
-                    mcps_rev rev, mcps_case_result *r)
+static bool answered(const mcps_session *s, const cJSON *id)
 {
+    for (size_t i = 0; i < s->ninbox; i++)
+        if (s->inbox[i].shape == MCPS_SHAPE_RESPONSE &&
+            mcps_rpc_id_equal(cJSON_GetObjectItemCaseSensitive(s->inbox[i].msg, "id"), id))
+            return true;
+    return false;
+}
+
+/*
+ * After a case on a shared process: a ping with an id of its own. Whatever the
+ * target sends before the answer belongs to this case (its wire log, its
+ * judges), so nothing it provoked reaches the next case's inbox; a target
+ * that does not answer in time is not given another case.
+ */
+static bool barrier(case_run *cr, unsigned n)
+{
+    char id[64], err[200];
+    snprintf(id, sizeof id, "\"mcpspec-sync-%u\"", n);
+    cJSON *ping = mcps_rpc_request(id, "ping", NULL);
+    cJSON *want = mcps_json_parse_simple(id, strlen(id));
+    mcps_session_event(cr->s,
+                       "sync: what arrives before the answer to ping %s belongs to this case", id);
+    bool ok = ping && want && mcps_session_send(cr->s, ping, err, sizeof err);
+    double seconds = cr->env->cfg->timeout;
+    int64_t deadline = mcps_clock_deadline(seconds);
+    while (ok && !answered(cr->s, want))
+        if (!mcps_session_poll(cr->s, deadline) && (cr->s->gone || mcps_clock_ms() >= deadline))
+            ok = false;
+    if (!ok)
+        mcps_session_event(cr->s, "sync: no answer within %.1f s: no more cases on this process",
+                           seconds);
+    cJSON_Delete(ping);
+    mcps_json_delete(want);
+    return ok;
+}
+
+static size_t since(size_t now, size_t base)
+{
+    return now >= base ? now - base : 0;
+}
+
+/* What the process did during this case (all of it, for a process of its own). */
+static mcps_session_counts case_counts(const case_run *cr)
+{
+    const mcps_session_counts *a = &cr->s->counts, *b = &cr->base;
+    return (mcps_session_counts){.lines = since(a->lines, b->lines),
+                                 .requests = since(a->requests, b->requests),
+                                 .notifications = since(a->notifications, b->notifications),
+                                 .responses = since(a->responses, b->responses),
+                                 .results = since(a->results, b->results),
+                                 .errors = since(a->errors, b->errors),
+                                 .sent = since(a->sent, b->sent),
+                                 .progress = since(a->progress, b->progress),
+                                 .canary_logs = since(a->canary_logs, b->canary_logs),
+                                 .task_reports = since(a->task_reports, b->task_reports)};
+}
+
+/* The case's traffic as a whole, its counts and its wire log; then the session forgets it. */
+static void close_case(case_run *cr, mcps_case_result *r)
+{
+    mcps_judge_case(
+        &(mcps_judge_input){.tally = cr->env->tally,
+                            .rev = cr->rev,
+                            .case_id = cr->c->id,
+                            .session = cr->s,
+                            .server_caps = cJSON_GetObjectItemCaseSensitive(
+                                cr->env->discovery->init_result[cr->rev], "capabilities"),
+                            .client_caps = cr->c->client_capabilities,
+                            .vars = &cr->vars});
+    mcps_session_counts counts = case_counts(cr);
+    mcps_tally_counts(cr->env->tally, cr->rev, &counts);
+    mcps_case_take_log(r, cr->s);
+    mcps_session_begin_case(cr->s, cr->s->case_no, NULL, NULL); /* cr is about to go */
+}
+
+/* The case's handshake, unless its process has had it (or the case does its own). */
+static bool handshake_on(case_run *cr, mcps_proc *p, bool keep, mcps_case_result *r)
+{
+    char why[400];
+    if (keep)
+        note_process(cr, p);
+    if (cr->c->session == MCPS_SESSION_INITIALIZED && !p->ready) {
+        if (!mcps_proc_handshake(p, cr->env, cr->c->client_capabilities, why, sizeof why)) {
+            set_up_failed(r, why);
+            return false;
+        }
+        snprintf(p->first_case, sizeof p->first_case, "%s (%s)", cr->c->id, mcps_rev_name(cr->rev));
+    }
+    return true;
+}
+
+/* On the case's process: the handshake if it needs one, then the steps. False: no handshake. */
+static bool run_on(case_run *cr, mcps_proc *p, const mcps_exec_place *at, mcps_case_result *r)
+{
+    bool ok = handshake_on(cr, p, at->keep, r);
+    if (at->ready)
+        at->ready(at->ctx);
+    if (!ok)
+        return false;
+    if (at->keep) /* ids of its own from here on; the handshake's answer is not the case's */
+        mcps_session_begin_case(cr->s, p->cases, forward_finding, cr);
+    cr->base = cr->s->counts;
+    if (p->cases == 1)
+        cr->base = (mcps_session_counts){0}; /* the handshake counts, as on a process of its own */
+    run_steps_of_case(cr, r);
+    return true;
+}
+
+bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const mcps_case *c,
+                       mcps_rev rev, const mcps_exec_place *at, mcps_case_result *r)
+{
+    mcps_proc **proc = at->proc;
+    bool keep = at->keep;
     int64_t t0 = mcps_clock_ms();
     mcps_exec_describe(suite, c, rev, r);
     char why[300];
     if (!applicable(env, c, rev, why, sizeof why)) {
         r->verdict = MCPS_VERDICT_SKIP;
         r->reason = strdup(why);
-        return;
+        return true;
     }
+    if (!*proc && !(*proc = mcps_proc_start(env, c, rev, why, sizeof why))) {
+        r->verdict = MCPS_VERDICT_ERROR;
+        r->reason = strdup(why);
+        if (at->ready)
+            at->ready(at->ctx);
+        return true;
+    }
+    mcps_proc *p = *proc;
     case_run cr = {.env = env,
                    .c = c,
                    .rev = rev,
+                   .s = p->s,
                    .verdict = MCPS_VERDICT_PASS,
                    .broken = mcps_verdict_for_level(r->level)};
-    mcps_session_config sc = {
-        .target = env->cfg->target, .rev = rev, .on_finding = forward_finding, .ctx = &cr};
-    cr.s = mcps_session_open(&sc, why, sizeof why);
-    if (!cr.s) {
-        r->verdict = MCPS_VERDICT_ERROR;
-        r->reason = strdup(why);
-        return;
-    }
+    p->cases++;
+    mcps_session_begin_case(cr.s, cr.s->case_no, forward_finding, &cr);
     set_builtins(&cr);
-    run_session(&cr, r);
-    mcps_session_shutdown(cr.s, NULL);
-    mcps_judge_case(&(mcps_judge_input){.tally = env->tally,
-                                        .rev = rev,
-                                        .case_id = c->id,
-                                        .session = cr.s,
-                                        .server_caps = cJSON_GetObjectItemCaseSensitive(
-                                            env->discovery->init_result[rev], "capabilities"),
-                                        .client_caps = c->client_capabilities,
-                                        .vars = &cr.vars});
-    mcps_tally_counts(env->tally, rev, &cr.s->counts);
-    mcps_case_take_log(r, cr.s);
-    mcps_session_free(cr.s);
+    bool again = run_on(&cr, p, at, r) && keep && mcps_proc_usable(p);
+    bool cut = cr.s->cut; /* the case itself; a stop during the sync only ends the process */
+    bool synced = !again || barrier(&cr, p->cases);
+    again = again && synced && mcps_proc_usable(p);
+    if (!again)
+        mcps_session_shutdown(cr.s, NULL);
+    close_case(&cr, r);
+    r->cut = r->cut && cut;
+    if (!again) {
+        mcps_proc_free(p);
+        *proc = NULL;
+    }
     mcps_vars_free(&cr.vars);
     mcps_buf_free(&cr.observed);
     mcps_buf_free(&cr.expected_detail);
     r->seconds = (double)(mcps_clock_ms() - t0) / 1000.0;
+    return synced;
+}
+
+void mcps_exec_case(const mcps_exec_env *env, const mcps_suite *suite, const mcps_case *c,
+                    mcps_rev rev, mcps_case_result *r)
+{
+    mcps_proc *p = NULL;
+    mcps_exec_case_on(env, suite, c, rev, &(mcps_exec_place){.proc = &p}, r);
 }

@@ -63,19 +63,90 @@ void mcps_judge_case(const mcps_judge_input *in);
 
 /* ---- one case (exec.c) ---- */
 
+typedef struct mcps_proc mcps_proc; /* a target process for cases, below */
+
 typedef struct mcps_exec_env {
     const mcps_run_config *cfg;
     const mcps_discovery *discovery;
     mcps_tally *tally;
 } mcps_exec_env;
 
-/* Run case c on revision rev and fill result (which the caller owns). */
+/* Run case c on revision rev on a fresh process of its own and fill result (the caller's). */
 void mcps_exec_case(const mcps_exec_env *env, const mcps_suite *suite, const mcps_case *c,
                     mcps_rev rev, mcps_case_result *result);
+
+/* The case's needs and capabilities are met on rev (else it is SKIP without a process). */
+bool mcps_exec_applicable(const mcps_exec_env *env, const mcps_case *c, mcps_rev rev);
+
+/* Where a case runs (mcps_exec_case_on). */
+typedef struct mcps_exec_place {
+    mcps_proc **proc;         /* the process; *proc NULL: start one */
+    bool keep;                /* shared: leave it in *proc for the next case if it can take one */
+    void (*ready)(void *ctx); /* called once the process has done the case's handshake (or
+                                 failed to), so the next one's start-up does not compete */
+    void *ctx;
+} mcps_exec_place;
+
+/*
+ * Run case c on *at->proc. With keep, the process is shared: the case gets
+ * fresh ids on it, and after the case a ping with an id of its own must be
+ * answered (everything before the answer belongs to the case) before it is
+ * left in *at->proc for the next case. Otherwise, or when it cannot take
+ * another case, it is shut down and *at->proc becomes NULL. Returns false
+ * when that ping went unanswered.
+ */
+bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const mcps_case *c,
+                       mcps_rev rev, const mcps_exec_place *at, mcps_case_result *result);
 
 /* Fill the descriptive fields of a result from its case. */
 void mcps_exec_describe(const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
                         mcps_case_result *result);
+
+/* ---- the processes cases run on (process.c) ---- */
+
+/* A target process: started for a case, perhaps with its initialize already sent so that its
+ * start-up overlaps the case before; with --isolation shared, kept for the cases after. */
+typedef struct mcps_proc {
+    mcps_session *s;
+    mcps_rev rev;
+    char *caps;     /* the client capabilities it was initialized with, printed ("" for none) */
+    bool raw;       /* nothing sent: for a `session raw` case */
+    bool init_sent; /* our initialize went out; its answer is not read yet */
+    bool ready;     /* initialize answered and notifications/initialized sent */
+    unsigned cases; /* cases run on it so far */
+    char first_case[160]; /* the case whose wire log holds the handshake */
+    int pid;
+} mcps_proc;
+
+/* Start a process for case c on rev: for an initialized case, initialize is sent at once. */
+mcps_proc *mcps_proc_start(const mcps_exec_env *env, const mcps_case *c, mcps_rev rev, char *why,
+                           size_t n);
+/* Read the answer to initialize (sending it first if needed), then notifications/initialized. */
+bool mcps_proc_handshake(mcps_proc *p, const mcps_exec_env *env, const cJSON *client_caps,
+                         char *why, size_t n);
+/* p was started for what c on rev needs (revision, client capabilities, raw or not). */
+bool mcps_proc_fits(const mcps_proc *p, const mcps_case *c, mcps_rev rev);
+/* Still there to take another case: running, stdin open, stdout open. */
+bool mcps_proc_usable(const mcps_proc *p);
+/* Shut it down (if still running) and free it; NULL is fine. */
+void mcps_proc_free(mcps_proc *p);
+
+/* ---- a worker's lane of cases (lanes.c) ---- */
+
+typedef struct mcps_lane {
+    const mcps_exec_env *env;
+    bool shared;                /* --isolation shared */
+    mcps_proc *current;         /* the process shareable cases run on */
+    mcps_proc *spare;           /* started for the next case while this one runs */
+    unsigned *barrier_failures; /* over the run; guarded by lock */
+    mtx_t *lock;                /* the pool's */
+    size_t *processes;          /* processes started over the run; guarded by lock */
+} mcps_lane;
+
+/* Run case c on rev (result r), starting next's process meanwhile when it needs one. */
+void mcps_lane_run(mcps_lane *l, const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
+                   const mcps_case *next, mcps_rev next_rev, mcps_case_result *r);
+void mcps_lane_close(mcps_lane *l);
 
 /* ---- has the target stopped responding? (liveness.c) ---- */
 

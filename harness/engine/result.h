@@ -83,6 +83,8 @@ typedef struct mcps_run_result {
     double cpu_seconds;   /* user + system CPU of the mcpspec process (not the target) */
     size_t messages_sent; /* to the target, all cases and probes */
     size_t messages_received;
+    const char *isolation;    /* "shared" or "fresh" (static text) */
+    size_t processes_started; /* target processes started for cases (not discovery's) */
 } mcps_run_result;
 
 const char *mcps_verdict_name(mcps_verdict v); /* "PASS", "FAIL", ... */

@@ -2,9 +2,10 @@
  * run.c - a whole conformance run: discovery, the selected cases on every
  * revision, the observer checks, counts; see run.h.
  *
- * Cases are independent (each has its own process), so they run on a small
- * pool of threads: most of a case's time is spent waiting on the target, and
- * a silence window or a slow server should not serialize the whole run.
+ * Cases are independent (each has its own process, or shares one only when
+ * it leaves it clean: lanes.c), so they run on a small pool of threads: most
+ * of a case's time is spent waiting on the target, and a silence window or a
+ * slow server should not serialize the whole run.
  * Results land in a slot per case instance, so the report's order does not
  * depend on which thread finished first.
  *
@@ -112,11 +113,15 @@ static bool make_plan(const mcps_suite_set *suites, const mcps_run_config *cfg, 
 typedef struct pool {
     const mcps_exec_env *env;
     const plan *plan;
+    const size_t *order; /* instances in the order they are taken */
     mcps_case_result *results;
-    size_t next; /* next instance to take */
+    size_t next; /* next position in order */
     size_t finished;
+    unsigned barrier_failures;
+    size_t processes;
+    size_t skipped;     /* taken by a worker, then not run: the run had stopped */
     mcps_liveness live; /* has the target stopped responding? */
-    mtx_t lock;         /* guards next, finished and the hooks */
+    mtx_t lock;         /* guards next, finished, skipped, the hooks and the lanes' counters */
 } pool;
 
 static bool take(pool *p, size_t *index)
@@ -124,14 +129,20 @@ static bool take(pool *p, size_t *index)
     mtx_lock(&p->lock);
     bool got = p->next < p->plan->n && !mcps_guard_stopped(p->env->cfg->target.guard);
     if (got)
-        *index = p->next++;
-    const mcps_run_hooks *h = &p->env->cfg->hooks;
-    if (got && h->case_started) {
-        const instance *in = &p->plan->items[*index];
-        h->case_started(h->ctx, in->c->id, in->rev, *index, p->plan->n);
-    }
+        *index = p->order[p->next++];
     mtx_unlock(&p->lock);
     return got;
+}
+
+static void report_started(pool *p, size_t index)
+{
+    mtx_lock(&p->lock);
+    const mcps_run_hooks *h = &p->env->cfg->hooks;
+    if (h->case_started) {
+        const instance *in = &p->plan->items[index];
+        h->case_started(h->ctx, in->c->id, in->rev, index, p->plan->n);
+    }
+    mtx_unlock(&p->lock);
 }
 
 static void report_finished(pool *p, size_t index)
@@ -163,14 +174,45 @@ static void make_error(mcps_case_result *r, const char *fmt, const char *why)
         r->observed = strdup(text);
 }
 
+/* A case a worker took but the stop kept from starting (mark_not_run does the rest). */
+static void skip_taken(pool *p, size_t index)
+{
+    char why[400];
+    stop_reason(p, why, sizeof why);
+    const instance *in = &p->plan->items[index];
+    mcps_exec_describe(in->suite, in->c, in->rev, &p->results[index]);
+    make_error(&p->results[index], "not run: %s", why);
+    mtx_lock(&p->lock);
+    p->skipped++;
+    mtx_unlock(&p->lock);
+}
+
+/* A lane of cases: each worker takes the next instance before running the current one, so its
+ * process can start meanwhile (lanes.c). */
 static int worker(void *arg)
 {
     pool *p = arg;
-    size_t i;
-    while (take(p, &i)) {
+    mcps_lane lane = {.env = p->env,
+                      .shared = !p->env->cfg->fresh_processes,
+                      .barrier_failures = &p->barrier_failures,
+                      .lock = &p->lock,
+                      .processes = &p->processes};
+    size_t i, next;
+    bool more = take(p, &i);
+    while (more) {
+        bool has_next = take(p, &next);
         const instance *in = &p->plan->items[i];
+        const instance *after = has_next ? &p->plan->items[next] : NULL;
         mcps_case_result *r = &p->results[i];
-        mcps_exec_case(p->env, in->suite, in->c, in->rev, r);
+        if (mcps_guard_stopped(p->env->cfg->target.guard)) {
+            skip_taken(p, i);
+            i = next;
+            more = has_next;
+            continue;
+        }
+        report_started(p, i);
+        mcps_lane_run(&lane, in->suite, in->c, in->rev, after ? after->c : NULL,
+                      after ? after->rev : in->rev, r);
         if (r->cut) {
             char why[400];
             stop_reason(p, why, sizeof why);
@@ -178,7 +220,10 @@ static int worker(void *arg)
         }
         report_finished(p, i);
         mcps_liveness_after_case(&p->live, p->env, r);
+        i = next;
+        more = has_next;
     }
+    mcps_lane_close(&lane);
     return 0;
 }
 
@@ -189,7 +234,8 @@ static void mark_not_run(pool *p, mcps_run_result *out)
         return;
     char why[400];
     stop_reason(p, why, sizeof why);
-    for (size_t i = p->next; i < p->plan->n; i++) {
+    for (size_t k = p->next; k < p->plan->n; k++) {
+        size_t i = p->order[k];
         const instance *in = &p->plan->items[i];
         mcps_exec_describe(in->suite, in->c, in->rev, &p->results[i]);
         make_error(&p->results[i], "not run: %s", why);
@@ -197,7 +243,7 @@ static void mark_not_run(pool *p, mcps_run_result *out)
     if (!out->fatal) {
         char text[500];
         snprintf(text, sizeof text, "the run stopped early, %zu of %zu cases not run: %s",
-                 p->plan->n - p->next, p->plan->n, why);
+                 p->plan->n - p->next + p->skipped, p->plan->n, why);
         out->fatal = strdup(text);
     }
 }
@@ -216,6 +262,24 @@ static void run_pool(pool *p, size_t jobs)
     worker(p);
     for (size_t t = 0; t < started; t++)
         thrd_join(threads[t], NULL);
+}
+
+/*
+ * The order cases are taken in (the report keeps the plan's). Shared: the
+ * cases that need a process of their own first, so their start-up and their
+ * timeouts overlap the rest of the run, then the shareable ones, a revision
+ * at a time, so that consecutive cases of a lane can share its process.
+ * Fresh: the plan's order.
+ */
+static size_t *make_order(const plan *p, bool shared)
+{
+    size_t *order = malloc((p->n ? p->n : 1) * sizeof *order);
+    size_t k = 0;
+    for (int pass = 0; order && pass < (shared ? 2 : 1); pass++)
+        for (size_t i = 0; i < p->n; i++)
+            if (!shared || mcps_case_shareable(p->items[i].c) == (pass == 1))
+                order[k++] = i;
+    return order;
 }
 
 /* ---- the run ------------------------------------------------------------------------------ */
@@ -271,10 +335,15 @@ static void run_cases(const mcps_exec_env *env, const mcps_suite_set *suites, mc
         free(p.items);
         return;
     }
-    pool pl = {.env = env, .plan = &p, .results = calloc(p.n ? p.n : 1, sizeof(mcps_case_result))};
-    if (!pl.results || mtx_init(&pl.lock, mtx_plain) != thrd_success ||
+    size_t *order = make_order(&p, !env->cfg->fresh_processes);
+    pool pl = {.env = env,
+               .plan = &p,
+               .order = order,
+               .results = calloc(p.n ? p.n : 1, sizeof(mcps_case_result))};
+    if (!order || !pl.results || mtx_init(&pl.lock, mtx_plain) != thrd_success ||
         !mcps_liveness_init(&pl.live)) {
         out->fatal = strdup("out of memory starting the run");
+        free(order);
         free(pl.results);
         free(p.items);
         return;
@@ -283,6 +352,8 @@ static void run_cases(const mcps_exec_env *env, const mcps_suite_set *suites, mc
     mark_not_run(&pl, out);
     mcps_liveness_free(&pl.live);
     mtx_destroy(&pl.lock);
+    out->processes_started = pl.processes;
+    free(order);
     for (size_t i = 0; i < p.n; i++)
         if (!push_case(out, &pl.results[i]))
             mcps_case_result_free(&pl.results[i]);
@@ -337,7 +408,8 @@ static void run_guarded(const mcps_suite_set *suites, const mcps_run_config *cfg
                              .target = strdup(cfg->target_text ? cfg->target_text : ""),
                              .transport = strdup("stdio"),
                              .started_at = iso_now(),
-                             .strict = cfg->strict};
+                             .strict = cfg->strict,
+                             .isolation = cfg->fresh_processes ? "fresh" : "shared"};
     mcps_discovery d;
     mcps_discover(cfg, &d);
     note_stop(cfg, out); /* a stop in discovery, not a target that speaks nothing */

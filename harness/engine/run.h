@@ -3,9 +3,10 @@
  *
  * For each handshake-era revision the target is probed with `initialize` on
  * a fresh process (the catalog's negotiation section); each case then runs,
- * for each revision it applies to that the target speaks, on a fresh process
- * of its own. The stateless 2026-07-28 revision has its own probe slot
- * (server/discover) that is not written yet: it is reported as not probed.
+ * for each revision it applies to that the target speaks, on a process of its
+ * own or (--isolation shared, the default) on one it shares with other cases
+ * that leave the session clean (suite.h: mcps_case_shareable). The stateless 2026-07-28 revision
+ * has its own probe slot (server/discover) that is not written yet: it is reported as not probed.
  * Observer checks (what every message must satisfy) are graded per revision
  * from everything the target sent in all cases.
  */
@@ -37,7 +38,8 @@ typedef struct mcps_run_config {
     double probe_timeout;           /* seconds to wait for an initialize probe answer */
     bool strict;
     const mcps_vars *config_vars; /* from the target configuration (call_tool, ...); may be NULL */
-    size_t jobs;                  /* cases run at once, each on its own process (default 8) */
+    size_t jobs;                  /* cases run at once (default 8) */
+    bool fresh_processes;         /* --isolation fresh: every case on a process of its own */
     mcps_run_hooks hooks;         /* called under a lock, from whichever thread ran the case */
 } mcps_run_config;
 

@@ -660,6 +660,18 @@ static bool append_text(char **dst, const char *text)
     return *dst != NULL;
 }
 
+/* "isolation fresh|shared": whether the case may run on a process other cases use too. */
+static bool parse_isolation(loader *ld, mcps_case *c, const char *rest)
+{
+    if (strcmp(rest, "fresh") == 0)
+        c->isolation = MCPS_ISOLATION_FRESH;
+    else if (strcmp(rest, "shared") == 0)
+        c->isolation = MCPS_ISOLATION_SHARED;
+    else
+        return fail(ld, ld->lr.lineno, "isolation is 'fresh' or 'shared'");
+    return true;
+}
+
 /* proven-by FAULT VERDICT [SUITES...] (proofs.h) */
 static bool add_proof(loader *ld, mcps_case *c, char *rest)
 {
@@ -706,6 +718,8 @@ static bool parse_case_directive(loader *ld, mcps_case *c, char *word, char *res
     }
     if (strcmp(word, "timeout") == 0)
         return parse_duration(rest, &c->timeout) ? true : fail(ld, line, "bad timeout '%s'", rest);
+    if (strcmp(word, "isolation") == 0)
+        return parse_isolation(ld, c, rest);
     if (strcmp(word, "proven-by") == 0)
         return add_proof(ld, c, rest);
     return fail(ld, line, "unknown directive '%s'", word);

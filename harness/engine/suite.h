@@ -77,6 +77,13 @@ typedef enum mcps_session_mode {
     MCPS_SESSION_RAW,         /* fresh process, nothing sent yet */
 } mcps_session_mode;
 
+/* Whether a case may run on a process other cases use too (--isolation shared). */
+typedef enum mcps_isolation {
+    MCPS_ISOLATION_AUTO,  /* no directive: shared only when mcps_case_shareable() proves it clean */
+    MCPS_ISOLATION_FRESH, /* `isolation fresh`: always its own process */
+    MCPS_ISOLATION_SHARED, /* `isolation shared`: the author vouches it leaves the session clean */
+} mcps_isolation;
+
 typedef struct mcps_case {
     char *id;   /* "suite/name" */
     char *name; /* "name" as written after `case` */
@@ -89,6 +96,7 @@ typedef struct mcps_case {
     char **needs; /* variables the target configuration must set, e.g. "call_tool" */
     size_t nneeds;
     mcps_session_mode session;
+    mcps_isolation isolation;
     cJSON *client_capabilities; /* NULL: {} */
     char *expect;               /* the expectation, for a person */
     double timeout;             /* default wait for an expectation in this case; 0 = run default */
@@ -124,6 +132,18 @@ bool mcps_suite_parse(const char *name, const char *text, size_t len, mcps_suite
 
 void mcps_suite_free(mcps_suite *s);
 void mcps_suite_set_free(mcps_suite_set *set);
+
+/*
+ * May the case share a process with other cases? `isolation` decides when
+ * written; otherwise only a case that provably leaves the session as it found
+ * it: initialized session, no client capabilities of its own, no tool calls
+ * (needs), no raw bytes, no close/exit, no silence window that a message of an
+ * older case could break ("nothing for", "no {...} for"), and every message a
+ * request for a read-only method (ping, the lists, resources/read,
+ * prompts/get, completion/complete) whose id is a string or a small integer,
+ * so that it can be made unique on the shared session.
+ */
+bool mcps_case_shareable(const mcps_case *c);
 
 /* Shell-style glob match (*, ?, [...]) for --suite and --case filters. */
 bool mcps_glob_match(const char *pattern, const char *text);

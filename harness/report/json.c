@@ -218,6 +218,8 @@ static void put_header(jtree *j, cJSON *root, const mcps_run_result *run)
     put(j, h, "cpu_seconds", seconds_node(run->cpu_seconds));
     put_count(j, h, "messages_sent", run->messages_sent);
     put_count(j, h, "messages_received", run->messages_received);
+    put_text(j, h, "isolation", run->isolation ? run->isolation : "fresh");
+    put_count(j, h, "processes_started", run->processes_started);
 }
 
 bool mcps_report_json(const mcps_run_result *run, mcps_buf *out)

@@ -19,6 +19,8 @@
 #define MAX_WIRE_ENTRIES         2000
 #define DEFAULT_MAX_MESSAGE      ((size_t)4 * 1024 * 1024)
 #define MAX_INBOX                4096
+#define MAX_IDS                  65536
+#define ID_BLOCK                 10000000LL /* integer ids of case N: N * ID_BLOCK +- 10^6 */
 #define STDERR_WIRE_MAX          (8 * 1024) /* of wire_max_bytes, for stderr lines */
 #define WIRE_FLOOR               (4 * 1024) /* kept per session even when the run's budget is out */
 #define LATE_POLLS               256        /* queued events still handled past a deadline */
@@ -219,7 +221,124 @@ static void track_sent(mcps_session *s, const cJSON *msg)
         track_one(s, msg);
 }
 
-bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errlen)
+/* ---- unique ids on a shared process ---------------------------------------------------------- */
+
+/* The id a request of case s->case_no goes out with, or NULL to send it as written. */
+static cJSON *fresh_id(const mcps_session *s, const cJSON *id)
+{
+    char text[400];
+    if (cJSON_IsString(id)) {
+        if (strlen(id->valuestring) > 300)
+            return NULL;
+        /* "42" stays digits ("42000007"), so a server that mistakes such ids for numbers still
+         * does; the fixed width keeps two cases' ids apart. */
+        const char *v = id->valuestring;
+        bool digits = *v && strspn(v, "0123456789") == strlen(v);
+        snprintf(text, sizeof text, digits ? "%s%06u" : "%s~%u", v, s->case_no);
+        return cJSON_CreateString(text);
+    }
+    if (!cJSON_IsNumber(id) || !mcps_json_number_is_integer(id) || !(id->valuedouble > -1e6) ||
+        !(id->valuedouble < 1e6))
+        return NULL;
+    snprintf(text, sizeof text, "%lld",
+             (long long)id->valuedouble + (long long)s->case_no * ID_BLOCK);
+    return mcps_json_create_number_text(text);
+}
+
+static bool remember_id(mcps_session *s, const cJSON *wire, const cJSON *written)
+{
+    if (s->nids >= MAX_IDS)
+        return false;
+    if (s->nids == s->cap_ids) {
+        size_t cap = s->cap_ids ? s->cap_ids * 2 : 16;
+        mcps_session_id *ids = realloc(s->ids, cap * sizeof *ids);
+        if (!ids)
+            return false;
+        s->ids = ids;
+        s->cap_ids = cap;
+    }
+    s->ids[s->nids++] =
+        (mcps_session_id){cJSON_Duplicate(wire, true), cJSON_Duplicate(written, true), s->case_no};
+    return true;
+}
+
+static const mcps_session_id *find_id(const mcps_session *s, const cJSON *id, bool by_wire)
+{
+    for (size_t i = s->nids; i-- > 0;)
+        if (mcps_rpc_id_equal(by_wire ? s->ids[i].wire : s->ids[i].written, id) &&
+            (by_wire || s->ids[i].case_no == s->case_no))
+            return &s->ids[i];
+    return NULL;
+}
+
+/* A request of ours (method and id) in msg, which the caller owns, gets its unique id. */
+static void rewrite_request(mcps_session *s, cJSON *msg)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    if (!cJSON_IsObject(msg) || !id || !cJSON_HasObjectItem(msg, "method"))
+        return;
+    cJSON *wire = fresh_id(s, id);
+    if (wire && remember_id(s, wire, id))
+        cJSON_ReplaceItemInObjectCaseSensitive(msg, "id", wire);
+    else
+        mcps_json_delete(wire);
+}
+
+/* notifications/cancelled names a request of this case by the id it went out with. */
+static void rewrite_cancel(mcps_session *s, cJSON *msg)
+{
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    if (!cJSON_IsString(method) || strcmp(method->valuestring, "notifications/cancelled") != 0)
+        return;
+    const mcps_session_id *known =
+        find_id(s, cJSON_GetObjectItemCaseSensitive(params, "requestId"), false);
+    if (known)
+        cJSON_ReplaceItemInObjectCaseSensitive(params, "requestId",
+                                               cJSON_Duplicate(known->wire, true));
+}
+
+static cJSON *with_fresh_ids(mcps_session *s, const cJSON *msg)
+{
+    cJSON *copy = cJSON_Duplicate(msg, true);
+    if (!copy)
+        return NULL;
+    cJSON *item = cJSON_IsArray(copy) ? copy->child : copy;
+    for (; item; item = cJSON_IsArray(copy) ? item->next : NULL) {
+        rewrite_request(s, item);
+        rewrite_cancel(s, item);
+    }
+    return copy;
+}
+
+/* An answer's id back as the suite wrote it. False: it answers an earlier case's request. */
+static bool restore_id(mcps_session *s, cJSON *msg)
+{
+    if (!cJSON_IsObject(msg) || cJSON_HasObjectItem(msg, "method"))
+        return true;
+    const mcps_session_id *known = find_id(s, cJSON_GetObjectItemCaseSensitive(msg, "id"), true);
+    if (!known)
+        return true;
+    if (known->case_no != s->case_no)
+        return false;
+    cJSON_ReplaceItemInObjectCaseSensitive(msg, "id", cJSON_Duplicate(known->written, true));
+    return true;
+}
+
+void mcps_session_begin_case(mcps_session *s, unsigned case_no, mcps_session_finding_fn fn,
+                             void *ctx)
+{
+    s->cfg.on_finding = fn;
+    s->cfg.ctx = ctx;
+    s->case_no = case_no;
+    if (!s->nwire) /* a later case on a shared process: its log's times count from its start */
+        s->t0_us = mcps_clock_us();
+    for (size_t i = 0; i < s->ninbox; i++)
+        mcps_json_delete(s->inbox[i].msg);
+    s->ninbox = 0;
+}
+
+static bool send_line(mcps_session *s, const cJSON *msg, char *err, size_t errlen)
 {
     size_t len;
     char *line = mcps_rpc_line(msg, &len);
@@ -231,6 +350,20 @@ bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errl
     track_sent(s, msg);
     bool ok = deliver(s, line, len, err, errlen);
     free(line);
+    return ok;
+}
+
+bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errlen)
+{
+    if (!s->case_no)
+        return send_line(s, msg, err, errlen);
+    cJSON *copy = with_fresh_ids(s, msg);
+    if (!copy) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    bool ok = send_line(s, copy, err, errlen);
+    mcps_json_delete(copy);
     return ok;
 }
 
@@ -405,6 +538,36 @@ static void count_batch(mcps_session *s, const cJSON *batch)
     }
 }
 
+/* Answers on a shared process: ids as written for this case's, none of an earlier case's
+ * (logged and observed already; the inbox is the case's own). False: nothing left. */
+static bool restore_ids(mcps_session *s, mcps_observed *m)
+{
+    size_t late = 0;
+    if (cJSON_IsArray(m->msg)) {
+        for (cJSON *item = m->msg->child, *next; item; item = next) {
+            next = item->next;
+            if (!restore_id(s, item)) {
+                mcps_json_delete(cJSON_DetachItemViaPointer(m->msg, item));
+                late++;
+            }
+        }
+        if (late && !m->msg->child) {
+            mcps_session_event(s, "a batch of answers to an earlier case's requests: not "
+                                  "part of this case");
+            mcps_json_delete(m->msg);
+            return false;
+        }
+    } else if (!restore_id(s, m->msg)) {
+        mcps_session_event(s, "an answer to an earlier case's request: not part of this case");
+        mcps_json_delete(m->msg);
+        return false;
+    }
+    if (late)
+        mcps_session_event(s, "%zu answer%s in this batch answered an earlier case: left out", late,
+                           late == 1 ? "" : "s");
+    return true;
+}
+
 static void receive_message(mcps_session *s, const mcps_tevent *ev)
 {
     s->counts.lines++;
@@ -416,6 +579,8 @@ static void receive_message(mcps_session *s, const mcps_tevent *ev)
                                     ev->line, &m);
     s->judging = NULL;
     if (!whole)
+        return;
+    if (s->nids && !restore_ids(s, &m))
         return;
     if (m.info.kind == MCPS_RPC_BATCH) {
         count_batch(s, m.msg);
@@ -571,7 +736,8 @@ void mcps_session_take_log(mcps_session *s, mcps_wire_log *out)
     s->stall_measured = s->responsive = false;
     s->stalled_seconds = 0;
     s->wire = NULL;
-    s->nwire = s->cap_wire = s->wire_bytes = s->wire_dropped = 0;
+    s->nwire = s->cap_wire = s->wire_bytes = s->wire_dropped = s->stderr_bytes = 0;
+    s->stderr_cut_noted = s->budget_cut_noted = false;
     s->notes = NULL;
     s->nnotes = 0;
 }
@@ -593,5 +759,10 @@ void mcps_session_free(mcps_session *s)
         free(s->notes[i].message);
     }
     free(s->notes);
+    for (size_t i = 0; i < s->nids; i++) {
+        mcps_json_delete(s->ids[i].wire);
+        mcps_json_delete(s->ids[i].written);
+    }
+    free(s->ids);
     free(s);
 }

@@ -67,6 +67,12 @@ typedef struct mcps_session_config {
     void *ctx;
 } mcps_session_config;
 
+/* A request id as written in the suite and as sent on a shared session (see begin_case). */
+typedef struct mcps_session_id {
+    cJSON *wire, *written;
+    unsigned case_no;
+} mcps_session_id;
+
 typedef struct mcps_session {
     mcps_session_config cfg;
     mcps_transport *t;
@@ -96,6 +102,10 @@ typedef struct mcps_session {
     size_t late_polls;
     int exit_code, term_signal;
     char last_event[160];
+    /* a process shared by several cases: request ids get a per-case mark on the wire */
+    unsigned case_no; /* 0: ids go out as written */
+    mcps_session_id *ids;
+    size_t nids, cap_ids;
     /* the line being judged, so findings can quote it */
     const char *judging;
     size_t judging_len;
@@ -126,6 +136,19 @@ void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report);
 
 /* The revision the observer grades by (set once initialize settles it). */
 void mcps_session_set_rev(mcps_session *s, mcps_rev rev);
+
+/*
+ * The next case on a process shared by several (case_no counts them from 1):
+ * findings go to fn/ctx from now on, the inbox is emptied, and the ids of the
+ * requests it sends are made unique on the wire: "list" goes out as
+ * "list~N", a string of digits gets N in six digits ("42" as "42000007"), an
+ * integer below 10^6 gets N * 10^7 added, other ids go as written. Answers
+ * are mapped back to the ids as written before they reach the inbox; an
+ * answer to an earlier case's request is logged and observed but kept out.
+ * case_no 0 sends ids as written (a process of the case's own).
+ */
+void mcps_session_begin_case(mcps_session *s, unsigned case_no, mcps_session_finding_fn fn,
+                             void *ctx);
 
 /* Hand over the wire log and notes (the session keeps none), with whether the
  * case was cut short and how the target answered (for the run's liveness

@@ -354,6 +354,54 @@ static void test_globs(void **state)
     assert_true(mcps_glob_match("*", ""));
 }
 
+/* Which cases may share a process: only what the steps prove harmless, or what the suite vouches
+ * for; `isolation fresh` and raw sessions never share. */
+static void test_isolation_rule(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *directives, *steps;
+        bool shareable;
+    } cases[] = {
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":\"p-${i}\",\"method\":\"tools/list\"}\n", true},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nwait 10ms\n", true},
+        {"isolation fresh\n", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n", false},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"logging/setLevel\"}\n", false},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1.0,\"method\":\"ping\"}\n", false},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":\"${id}\",\"method\":\"ping\"}\n", false},
+        {"", "--> {\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}\n", false},
+        {"", "--> [{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]\n", false},
+        {"", "--> raw {}\n", false},
+        {"", "<-- nothing for 10ms\n", false},
+        {"needs call_tool\n", "<-- {\"id\":1}\n", false},
+        {"client-capabilities {\"roots\":{}}\n", "<-- {\"id\":1}\n", false},
+        {"isolation shared\n", "--> {\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n", true},
+        {"isolation shared\nsession raw\n", "<-- {\"id\":1}\n", false},
+        {"",
+         "foreach x in ${l} max 2\n  --> "
+         "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\"}\nend\n",
+         false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[600];
+        snprintf(text, sizeof text,
+                 "suite t\ntitle T\ncase a\ntitle x\nrequires PING-001\nexpect e\n%s%s",
+                 cases[i].directives, cases[i].steps);
+        mcps_suite s;
+        char err[400] = "";
+        if (!mcps_suite_parse("t.suite", text, strlen(text), &s, err, sizeof err))
+            fail_msg("case %zu: %s", i, err);
+        if (mcps_case_shareable(&s.cases[0]) != cases[i].shareable)
+            fail_msg("case %zu: shareable should be %d", i, cases[i].shareable);
+        mcps_suite_free(&s);
+    }
+    mcps_suite s;
+    char err[400] = "";
+    const char *bad = "suite t\ntitle T\ncase a\ntitle x\nisolation some\n";
+    assert_false(mcps_suite_parse("t.suite", bad, strlen(bad), &s, err, sizeof err));
+    assert_non_null(strstr(err, "t.suite:5: isolation is 'fresh' or 'shared'"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -366,6 +414,7 @@ int main(void)
         cmocka_unit_test(test_good_suite),
         cmocka_unit_test(test_bundled_suites_load),
         cmocka_unit_test(test_globs),
+        cmocka_unit_test(test_isolation_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,92 @@
+/*
+ * isolation.c - which cases may share a target process (--isolation shared).
+ *
+ * Starting a process per case is most of a run's cost against a Node.js
+ * server, but a case that changed the server's state, or whose verdict
+ * depends on the process being new, would bleed into the next one. So a case
+ * shares only when the suite says so (`isolation shared`) or when its steps
+ * prove it harmless; when in doubt, it gets its own process (see suite.h).
+ */
+#include "engine/suite.h"
+
+#include "codec/json.h"
+
+#include <string.h>
+
+/* Requests that read and change nothing a later case could see. */
+static bool read_only_method(const char *method)
+{
+    static const char *const methods[] = {
+        "ping",         "tools/list",  "resources/list",      "resources/templates/list",
+        "prompts/list", "prompts/get", "completion/complete", "resources/read",
+        "tasks/get",    "tasks/list",
+    };
+    for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
+        if (strcmp(method, methods[i]) == 0)
+            return true;
+    return false;
+}
+
+/* An id the shared session can make unique and map back: a string, or an integer below 10^6
+ * written as one (a variable standing for the whole id could be anything). */
+static bool rewritable_id(const cJSON *id)
+{
+    if (cJSON_IsString(id))
+        return strncmp(id->valuestring, "${", 2) != 0 ||
+               strchr(id->valuestring, '}') != id->valuestring + strlen(id->valuestring) - 1;
+    return cJSON_IsNumber(id) && mcps_json_number_is_integer(id) && id->valuedouble > -1e6 &&
+           id->valuedouble < 1e6;
+}
+
+static bool harmless_message(const cJSON *msg)
+{
+    if (!cJSON_IsObject(msg))
+        return false; /* a batch, or not a message */
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const cJSON *jsonrpc = cJSON_GetObjectItemCaseSensitive(msg, "jsonrpc");
+    return cJSON_IsString(method) && read_only_method(method->valuestring) &&
+           cJSON_IsString(jsonrpc) && strcmp(jsonrpc->valuestring, "2.0") == 0 &&
+           rewritable_id(cJSON_GetObjectItemCaseSensitive(msg, "id"));
+}
+
+static bool harmless_steps(const mcps_step *steps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const mcps_step *st = &steps[i];
+        switch (st->kind) {
+        case MCPS_STEP_SEND:
+            if (!harmless_message(st->json))
+                return false;
+            break;
+        case MCPS_STEP_REPEAT:
+        case MCPS_STEP_FOREACH:
+            if (!harmless_steps(st->body, st->nbody))
+                return false;
+            break;
+        case MCPS_STEP_EXPECT:
+        case MCPS_STEP_NO_RESPONSE: /* late answers to older cases are kept out of the inbox */
+        case MCPS_STEP_WAIT:
+        case MCPS_STEP_LET:
+        case MCPS_STEP_EACH:
+        case MCPS_STEP_REQUIRE:
+            break;
+        case MCPS_STEP_SEND_RAW:    /* a lenient parser may still be holding half a line */
+        case MCPS_STEP_NOTHING:     /* any message counts, one an older case provoked too */
+        case MCPS_STEP_NO_MATCH:    /* e.g. a list_changed the server sends once after start */
+        case MCPS_STEP_EXIT:        /* ends the process */
+        case MCPS_STEP_CLOSE_INPUT: /* ends the session */
+        default:
+            return false;
+        }
+    }
+    return true;
+}
+
+bool mcps_case_shareable(const mcps_case *c)
+{
+    if (c->session != MCPS_SESSION_INITIALIZED || c->isolation == MCPS_ISOLATION_FRESH)
+        return false;
+    if (c->isolation == MCPS_ISOLATION_SHARED)
+        return true;
+    return !c->client_capabilities && !c->nneeds && harmless_steps(c->steps, c->nsteps);
+}
