@@ -17,6 +17,7 @@
  */
 #include "engine/internal.h"
 
+#include "base/array.h"
 #include "base/clock.h"
 
 #include <stdio.h>
@@ -96,13 +97,8 @@ static bool make_plan(const mcps_suite_set *suites, const mcps_run_config *cfg, 
                 if (!mcps_run_selects(cfg, &suites->suites[s], c) ||
                     !mcps_rev_set_has(case_revisions(cfg, c), (mcps_rev)r))
                     continue;
-                if (p->n == cap) {
-                    cap = cap ? cap * 2 : 64;
-                    instance *items = realloc(p->items, cap * sizeof *items);
-                    if (!items)
-                        return false;
-                    p->items = items;
-                }
+                if (!mcps_array_reserve(&p->items, &cap, p->n + 1, sizeof *p->items, 64))
+                    return false;
                 p->items[p->n++] = (instance){&suites->suites[s], c, (mcps_rev)r};
             }
     return true;

@@ -9,6 +9,8 @@
  */
 #include "session/observe.h"
 
+#include "base/array.h"
+
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -191,14 +193,9 @@ static mcps_finding_kind reuse_kind(mcps_rev rev, bool answered)
 
 static bool reserve_request(mcps_observer *obs)
 {
-    if (obs->nrequests == obs->cap_requests) {
-        size_t cap = obs->cap_requests ? obs->cap_requests * 2 : 64;
-        mcps_tracked_request *r = realloc(obs->requests, cap * sizeof *r);
-        if (!r)
-            return false;
-        obs->requests = r;
-        obs->cap_requests = cap;
-    }
+    if (!mcps_array_reserve(&obs->requests, &obs->cap_requests, obs->nrequests + 1,
+                            sizeof *obs->requests, 64))
+        return false;
     return (obs->nrequests + 1) * 2 <= obs->nslots || grow_slots(obs);
 }
 

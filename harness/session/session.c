@@ -3,6 +3,7 @@
  */
 #include "session/session.h"
 
+#include "base/array.h"
 #include "base/buf.h"
 #include "codec/json.h"
 #include "base/clock.h"
@@ -69,15 +70,9 @@ static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size
         s->wire_dropped++;
         return;
     }
-    if (s->nwire == s->cap_wire) {
-        size_t cap = s->cap_wire ? s->cap_wire * 2 : 32;
-        mcps_wire_entry *w = realloc(s->wire, cap * sizeof *w);
-        if (!w) {
-            s->wire_dropped++;
-            return;
-        }
-        s->wire = w;
-        s->cap_wire = cap;
+    if (!mcps_array_reserve(&s->wire, &s->cap_wire, s->nwire + 1, sizeof *s->wire, 32)) {
+        s->wire_dropped++;
+        return;
     }
     char *copy = malloc(keep + 1);
     if (!copy) {
@@ -249,14 +244,8 @@ static bool remember_id(mcps_session *s, const cJSON *wire, const cJSON *written
 {
     if (s->nids >= MAX_IDS)
         return false;
-    if (s->nids == s->cap_ids) {
-        size_t cap = s->cap_ids ? s->cap_ids * 2 : 16;
-        mcps_session_id *ids = realloc(s->ids, cap * sizeof *ids);
-        if (!ids)
-            return false;
-        s->ids = ids;
-        s->cap_ids = cap;
-    }
+    if (!mcps_array_reserve(&s->ids, &s->cap_ids, s->nids + 1, sizeof *s->ids, 16))
+        return false;
     s->ids[s->nids++] =
         (mcps_session_id){cJSON_Duplicate(wire, true), cJSON_Duplicate(written, true), s->case_no};
     return true;
@@ -499,15 +488,9 @@ static void enqueue(mcps_session *s, cJSON *msg, bool in_batch, size_t line)
         mcps_json_delete(msg);
         return;
     }
-    if (s->ninbox == s->cap_inbox) {
-        size_t cap = s->cap_inbox ? s->cap_inbox * 2 : 16;
-        mcps_inmsg *in = realloc(s->inbox, cap * sizeof *in);
-        if (!in) {
-            mcps_json_delete(msg);
-            return;
-        }
-        s->inbox = in;
-        s->cap_inbox = cap;
+    if (!mcps_array_reserve(&s->inbox, &s->cap_inbox, s->ninbox + 1, sizeof *s->inbox, 16)) {
+        mcps_json_delete(msg);
+        return;
     }
     s->inbox[s->ninbox++] =
         (mcps_inmsg){msg, shape_of(msg), in_batch, false, line, mcps_clock_us() - s->t0_us};

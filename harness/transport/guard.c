@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "base/array.h"
 #include "base/clock.h"
 
 bool mcps_guard_init(mcps_guard *g)
@@ -109,14 +110,8 @@ typedef struct groups {
 
 static void groups_add(groups *gs, int32_t pgid)
 {
-    if (gs->n == gs->cap) {
-        size_t cap = gs->cap ? gs->cap * 2 : 64;
-        int32_t *p = realloc(gs->pgid, cap * sizeof *p);
-        if (!p)
-            return;
-        gs->pgid = p;
-        gs->cap = cap;
-    }
+    if (!mcps_array_reserve(&gs->pgid, &gs->cap, gs->n + 1, sizeof *gs->pgid, 64))
+        return;
     gs->pgid[gs->n++] = pgid;
 }
 
