@@ -283,16 +283,6 @@ static void grade_rule(const mcps_tally *t, mcps_rev rev, size_t i, mcps_case_re
     c->observed = mcps_buf_take(&obs);
 }
 
-static bool append_case(mcps_run_result *out, mcps_case_result *c)
-{
-    mcps_case_result *cases = realloc(out->cases, (out->ncases + 1) * sizeof *cases);
-    if (!cases)
-        return false;
-    out->cases = cases;
-    out->cases[out->ncases++] = *c;
-    return true;
-}
-
 static void describe_rule(const rule *r, mcps_rev rev, mcps_case_result *c)
 {
     mcps_buf id = {0};
@@ -325,7 +315,7 @@ static bool append_unmatched(const mcps_tally *t, mcps_rev rev, mcps_run_result 
                     t->unmatched[rev] == 1 ? "" : "s");
     c.observed = mcps_buf_take(&obs);
     c.reason = c.observed ? strdup(c.observed) : NULL;
-    if (append_case(out, &c))
+    if (mcps_run_result_push(out, &c))
         return true;
     mcps_case_result_free(&c);
     return false;
@@ -350,7 +340,7 @@ bool mcps_tally_results(const mcps_tally *t, mcps_rev_set revisions, mcps_run_re
             mcps_case_result c = {0};
             describe_rule(&rules[i], (mcps_rev)r, &c);
             grade_rule(t, (mcps_rev)r, i, &c);
-            if (!append_case(out, &c)) {
+            if (!mcps_run_result_push(out, &c)) {
                 mcps_case_result_free(&c);
                 return false;
             }

@@ -92,3 +92,14 @@ void mcps_run_result_free(mcps_run_result *run)
         mcps_case_result_free(&run->cases[i]);
     free(run->cases);
 }
+
+bool mcps_run_result_push(mcps_run_result *run, mcps_case_result *c)
+{
+    mcps_case_result *cases = realloc(run->cases, (run->ncases + 1) * sizeof *cases);
+    if (!cases)
+        return false;
+    run->cases = cases;
+    run->cases[run->ncases++] = *c;
+    *c = (mcps_case_result){0};
+    return true;
+}

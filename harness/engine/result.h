@@ -92,6 +92,8 @@ const char *mcps_verdict_name(mcps_verdict v); /* "PASS", "FAIL", ... */
 /* The verdict a broken requirement of this level earns: FAIL, WARN or INFO. */
 mcps_verdict mcps_verdict_for_level(mcps_level level);
 
+/* Move c to the end of run->cases (c is zeroed); false, c untouched, when out of memory. */
+bool mcps_run_result_push(mcps_run_result *run, mcps_case_result *c);
 /* Recount run->counts from the cases. */
 void mcps_run_result_count(mcps_run_result *run);
 /* Exit code: 1 any FAIL; else 3 incomplete (fatal or ERROR); else 1 for WARN under strict; else 0.

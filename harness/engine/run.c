@@ -280,17 +280,6 @@ static size_t *make_order(const plan *p, bool shared)
 
 /* ---- the run ------------------------------------------------------------------------------ */
 
-static bool push_case(mcps_run_result *out, mcps_case_result *c)
-{
-    mcps_case_result *cases = realloc(out->cases, (out->ncases + 1) * sizeof *cases);
-    if (!cases)
-        return false;
-    out->cases = cases;
-    out->cases[out->ncases++] = *c;
-    *c = (mcps_case_result){0};
-    return true;
-}
-
 static void finished_hook(const mcps_run_config *cfg, const mcps_case_result *c)
 {
     if (cfg->hooks.case_finished)
@@ -315,7 +304,7 @@ static void take_discovery(const mcps_run_config *cfg, mcps_discovery *d, mcps_r
         d->probes[r].detail = NULL; /* moved */
         if (d->has_case[r]) {
             finished_hook(cfg, &d->cases[r]);
-            push_case(out, &d->cases[r]);
+            mcps_run_result_push(out, &d->cases[r]);
             d->has_case[r] = false;
         }
     }
@@ -351,7 +340,7 @@ static void run_cases(const mcps_exec_env *env, const mcps_suite_set *suites, mc
     out->processes_started = pl.processes;
     free(order);
     for (size_t i = 0; i < p.n; i++)
-        if (!push_case(out, &pl.results[i]))
+        if (!mcps_run_result_push(out, &pl.results[i]))
             mcps_case_result_free(&pl.results[i]);
     free(pl.results);
     free(p.items);
