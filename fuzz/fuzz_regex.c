@@ -25,6 +25,7 @@
 #include "schema/jsonschema.h"
 #include "schema/jsonschema_internal.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #ifdef MCPS_FUZZ_PCRE2
@@ -104,10 +105,11 @@ static void check_wrapped(const char *pat, size_t plen, const char *subj, size_t
 /* ---- PCRE2 on the common subset -------------------------------------------------- */
 
 #ifdef MCPS_FUZZ_PCRE2
-/* An escape both dialects read the same way: class escapes, control escapes, punctuation. */
+/* An escape both dialects read the same way: class escapes, control escapes, punctuation.
+ * Not \v: VT alone in ECMA-262, any vertical white space (LF, CR, ...) in PCRE2. */
 static bool common_escape(unsigned char c)
 {
-    return strchr("dDwWsSbBnrtfv", c) ||
+    return strchr("dDwWsSbBnrtf", c) ||
            (c >= 0x21 && c <= 0x7E && !((c | 0x20) >= 'a' && (c | 0x20) <= 'z') &&
             !(c >= '0' && c <= '9'));
 }
@@ -149,8 +151,8 @@ static bool in_subset(const char *p, size_t n)
         } else if (c == '(' && i + 1 < n && p[i + 1] == '*') {
             return false;
         } else if (c == '(' && i + 1 < n && p[i + 1] == '?') {
-            bool named =
-                i + 2 < n && p[i + 2] == '<' && i + 3 < n && p[i + 3] != '=' && p[i + 3] != '!';
+            bool named = i + 3 < n && p[i + 2] == '<' &&
+                         (isalpha((unsigned char)p[i + 3]) || p[i + 3] == '_');
             if (!(i + 2 < n && p[i + 2] == ':') && !named)
                 return false;
         } else if (c == '{' && i + 1 < n && p[i + 1] == ',') {

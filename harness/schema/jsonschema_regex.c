@@ -20,6 +20,7 @@
 #include "base/array.h"
 #include "base/hex.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -528,6 +529,19 @@ static bool quantifier(rx_parser *ps, uint32_t *min, uint32_t *max)
 
 static int32_t parse_alt(rx_parser *ps);
 
+/* An ECMA-262 group name: an identifier (ASCII letters, digits, _ and $, not a digit first;
+ * bytes of non-ASCII letters and \u escapes are let through unjudged). */
+static bool group_name_ok(const unsigned char *p, const unsigned char *end)
+{
+    if (p == end || (*p >= '0' && *p <= '9'))
+        return false;
+    for (; p < end; p++)
+        if (!(isalnum(*p) || *p == '_' || *p == '$' || *p >= 0x80 ||
+              (*p == '\\' && p + 1 < end && p[1] == 'u')))
+            return false;
+    return true;
+}
+
 static int32_t parse_group(rx_parser *ps)
 {
     if (at(ps, '?')) {
@@ -540,7 +554,7 @@ static int32_t parse_group(rx_parser *ps)
             ps->p = q + 1;
         } else if (q < ps->end && *q == '<') {
             const unsigned char *gt = memchr(q, '>', (size_t)(ps->end - q));
-            if (!gt || gt == q + 1)
+            if (!gt || !group_name_ok(q + 1, gt))
                 return rx_fail(ps, MCPS_SCHEMA_REGEX_SYNTAX, "bad group name"), -1;
             ps->p = gt + 1;
         } else {
