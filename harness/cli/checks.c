@@ -89,8 +89,11 @@ static void add_builtin_proofs(cJSON *o, const char *id, const char *suite,
 {
     cJSON *proofs = cJSON_GetObjectItemCaseSensitive(o, "proofs");
     for (size_t i = 0; bp && i < bp->n; i++)
-        if (strcmp(bp->items[i].check, id) == 0)
-            cJSON_AddItemToArray(proofs, proof_json(&bp->items[i].proof, suite, bp->file));
+        if (strcmp(bp->items[i].check, id) == 0) {
+            cJSON *p = proof_json(&bp->items[i].proof, suite, bp->file);
+            cJSON_AddItemToObject(p, "breaks", id_array(bp->items[i].breaks));
+            cJSON_AddItemToArray(proofs, p);
+        }
 }
 
 static void add_builtins(cJSON *checks, const mcps_run_config *cfg, const mcps_builtin_proofs *bp)

@@ -3,6 +3,7 @@
  */
 #include "engine/proofs.h"
 
+#include "engine/catalog.h"
 #include "engine/run.h"
 
 #include <errno.h>
@@ -82,15 +83,25 @@ void mcps_proof_free(mcps_proof *p)
 
 /* ---- suites/builtin.proofs ---------------------------------------------------------- */
 
-static bool is_builtin(const char *check)
+/* The requirement IDs of a built-in check, or NULL when check is none. */
+static const char *builtin_reqs(const char *check)
 {
     const char *id, *title, *reqs;
     if (mcps_run_discovery_check(&id, &title, &reqs) && strcmp(check, id) == 0)
-        return true;
+        return reqs;
     if (strncmp(check, "observe/", 8) != 0)
-        return false;
+        return NULL;
     for (size_t i = 0; mcps_run_observer_rule(i, &id, &title, &reqs); i++)
         if (strcmp(check + 8, id) == 0)
+            return reqs;
+    return NULL;
+}
+
+static bool has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
             return true;
     return false;
 }
@@ -101,33 +112,64 @@ static bool load_fail(char *err, size_t errlen, const char *path, size_t line, c
     return false;
 }
 
-/* "CHECK proven-by FAULT VERDICT [SUITES...]" */
+/* The IDs between CHECK and proven-by: each in the catalog and among the check's own. */
+static bool parse_breaks(const char *reqs, char *ids, char *why, size_t n)
+{
+    if (!*ids) {
+        snprintf(why, n, "name the requirement IDs the fault breaks: CHECK ID... proven-by ...");
+        return false;
+    }
+    for (char *save = NULL, *id = strtok_r(ids, " \t", &save); id;
+         id = strtok_r(NULL, " \t", &save))
+        if (!mcps_catalog_find(id) || !has_word(reqs, id)) {
+            snprintf(why, n, "'%s' is not %s", id,
+                     mcps_catalog_find(id) ? "a requirement of that check" : "a catalog ID");
+            return false;
+        }
+    return true;
+}
+
+/* "CHECK ID... proven-by FAULT VERDICT [SUITES...]" */
 static bool parse_builtin_line(const char *path, size_t lineno, char *text,
                                mcps_builtin_proofs *out, char *err, size_t errlen)
 {
     char why[200];
-    char *check = strtok(text, " \t");
-    char *word = check ? strtok(NULL, " \t") : NULL;
-    char *rest = word ? strtok(NULL, "") : NULL;
-    if (!word || strcmp(word, "proven-by") != 0 || !rest)
+    char *mark = strstr(text, " proven-by ");
+    if (!mark)
         return load_fail(err, errlen, path, lineno,
-                         "write CHECK proven-by FAULT VERDICT [SUITES...]");
-    if (!is_builtin(check)) {
+                         "write CHECK ID... proven-by FAULT VERDICT [SUITES...]");
+    *mark = '\0';
+    char *rest = mark + strlen(" proven-by ");
+    char *check = text;
+    char *ids = check + strcspn(check, " \t");
+    if (*ids)
+        *ids++ = '\0';
+    const char *reqs = builtin_reqs(check);
+    if (!reqs) {
         snprintf(why, sizeof why,
                  "'%s' is no built-in check (observe/RULE or discovery/initialize; cases say "
                  "proven-by in their suite)",
                  check);
         return load_fail(err, errlen, path, lineno, why);
     }
+    char *breaks = strdup(ids);
+    if (!breaks || !parse_breaks(reqs, ids, why, sizeof why)) {
+        free(breaks);
+        return load_fail(err, errlen, path, lineno, breaks ? why : "out of memory");
+    }
     mcps_builtin_proof *grown = realloc(out->items, (out->n + 1) * sizeof *grown);
     if (!grown)
         return load_fail(err, errlen, path, lineno, "out of memory");
     out->items = grown;
     mcps_builtin_proof *p = &out->items[out->n];
-    if (!mcps_proof_parse(rest, lineno, &p->proof, why, sizeof why))
+    *p = (mcps_builtin_proof){.breaks = breaks};
+    if (!mcps_proof_parse(rest, lineno, &p->proof, why, sizeof why)) {
+        free(breaks);
         return load_fail(err, errlen, path, lineno, why);
+    }
     if (!(p->check = strdup(check))) {
         mcps_proof_free(&p->proof);
+        free(breaks);
         return load_fail(err, errlen, path, lineno, "out of memory");
     }
     out->n++;
@@ -171,6 +213,7 @@ void mcps_builtin_proofs_free(mcps_builtin_proofs *p)
 {
     for (size_t i = 0; i < p->n; i++) {
         free(p->items[i].check);
+        free(p->items[i].breaks);
         mcps_proof_free(&p->items[i].proof);
     }
     free(p->items);

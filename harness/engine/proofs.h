@@ -5,9 +5,10 @@
  * fault (`refserver --fault NAME`) makes it fail. A suite case says which
  * with `proven-by FAULT VERDICT [SUITES...]` lines; the checks built into
  * mcpspec (observe/... rules, discovery/initialize) say it in
- * suites/builtin.proofs, one `CHECK proven-by FAULT VERDICT [SUITES...]` per
- * line. `mcpspec list --json` publishes both, and the fault tests, the
- * refserver README's fault table and the orphan test are built from that.
+ * suites/builtin.proofs, one `CHECK ID... proven-by FAULT VERDICT [SUITES...]`
+ * per line, where the IDs are the check's requirements the fault breaks (a
+ * case's are on its own `requires` line). `mcpspec list --json` publishes both, and the fault
+ * tests, the refserver README's fault table and the orphan test are built from that.
  */
 #ifndef MCPS_ENGINE_PROOFS_H
 #define MCPS_ENGINE_PROOFS_H
@@ -31,7 +32,8 @@ void mcps_proof_free(mcps_proof *p);
 
 /* One line of suites/builtin.proofs. */
 typedef struct mcps_builtin_proof {
-    char *check; /* "observe/json-text", "discovery/initialize" */
+    char *check;  /* "observe/json-text", "discovery/initialize" */
+    char *breaks; /* the check's requirement IDs the fault breaks, space-separated */
     mcps_proof proof;
 } mcps_builtin_proof;
 
@@ -43,7 +45,8 @@ typedef struct mcps_builtin_proofs {
 
 /*
  * Load a builtin.proofs file; a missing file is an empty list. Each line must
- * name a built-in check, and an observe/ line the suites that feed it; on
+ * name a built-in check, catalog IDs among its requirements, and for an
+ * observe/ line the suites that feed it; on
  * failure err holds "FILE:LINE: what is wrong".
  */
 bool mcps_builtin_proofs_load(const char *path, mcps_builtin_proofs *out, char *err, size_t errlen);

@@ -38,7 +38,7 @@
       "refuse ping with an error until notifications/initialized arrived")                         \
     X(ID_AS_NUMBER, "id-as-number", "RPC-RSP-001",                                                 \
       "echo string ids that look like integers (\"42\") as numbers (42)")                          \
-    X(ID_LOSSY, "id-lossy", "RPC-RSP-001",                                                         \
+    X(ID_LOSSY, "id-lossy", "JSON-INT-001",                                                        \
       "echo integer ids through a double (9007199254740993 -> 9007199254740992)")                  \
     X(ID_ASCII_ONLY, "id-ascii-only", "RPC-RSP-001",                                               \
       "echo string ids with each non-ASCII character replaced by '?'")                             \

@@ -125,7 +125,12 @@ class OrphanTest(unittest.TestCase):
         bad = []
         for c, p, at in self.proofs():
             reqs = self.faults.get(p["fault"])
-            if reqs is not None and not reqs & set(c["requirements"]):
+            named = set(p.get("breaks", []))
+            if reqs is not None and named - reqs:
+                bad.append("%s: fault '%s' (%s, %s) does not break %s, which the proof names" % (
+                    at, p["fault"], " ".join(sorted(reqs)), self.fault_at.get(p["fault"], "?"),
+                    " ".join(sorted(named - reqs))))
+            elif reqs is not None and not reqs & set(c["requirements"]):
                 bad.append("%s: fault '%s' (%s, %s) shares no requirement with %s (%s)" % (
                     at, p["fault"], " ".join(sorted(reqs)), self.fault_at.get(p["fault"], "?"),
                     c["id"], " ".join(c["requirements"])))

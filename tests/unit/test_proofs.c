@@ -87,22 +87,37 @@ static void test_builtin_proofs(void **state)
     (void)state;
     mcps_builtin_proofs p;
     char err[300];
-    if (!load_builtin("# c\n\nobserve/json-text proven-by stdout-noise FAIL ping\n"
-                      "discovery/initialize proven-by init-no-protocol-version FAIL\n",
-                      &p, err, sizeof err))
+    if (!load_builtin(
+            "# c\n\nobserve/json-text JSON-SYNTAX-001 proven-by stdout-noise FAIL ping\n"
+            "discovery/initialize LIFE-INIT-003 proven-by init-no-protocol-version FAIL\n",
+            &p, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(p.n, 2);
     assert_string_equal(p.items[0].check, "observe/json-text");
     assert_int_equal(p.items[0].proof.line, 3);
     assert_string_equal(p.items[0].proof.suites[0], "ping");
+    assert_string_equal(p.items[0].breaks, "JSON-SYNTAX-001");
     mcps_builtin_proofs_free(&p);
 
-    assert_false(load_builtin("observe/no-such-rule proven-by x FAIL ping\n", &p, err, sizeof err));
+    /* The IDs: present, in the catalog, and the check's own. */
+    assert_false(load_builtin("observe/json-text proven-by x FAIL ping\n", &p, err, sizeof err));
+    assert_non_null(strstr(err, "1: name the requirement IDs"));
+    assert_false(
+        load_builtin("observe/json-text NOPE-001 proven-by x FAIL ping\n", &p, err, sizeof err));
+    assert_non_null(strstr(err, "'NOPE-001' is not a catalog ID"));
+    assert_false(
+        load_builtin("observe/json-text PING-001 proven-by x FAIL ping\n", &p, err, sizeof err));
+    assert_non_null(strstr(err, "'PING-001' is not a requirement of that check"));
+
+    assert_false(
+        load_builtin("observe/no-such-rule PING-001 proven-by x FAIL ping\n", &p, err, sizeof err));
     assert_string_equal(strstr(err, "1:") ? "ok" : err, "ok");
     assert_non_null(strstr(err, "no built-in check"));
-    assert_false(load_builtin("\nobserve/json-text proven-by x FAIL\n", &p, err, sizeof err));
+    assert_false(
+        load_builtin("\nobserve/json-text STDIO-002 proven-by x FAIL\n", &p, err, sizeof err));
     assert_non_null(strstr(err, "2: an observer proof names the suites"));
-    assert_false(load_builtin("ping/empty-result proven-by x FAIL\n", &p, err, sizeof err));
+    assert_false(
+        load_builtin("ping/empty-result PING-001 proven-by x FAIL\n", &p, err, sizeof err));
 
     assert_true(mcps_builtin_proofs_load("/nonexistent/builtin.proofs", &p, err, sizeof err));
     assert_int_equal(p.n, 0);
