@@ -7,8 +7,21 @@ BIN_DIR = os.environ.get("MCPSPEC_BIN_DIR", os.path.join(ROOT, "build", "release
 SHARED = os.environ.get("MCPSPEC_SHARED", os.path.join(ROOT, "..", "shared"))
 MCPSPEC = os.path.join(BIN_DIR, "mcpspec")
 DATA = os.path.join(ROOT, "tests", "data")
+CATALOG = os.path.join(SHARED, "spec", "requirements.json")
 
 
 def run(args, timeout=60, **kw):
     """Run a command, capturing text output; never hangs past timeout."""
     return subprocess.run(args, capture_output=True, text=True, timeout=timeout, **kw)
+
+
+def main_needing_catalog():
+    """unittest.main(), or exit 77 (ctest's SKIP_RETURN_CODE, tests/CMakeTests.cmake: shown as
+    skipped, not passed) when ../shared's requirement catalog is not beside the checkout."""
+    import sys
+    import unittest
+    if not os.path.exists(CATALOG):
+        print("SKIP: no requirement catalog at %s (../shared beside the checkout)" % CATALOG,
+              file=sys.stderr)
+        sys.exit(77)
+    unittest.main(module="__main__")

@@ -9,10 +9,9 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import MCPSPEC, ROOT, SHARED, run  # noqa: E402
+from common import CATALOG, MCPSPEC, ROOT, main_needing_catalog, run  # noqa: E402
 
 SCRIPT = os.path.join(ROOT, "scripts", "coverage")
-CATALOG = os.path.join(SHARED, "spec", "requirements.json")
 TSV = os.path.join(ROOT, "suites", "uncovered.tsv")
 
 
@@ -85,9 +84,4 @@ class CoverageTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    if not os.path.exists(CATALOG):
-        # 77 is ctest's SKIP_RETURN_CODE (tests/CMakeTests.cmake): shown as skipped, not passed.
-        print("SKIP: no requirement catalog at %s (../shared beside the checkout)" % CATALOG,
-              file=sys.stderr)
-        sys.exit(77)
-    unittest.main()
+    main_needing_catalog()
