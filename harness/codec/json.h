@@ -73,6 +73,14 @@ void mcps_json_delete(cJSON *item);
 /* Convenience: parse and return the tree, dropping findings; NULL on error. */
 cJSON *mcps_json_parse_simple(const char *buf, size_t len);
 
+/*
+ * The members of the object in buf[0..len) whose values are at most max_member
+ * bytes, each parsed strictly, without building the others: for a line too big
+ * to parse whole (a 100000-deep probe) whose id and method still matter. NULL
+ * when buf does not hold an object; a malformed stretch ends the scan.
+ */
+cJSON *mcps_json_parse_shallow(const char *buf, size_t len, size_t max_member);
+
 /* Exact source text of a number node, or NULL when the node has none (built by hand). */
 const char *mcps_json_number_text(const cJSON *number);
 

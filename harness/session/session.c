@@ -356,88 +356,17 @@ bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errl
     return ok;
 }
 
-/*
- * Raw lines longer than this (robustness probes: 100000 levels deep, 100000 members) are not
- * parsed whole to track their id: a tree of them costs megabytes per case. Only their short
- * top-level members (id, method) are, one by one.
- */
+/* Raw lines longer than this (robustness probes: 100000 levels deep, 100000 members) are not
+ * parsed whole to track their id: a tree of them costs megabytes per case. */
 #define RAW_TREE_MAX   ((size_t)64 * 1024)
 #define RAW_MEMBER_MAX 1024
-
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-static size_t skip_space(const char *p, size_t len, size_t i)
-{
-    while (i < len && is_space(p[i]))
-        i++;
-    return i;
-}
-
-/* The end of the JSON value starting at p[i], string-aware, without building it. */
-static size_t skip_value(const char *p, size_t len, size_t i)
-{
-    size_t depth = 0;
-    bool in_string = false;
-    for (; i < len; i++) {
-        char c = p[i];
-        if (in_string) {
-            if (c == '\\') {
-                i++;
-            } else if (c == '"') {
-                in_string = false;
-                if (depth == 0)
-                    return i + 1;
-            }
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '[' || c == '{') {
-            depth++;
-        } else if (c == ']' || c == '}') {
-            if (depth == 0)
-                return i; /* the end of the enclosing object */
-            if (--depth == 0)
-                return i + 1;
-        } else if (depth == 0 && (c == ',' || is_space(c))) {
-            return i;
-        }
-    }
-    return len;
-}
-
-/* The short top-level members of a long line holding one object; NULL if it is not one. */
-static cJSON *shallow_object(const char *p, size_t len)
-{
-    size_t i = skip_space(p, len, 0);
-    if (i >= len || p[i] != '{')
-        return NULL;
-    cJSON *obj = cJSON_CreateObject();
-    for (i = skip_space(p, len, i + 1); obj && i < len && p[i] == '"';) {
-        size_t k = i;
-        i = skip_value(p, len, i);
-        cJSON *key = mcps_json_parse_simple(p + k, i - k);
-        i = skip_space(p, len, i);
-        size_t v = i < len && p[i] == ':' ? skip_space(p, len, i + 1) : len;
-        i = skip_value(p, len, v);
-        cJSON *value =
-            key && v < len && i - v <= RAW_MEMBER_MAX ? mcps_json_parse_simple(p + v, i - v) : NULL;
-        if (value)
-            cJSON_AddItemToObject(obj, key->valuestring, value);
-        mcps_json_delete(key);
-        i = skip_space(p, len, i);
-        i = i < len && p[i] == ',' ? skip_space(p, len, i + 1) : len;
-    }
-    return obj;
-}
 
 bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char *err, size_t errlen)
 {
     size_t shown = len && bytes[len - 1] == '\n' ? len - 1 : len;
     wire_add(s, MCPS_WIRE_SENT, bytes, shown);
-    cJSON *parsed =
-        shown <= RAW_TREE_MAX ? mcps_json_parse_simple(bytes, shown) : shallow_object(bytes, shown);
+    cJSON *parsed = shown <= RAW_TREE_MAX ? mcps_json_parse_simple(bytes, shown)
+                                          : mcps_json_parse_shallow(bytes, shown, RAW_MEMBER_MAX);
     if (parsed)
         track_sent(s, parsed);
     mcps_json_delete(parsed);

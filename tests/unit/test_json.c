@@ -392,6 +392,39 @@ static void test_utf8_validator(void **state)
     assert_int_equal(bad, 0);
 }
 
+/* A line too big to parse whole still gives up its short top-level members. */
+static void test_shallow_keeps_short_members(void **state)
+{
+    (void)state;
+    size_t depth = 100000;
+    const char *head = "{\"jsonrpc\":\"2.0\",\"id\":\"deep\",\"params\":";
+    const char *tail = ",\"method\":\"ping\"}";
+    size_t n = strlen(head) + 2 * depth + strlen(tail);
+    char *line = malloc(n + 1);
+    assert_non_null(line);
+    strcpy(line, head);
+    memset(line + strlen(head), '[', depth);
+    memset(line + strlen(head) + depth, ']', depth);
+    strcpy(line + strlen(head) + 2 * depth, tail);
+    assert_null(mcps_json_parse_simple(line, n)); /* deeper than the parser's limit */
+    cJSON *obj = mcps_json_parse_shallow(line, n, 1024);
+    assert_non_null(obj);
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(obj, "id")->valuestring, "deep");
+    assert_string_equal(cJSON_GetObjectItemCaseSensitive(obj, "method")->valuestring, "ping");
+    assert_null(cJSON_GetObjectItemCaseSensitive(obj, "params"));
+    mcps_json_delete(obj);
+    free(line);
+
+    /* Where every member is short it is the full parse; a non-object is nothing. */
+    const char *small = " { \"a\" : [1, {\"b\":\"],}\\\"\"}] , \"c\":-2.50e3 } ";
+    cJSON *full = mcps_json_parse_simple(small, strlen(small));
+    cJSON *shallow = mcps_json_parse_shallow(small, strlen(small), 1024);
+    assert_true(mcps_json_equal(full, shallow));
+    mcps_json_delete(full);
+    mcps_json_delete(shallow);
+    assert_null(mcps_json_parse_shallow("[1,2]", 5, 1024));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_hand_built_trees_print),
         cmocka_unit_test(test_whole_numbers_print_as_printf_does),
         cmocka_unit_test(test_utf8_validator),
+        cmocka_unit_test(test_shallow_keeps_short_members),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
