@@ -30,6 +30,8 @@ typedef enum mcps_tevent_kind {
     MCPS_TEV_TIMEOUT,  /* the deadline passed */
     MCPS_TEV_STOPPED,  /* the run was stopped (its guard); detail says why. Sticky */
     MCPS_TEV_ERROR,    /* the transport itself failed; detail says why */
+    MCPS_TEV_HTTP,     /* what HTTP said (status, headers, SSE framing): data is one JSON
+                          object, see transport/http.h */
 } mcps_tevent_kind;
 
 typedef struct mcps_tevent {
@@ -40,6 +42,7 @@ typedef struct mcps_tevent {
     uint64_t offset;  /* MESSAGE, OVERSIZE: byte offset in the target's output stream */
     size_t line;      /* MESSAGE, OVERSIZE: 1-based line number in that stream */
     bool terminated;  /* MESSAGE: false for a last line cut off by end of stream */
+    unsigned request; /* HTTP: the request the event belongs to (1, 2, ...); stdio: 0 */
     int exit_code;    /* EXITED: exit status, or -1 when killed by a signal */
     int term_signal;  /* EXITED: the signal that killed it, or 0 */
     char detail[160]; /* ERROR, EXITED, CLOSED, STOPPED: a sentence for the wire log; STDERR: empty,
@@ -63,8 +66,21 @@ typedef struct mcps_shutdown_report {
     bool killed_leftovers; /* other processes of its group were still alive and got SIGKILL */
 } mcps_shutdown_report;
 
+/* How mcpspec reaches the target. */
+typedef enum mcps_transport_kind {
+    MCPS_TRANSPORT_STDIO,           /* argv is the target; we talk over its stdin/stdout */
+    MCPS_TRANSPORT_STREAMABLE_HTTP, /* url is the MCP endpoint (2025-03-26 on) */
+    MCPS_TRANSPORT_SSE,             /* url is the legacy HTTP+SSE endpoint (2024-11-05) */
+} mcps_transport_kind;
+
 /* What to run and the limits to run it under. */
 typedef struct mcps_target_config {
+    mcps_transport_kind kind;
+    const char *url;            /* HTTP: the endpoint (http:// or https://) */
+    char *const *headers;       /* HTTP: "Name: value" sent on every request (--header), NULL-
+                                   terminated; values of credential headers never reach a log */
+    bool follow_redirects;      /* HTTP: follow 3xx on the same host (default: never) */
+    bool use_env_proxy;         /* HTTP: honour http_proxy & co (default: no proxy) */
     char *const *argv;      /* program and arguments; argv[0] is searched in PATH */
     const char *cwd;        /* NULL: inherit */
     char *const *env_extra; /* NULL-terminated "K=V" entries added to (or replacing in) our
