@@ -29,6 +29,10 @@
 
 typedef struct run_options {
     const char *server;
+    const char *url;
+    const char *transport; /* auto, streamable-http, sse */
+    const char *headers[MAX_LIST + 1];
+    size_t nheaders;
     const char *config;
     const char *cwd;
     const char *suites;
@@ -50,8 +54,15 @@ static int usage(const char *why)
         fprintf(stderr, "mcpspec run: %s\n", why);
     fprintf(stderr,
             "usage: mcpspec run --server \"CMD ARGS\" [options]\n"
+            "       mcpspec run --url http://HOST:PORT/mcp [--server \"CMD ARGS\"] [options]\n"
             "       mcpspec run --config TARGET.json [options]\n"
-            "  --server CMD         the stdio MCP server to test (split like a shell, no shell)\n"
+            "  --server CMD         the MCP server to test (split like a shell, no shell): over\n"
+            "                       stdio, or with --url started, awaited and stopped by mcpspec\n"
+            "  --url URL            test the server at this HTTP endpoint\n"
+            "  --transport T        auto (default: Streamable HTTP, then the legacy HTTP+SSE on\n"
+            "                       a 4xx), streamable-http or sse\n"
+            "  --header \"N: V\"     an HTTP header for every request (repeatable; values are\n"
+            "                       never written to reports)\n"
             "  --config FILE        the target configuration: server, and the tool calls you\n"
             "                       consent to (docs/target-config.md)\n"
             "  --cwd DIR            run it in DIR\n"
@@ -103,7 +114,20 @@ static int parse_option(mcps_args *a, run_options *o)
     mcps_run_config *c = &o->cfg;
     if (mcps_args_option(a, "--server"))
         o->server = a->value;
-    else if (mcps_args_option(a, "--config"))
+    else if (mcps_args_option(a, "--url")) {
+        if (strncmp(a->value, "http://", 7) != 0 && strncmp(a->value, "https://", 8) != 0)
+            return bad_value("--url", a->value);
+        o->url = a->value;
+    } else if (mcps_args_option(a, "--transport")) {
+        if (strcmp(a->value, "auto") != 0 && strcmp(a->value, "streamable-http") != 0 &&
+            strcmp(a->value, "sse") != 0)
+            return bad_value("--transport", a->value);
+        o->transport = a->value;
+    } else if (mcps_args_option(a, "--header")) {
+        const char *colon = strchr(a->value, ':');
+        if (!colon || colon == a->value || !push(o->headers, &o->nheaders, a->value))
+            return bad_value("--header", "expected \"Name: value\"");
+    } else if (mcps_args_option(a, "--config"))
         o->config = a->value;
     else if (mcps_args_option(a, "--cwd"))
         o->cwd = a->value;
@@ -169,9 +193,14 @@ static int parse_option(mcps_args *a, run_options *o)
     return -1;
 }
 
-/* reports/<basename of the server program>, unless --out says otherwise. */
-static void default_out(char **argv, char *buf, size_t n)
+/* reports/<basename of the server program> (or the URL's host), unless --out says otherwise. */
+static void default_out(char **argv, const char *url, char *buf, size_t n)
 {
+    if (!argv) {
+        const char *host = strstr(url, "://") + 3;
+        snprintf(buf, n, "reports/%.*s", (int)strcspn(host, ":/?#"), host);
+        return;
+    }
     const char *base = strrchr(argv[0], '/');
     base = base ? base + 1 : argv[0];
     snprintf(buf, n, "reports/%s", base[0] && base[0] != '.' ? base : "target");
@@ -240,7 +269,14 @@ static int execute(run_options *o, char **argv)
     c->target.argv = argv;
     c->target.cwd = o->cwd;
     c->target.env_extra = o->nenv ? (char *const *)o->env : NULL;
-    c->target_text = o->server;
+    c->target_text = o->url ? o->url : o->server;
+    c->target.url = o->url;
+    c->target.headers = o->nheaders ? (char *const *)o->headers : NULL;
+    c->transport_auto = o->url && (!o->transport || strcmp(o->transport, "auto") == 0);
+    c->target.kind = !o->url ? MCPS_TRANSPORT_STDIO
+                     : o->transport && strcmp(o->transport, "sse") == 0
+                         ? MCPS_TRANSPORT_SSE
+                         : MCPS_TRANSPORT_STREAMABLE_HTTP;
     c->revisions = o->revisions;
     c->suite_globs = o->nsuite ? o->suite_globs : NULL;
     c->case_globs = o->ncase ? o->case_globs : NULL;
@@ -254,7 +290,7 @@ static int execute(run_options *o, char **argv)
     if (o->out)
         snprintf(outdir, sizeof outdir, "%s", o->out);
     else
-        default_out(argv, outdir, sizeof outdir);
+        default_out(argv, o->url, outdir, sizeof outdir);
     int rc = mcps_run_result_exit_code(&run);
     if (!o->quiet)
         mcps_console_summary(&p.console, &run);
@@ -310,13 +346,17 @@ int mcps_cli_run(int argc, char **argv)
     }
     if (o.config && !apply_config(&o, &file))
         return MCPS_EXIT_USAGE;
-    if (!o.server) {
+    if (!o.server && !o.url) {
         mcps_target_file_free(&file);
-        return usage("--server (or a --config naming a server) is required");
+        return usage("--server or --url (or a --config naming a server) is required");
+    }
+    if ((o.transport || o.nheaders) && !o.url) {
+        mcps_target_file_free(&file);
+        return usage("--transport and --header need --url");
     }
     char err[200];
-    char **target_argv = mcps_argv_split(o.server, err, sizeof err);
-    if (!target_argv) {
+    char **target_argv = o.server ? mcps_argv_split(o.server, err, sizeof err) : NULL;
+    if (o.server && !target_argv) {
         mcps_target_file_free(&file);
         return bad_value("--server", err);
     }

@@ -40,12 +40,26 @@ bool mcps_discovery_supports(const mcps_discovery *d, mcps_rev rev)
     return rev >= 0 && rev < MCPS_REV_COUNT && d->probes[rev].supported;
 }
 
+/* HTTP refused the request or failed below it: what is queued still counts, briefly. */
+#define HTTP_DRAIN_MS 50
+
+static bool http_refused(const mcps_session *s)
+{
+    return s->http && (s->http_failed || s->http_status >= 400);
+}
+
 /* The probe's answer, or NULL after the deadline or the target's exit. */
 static const cJSON *await_probe_answer(mcps_session *s, int64_t deadline)
 {
     cJSON *want = mcps_json_parse_simple(PROBE_ID, strlen(PROBE_ID));
     const cJSON *found = NULL;
+    bool refused = false;
     while (!found) {
+        if (!refused && http_refused(s)) {
+            refused = true;
+            int64_t drain = mcps_clock_ms() + HTTP_DRAIN_MS;
+            deadline = drain < deadline ? drain : deadline;
+        }
         for (size_t i = 0; i < s->ninbox && !found; i++) {
             const mcps_inmsg *m = &s->inbox[i];
             if (m->shape == MCPS_SHAPE_RESPONSE &&
@@ -149,7 +163,13 @@ static void probe(const mcps_run_config *cfg, mcps_discovery *d, mcps_rev rev, c
         c->observed = strdup(d->probes[rev].detail);
     } else {
         char why[200];
-        if (s->exited || s->gone)
+        d->http_status[rev] = s->http_status;
+        if (s->http && s->http_status)
+            snprintf(why, sizeof why, "initialize answered HTTP %d, with no JSON-RPC answer",
+                     s->http_status);
+        else if (s->http && s->http_failed)
+            snprintf(why, sizeof why, "no answer to initialize: %s", s->last_event);
+        else if (s->exited || s->gone)
             snprintf(why, sizeof why, "no answer to initialize: %s",
                      s->last_event[0] ? s->last_event : "the target is gone");
         else

@@ -38,6 +38,7 @@ typedef struct case_run {
     mcps_buf expected_detail; /* the step that was not met */
     bool stop;
     size_t met;               /* expectations met */
+    unsigned request;         /* HTTP: the last request a step sent; `<-- http` waits for its */
     mcps_session_counts base; /* the process's counts before this case (shared processes) */
 } case_run;
 
@@ -214,8 +215,12 @@ static void step_send(case_run *cr, const mcps_step *st)
               err);
         return;
     }
-    if (!mcps_session_send(cr->s, msg, err, sizeof err))
+    bool sent = st->kind == MCPS_STEP_SEND_HTTP
+                    ? mcps_session_send_http(cr->s, msg, err, sizeof err)
+                    : mcps_session_send(cr->s, msg, err, sizeof err);
+    if (!sent)
         send_failed(cr, st, err);
+    cr->request = mcps_session_last_request(cr->s);
     cJSON_Delete(msg);
 }
 
@@ -249,13 +254,16 @@ static void step_send_raw(case_run *cr, const mcps_step *st)
     char *bytes = raw_text(cr, st, &len);
     if (bytes && !mcps_session_send_raw(cr->s, bytes, len + 1, err, sizeof err))
         send_failed(cr, st, err);
+    cr->request = mcps_session_last_request(cr->s);
     free(bytes);
 }
 
 /* ---- expecting ---------------------------------------------------------------------- */
 
-static mcps_shape shape_of_pattern(const cJSON *p)
+static mcps_shape shape_of_pattern(const cJSON *p, bool http)
 {
+    if (http)
+        return MCPS_SHAPE_HTTP;
     if (cJSON_IsArray(p))
         return MCPS_SHAPE_BATCH;
     bool method = cJSON_HasObjectItem(p, "method"), id = cJSON_HasObjectItem(p, "id");
@@ -264,12 +272,35 @@ static mcps_shape shape_of_pattern(const cJSON *p)
     return MCPS_SHAPE_RESPONSE;
 }
 
+/*
+ * An HTTP record is about the request the pattern names ("request"), else
+ * the last one a step sent, and is the kind of event it names ("event"),
+ * else a response or a failure below HTTP.
+ */
+static bool record_correlates(const case_run *cr, const cJSON *pattern, const mcps_inmsg *m)
+{
+    mcps_match_result r;
+    const cJSON *request = cJSON_GetObjectItemCaseSensitive(pattern, "request");
+    if (request ? !mcps_match_peek(request, cJSON_GetObjectItemCaseSensitive(m->msg, "request"),
+                                   &cr->vars, &r)
+                : m->request != cr->request)
+        return false;
+    const cJSON *want = cJSON_GetObjectItemCaseSensitive(pattern, "event");
+    const cJSON *event = cJSON_GetObjectItemCaseSensitive(m->msg, "event");
+    if (want)
+        return mcps_match_peek(want, event, &cr->vars, &r);
+    return cJSON_IsString(event) && (strcmp(event->valuestring, "response") == 0 ||
+                                     strcmp(event->valuestring, "error") == 0);
+}
+
 /* Does this message answer the pattern's id (responses) or carry its method (others)? */
 static bool correlates(const case_run *cr, const cJSON *pattern, const mcps_inmsg *m,
                        mcps_shape want)
 {
     if (m->consumed || m->shape != want)
         return false;
+    if (want == MCPS_SHAPE_HTTP)
+        return record_correlates(cr, pattern, m);
     if (want == MCPS_SHAPE_BATCH)
         return true;
     const char *key = want == MCPS_SHAPE_RESPONSE ? "id" : "method";
@@ -280,9 +311,9 @@ static bool correlates(const case_run *cr, const cJSON *pattern, const mcps_inms
     return mcps_match_peek(sub, cJSON_GetObjectItemCaseSensitive(m->msg, key), &cr->vars, &r);
 }
 
-static mcps_inmsg *find_candidate(case_run *cr, const cJSON *pattern)
+static mcps_inmsg *find_candidate(case_run *cr, const cJSON *pattern, bool http)
 {
-    mcps_shape want = shape_of_pattern(pattern);
+    mcps_shape want = shape_of_pattern(pattern, http);
     for (size_t i = 0; i < cr->s->ninbox; i++)
         if (correlates(cr, pattern, &cr->s->inbox[i], want))
             return &cr->s->inbox[i];
@@ -296,10 +327,10 @@ static mcps_inmsg *find_candidate(case_run *cr, const cJSON *pattern)
  */
 static mcps_inmsg *find_answer(case_run *cr, const mcps_step *st)
 {
-    mcps_inmsg *m = find_candidate(cr, st->json);
+    mcps_inmsg *m = find_candidate(cr, st->json, st->http);
     for (size_t i = 0; !m && i < st->nalts; i++)
         if (st->alts[i].pattern)
-            m = find_candidate(cr, st->alts[i].pattern);
+            m = find_candidate(cr, st->alts[i].pattern, st->http);
     return m;
 }
 
@@ -370,7 +401,7 @@ static bool silence_tolerated(case_run *cr, const mcps_step *st, double seconds)
             cr->met++;
             mcps_buf b = {0};
             if (st->kind == MCPS_STEP_EXPECT) /* what came instead, if anything */
-                describe_leftovers(cr, &b, shape_of_pattern(st->json));
+                describe_leftovers(cr, &b, shape_of_pattern(st->json, st->http));
             grade_alternative(cr, &st->alts[i], "%s (nothing within %.1f s%s)", st->alts[i].reason,
                               seconds, b.data ? b.data : "");
             mcps_buf_free(&b);
@@ -384,7 +415,7 @@ static void expectation_timed_out(case_run *cr, const mcps_step *st, double seco
     if (silence_tolerated(cr, st, seconds))
         return;
     mcps_buf b = {0};
-    mcps_shape want = shape_of_pattern(st->json);
+    mcps_shape want = shape_of_pattern(st->json, st->http);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(st->json, "id");
     char *idtext = id && want == MCPS_SHAPE_RESPONSE ? mcps_json_print(id, NULL) : NULL;
     const char *why = gone_reason(cr->s);
@@ -426,7 +457,7 @@ static const mcps_inmsg *first_unconsumed(const case_run *cr, bool responses_onl
 {
     for (size_t i = 0; i < cr->s->ninbox; i++) {
         const mcps_inmsg *m = &cr->s->inbox[i];
-        if (m->consumed || m->in_batch)
+        if (m->consumed || m->in_batch || m->shape == MCPS_SHAPE_HTTP)
             continue;
         /* An array from the target counts as a response, even an empty one (BATCH-004). */
         if (!responses_only || m->shape == MCPS_SHAPE_RESPONSE || m->shape == MCPS_SHAPE_BATCH)
@@ -549,9 +580,9 @@ static void step_require(case_run *cr, const mcps_step *st)
 }
 
 /* "<-- no {pattern} for T": nothing that correlates and matches arrives in time. */
-static const mcps_inmsg *find_match(case_run *cr, const cJSON *pattern)
+static const mcps_inmsg *find_match(case_run *cr, const cJSON *pattern, bool http)
 {
-    mcps_shape want = shape_of_pattern(pattern);
+    mcps_shape want = shape_of_pattern(pattern, http);
     for (size_t i = 0; i < cr->s->ninbox; i++) {
         const mcps_inmsg *m = &cr->s->inbox[i];
         mcps_match_result r;
@@ -565,7 +596,7 @@ static void step_no_match(case_run *cr, const mcps_step *st)
 {
     int64_t deadline = mcps_clock_deadline(st->seconds);
     const mcps_inmsg *m = NULL;
-    while (!(m = find_match(cr, st->json)) && mcps_clock_ms() < deadline)
+    while (!(m = find_match(cr, st->json, st->http)) && mcps_clock_ms() < deadline)
         if (!mcps_session_poll(cr->s, deadline) && cr->s->gone)
             break;
     if (!m) {
@@ -582,7 +613,7 @@ static void step_no_match(case_run *cr, const mcps_step *st)
  * in arrival order; captures carry from one to the next (so $gt sees the last). */
 static void step_each(case_run *cr, const mcps_step *st)
 {
-    mcps_shape want = shape_of_pattern(st->json);
+    mcps_shape want = shape_of_pattern(st->json, false);
     size_t seen = 0;
     for (size_t i = 0; i < cr->s->ninbox && !cr->stop; i++) {
         mcps_inmsg *m = &cr->s->inbox[i];
@@ -621,6 +652,7 @@ static void run_step(case_run *cr, const mcps_step *st)
 {
     switch (st->kind) {
     case MCPS_STEP_SEND:
+    case MCPS_STEP_SEND_HTTP:
         step_send(cr, st);
         break;
     case MCPS_STEP_SEND_RAW:
@@ -794,16 +826,21 @@ static void finish_expected(case_run *cr, mcps_case_result *r)
 /* A shared process's case says so in its wire log, and where the handshake is. */
 static void note_process(case_run *cr, const mcps_proc *p)
 {
+    char where[64];
+    if (p->s->http)
+        snprintf(where, sizeof where, "HTTP session");
+    else
+        snprintf(where, sizeof where, "process pid %d", p->pid);
     if (p->cases == 1)
         mcps_session_event(cr->s,
-                           "process pid %d is shared (--isolation shared): the cases after "
+                           "%s is shared (--isolation shared): the cases after "
                            "this one run on it too, with ids of their own",
-                           p->pid);
+                           where);
     else
         mcps_session_event(cr->s,
-                           "case %u on the shared process pid %d; its handshake (initialize "
+                           "case %u on the shared %s; its handshake (initialize "
                            "%s, notifications/initialized) is in the wire log of %s",
-                           p->cases, p->pid, mcps_rev_name(p->rev), p->first_case);
+                           p->cases, where, mcps_rev_name(p->rev), p->first_case);
 }
 
 static void set_up_failed(mcps_case_result *r, const char *why)

@@ -23,6 +23,7 @@ typedef struct mcps_discovery {
     cJSON *init_result[MCPS_REV_COUNT];     /* initialize result per supported revision */
     mcps_case_result cases[MCPS_REV_COUNT]; /* one "discovery" record per probed revision */
     bool has_case[MCPS_REV_COUNT];
+    int http_status[MCPS_REV_COUNT]; /* HTTP: the status that refused the probe, else 0 */
     char fatal[300]; /* the target could not be started at all */
 } mcps_discovery;
 

@@ -64,6 +64,9 @@ static bool harmless_steps(const mcps_step *steps, size_t n)
                 return false;
             break;
         case MCPS_STEP_EXPECT:
+            if (st->http) /* a status is the session's, not the case's */
+                return false;
+            break;
         case MCPS_STEP_NO_RESPONSE: /* late answers to older cases are kept out of the inbox */
         case MCPS_STEP_WAIT:
         case MCPS_STEP_LET:
@@ -75,6 +78,7 @@ static bool harmless_steps(const mcps_step *steps, size_t n)
         case MCPS_STEP_NO_MATCH:    /* e.g. a list_changed the server sends once after start */
         case MCPS_STEP_EXIT:        /* ends the process */
         case MCPS_STEP_CLOSE_INPUT: /* ends the session */
+        case MCPS_STEP_SEND_HTTP:   /* headers and methods of its own */
         default:
             return false;
         }

@@ -54,7 +54,7 @@ mcps_proc *mcps_proc_start(const mcps_exec_env *env, const mcps_case *c, mcps_re
         mcps_proc_free(p);
         return NULL;
     }
-    p->pid = mcps_stdio_pid(p->s->t);
+    p->pid = p->s->http ? -1 : mcps_stdio_pid(p->s->t);
     /* A failed send is found again, and reported, by the handshake. */
     if (!p->raw)
         send_initialize(p, c->client_capabilities, why, n);

@@ -95,7 +95,8 @@ static bool make_plan(const mcps_suite_set *suites, const mcps_run_config *cfg, 
             for (size_t i = 0; i < suites->suites[s].ncases; i++) {
                 const mcps_case *c = &suites->suites[s].cases[i];
                 if (!mcps_run_selects(cfg, &suites->suites[s], c) ||
-                    !mcps_rev_set_has(case_revisions(cfg, c), (mcps_rev)r))
+                    !mcps_rev_set_has(case_revisions(cfg, c), (mcps_rev)r) ||
+                    (c->transports && !(c->transports & (1u << cfg->target.kind))))
                     continue;
                 if (!mcps_array_reserve(&p->items, &cap, p->n + 1, sizeof *p->items, 64))
                     return false;
@@ -385,8 +386,46 @@ static void note_stop(const mcps_run_config *cfg, mcps_run_result *out)
     }
 }
 
-static void run_guarded(const mcps_suite_set *suites, const mcps_run_config *cfg,
-                        mcps_run_result *out)
+static const char *transport_name(mcps_transport_kind kind)
+{
+    return kind == MCPS_TRANSPORT_STREAMABLE_HTTP ? "streamable-http"
+           : kind == MCPS_TRANSPORT_SSE           ? "sse"
+                                                  : "stdio";
+}
+
+/*
+ * --transport auto: a server that refused every initialize POST with 400,
+ * 404 or 405 may be a 2024-11-05 HTTP+SSE server (the spec's backwards
+ * compatibility section): discover again over the legacy transport.
+ */
+static bool legacy_fallback(mcps_run_config *cfg, const mcps_discovery *d)
+{
+    if (!cfg->transport_auto || cfg->target.kind != MCPS_TRANSPORT_STREAMABLE_HTTP)
+        return false;
+    bool refused = false;
+    for (int r = 0; r < MCPS_REV_COUNT; r++) {
+        if (d->probes[r].supported)
+            return false;
+        int st = d->http_status[r];
+        refused |= st == 400 || st == 404 || st == 405;
+    }
+    if (refused)
+        cfg->target.kind = MCPS_TRANSPORT_SSE;
+    return refused;
+}
+
+static void discover_transport(mcps_run_config *cfg, mcps_discovery *d, mcps_run_result *out)
+{
+    mcps_discover(cfg, d);
+    if (legacy_fallback(cfg, d)) {
+        mcps_discovery_free(d);
+        mcps_discover(cfg, d);
+    }
+    free(out->transport);
+    out->transport = strdup(transport_name(cfg->target.kind));
+}
+
+static void run_guarded(const mcps_suite_set *suites, mcps_run_config *cfg, mcps_run_result *out)
 {
     int64_t t0 = mcps_clock_ms();
     *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
@@ -396,7 +435,7 @@ static void run_guarded(const mcps_suite_set *suites, const mcps_run_config *cfg
                              .strict = cfg->strict,
                              .isolation = cfg->fresh_processes ? "fresh" : "shared"};
     mcps_discovery d;
-    mcps_discover(cfg, &d);
+    discover_transport(cfg, &d, out);
     note_stop(cfg, out); /* a stop in discovery, not a target that speaks nothing */
     take_discovery(cfg, &d, out);
     mcps_tally *tally = mcps_tally_new();

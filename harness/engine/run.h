@@ -40,6 +40,7 @@ typedef struct mcps_run_config {
     const mcps_vars *config_vars; /* from the target configuration (call_tool, ...); may be NULL */
     size_t jobs;                  /* cases run at once (default 8) */
     bool fresh_processes;         /* --isolation fresh: every case on a process of its own */
+    bool transport_auto; /* --transport auto: Streamable HTTP first, then legacy HTTP+SSE */
     mcps_run_hooks hooks;         /* called under a lock, from whichever thread ran the case */
 } mcps_run_config;
 

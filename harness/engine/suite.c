@@ -16,6 +16,7 @@
 #include "engine/catalog.h"
 #include "engine/functions.h"
 #include "engine/match.h"
+#include "transport/transport.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -42,6 +43,7 @@ typedef struct loader {
     char *err;
     size_t errlen;
     mcps_suite *suite;
+    bool http_steps; /* the case being read has `--> http` or `<-- http` steps */
 } loader;
 
 static bool fail(loader *ld, size_t line, const char *fmt, ...)
@@ -244,6 +246,11 @@ static bool parse_send(loader *ld, step_list *l, char *rest)
         mcps_step *s = push_step(l, MCPS_STEP_SEND_RAW, line);
         return s && decode_raw(ld, skip_space(rest + 3), &s->raw, &s->raw_len);
     }
+    bool http = strncmp(rest, "http ", 5) == 0;
+    if (http) {
+        rest = skip_space(rest + 5);
+        ld->http_steps = true;
+    }
     cJSON *json = read_json(ld, rest);
     if (!json)
         return false;
@@ -252,12 +259,14 @@ static bool parse_send(loader *ld, step_list *l, char *rest)
         mcps_json_delete(json);
         return fail(ld, line, "%s", err);
     }
-    mcps_step *s = push_step(l, MCPS_STEP_SEND, line);
+    mcps_step *s = push_step(l, http ? MCPS_STEP_SEND_HTTP : MCPS_STEP_SEND, line);
     if (!s) {
         mcps_json_delete(json);
         return fail(ld, line, "out of memory");
     }
     s->json = json;
+    if (http && !cJSON_IsObject(json))
+        return fail(ld, line, "an HTTP request is {\"method\":...,\"headers\":{...},\"body\":...}");
     return true;
 }
 
@@ -366,6 +375,13 @@ static bool parse_alternative(loader *ld, step_list *l, char *rest)
     char *what = skip_space(close + 1);
     if (strcmp(what, "silence") == 0)
         return true; /* graded when nothing correlates before the timeout */
+    bool http = strncmp(what, "http ", 5) == 0;
+    if (http != s->http)
+        return fail(ld, line,
+                    s->http ? "an alternative to '<-- http' is 'http {record}' or silence"
+                            : "'http {record}' is an alternative to '<-- http' only");
+    if (http)
+        what = skip_space(what + 5);
     mcps_alternative *added = &s->alts[s->nalts - 1];
     added->pattern = read_json(ld, what);
     return added->pattern && check_pattern(ld, added->pattern, line);
@@ -385,7 +401,7 @@ static bool parse_timed(loader *ld, step_list *l, mcps_step_kind kind, const cha
 }
 
 /* "<-- no {pattern} for T": the pattern is one line, followed by the duration. */
-static bool parse_no_match(loader *ld, step_list *l, char *rest)
+static bool parse_no_match(loader *ld, step_list *l, char *rest, bool http)
 {
     size_t line = ld->lr.lineno;
     char *for_word = strstr(rest, "} for ");
@@ -405,6 +421,8 @@ static bool parse_no_match(loader *ld, step_list *l, char *rest)
     }
     s->json = r.root;
     s->seconds = t;
+    s->http = http;
+    ld->http_steps |= http;
     return check_pattern(ld, r.root, line);
 }
 
@@ -435,7 +453,9 @@ static bool parse_expect(loader *ld, step_list *l, char *rest)
     if (strncmp(rest, "exit within ", 12) == 0)
         return parse_timed(ld, l, MCPS_STEP_EXIT, rest + 12);
     if (strncmp(rest, "no {", 4) == 0)
-        return parse_no_match(ld, l, rest + 3);
+        return parse_no_match(ld, l, rest + 3, false);
+    if (strncmp(rest, "no http {", 9) == 0)
+        return parse_no_match(ld, l, rest + 8, true);
     if (strncmp(rest, "each ", 5) == 0)
         return parse_each(ld, l, skip_space(rest + 5));
     double within = 0;
@@ -445,6 +465,9 @@ static bool parse_expect(loader *ld, step_list *l, char *rest)
             return fail(ld, line, "bad duration after 'within'");
         rest = json;
     }
+    bool http = strncmp(rest, "http ", 5) == 0;
+    if (http)
+        rest = skip_space(rest + 5);
     cJSON *pattern = read_json(ld, rest);
     if (!pattern)
         return false;
@@ -455,6 +478,8 @@ static bool parse_expect(loader *ld, step_list *l, char *rest)
     }
     s->json = pattern;
     s->seconds = within;
+    s->http = http;
+    ld->http_steps |= http;
     return check_pattern(ld, pattern, line);
 }
 
@@ -660,6 +685,32 @@ static bool append_text(char **dst, const char *text)
     return *dst != NULL;
 }
 
+/* "transport stdio|http|streamable-http|sse ...": the transports the case means anything on. */
+static bool parse_transports(loader *ld, mcps_case *c, char *rest)
+{
+    static const struct {
+        const char *name;
+        unsigned bits;
+    } names[] = {
+        {"stdio", 1u << MCPS_TRANSPORT_STDIO},
+        {"streamable-http", 1u << MCPS_TRANSPORT_STREAMABLE_HTTP},
+        {"sse", 1u << MCPS_TRANSPORT_SSE},
+        {"http", (1u << MCPS_TRANSPORT_STREAMABLE_HTTP) | (1u << MCPS_TRANSPORT_SSE)},
+    };
+    while (*rest) {
+        char *word = rest;
+        rest = split_word(rest);
+        size_t i = 0;
+        while (i < sizeof names / sizeof *names && strcmp(word, names[i].name) != 0)
+            i++;
+        if (i == sizeof names / sizeof *names)
+            return fail(ld, ld->lr.lineno,
+                        "transport '%s': write stdio, http, streamable-http or sse", word);
+        c->transports |= names[i].bits;
+    }
+    return c->transports ? true : fail(ld, ld->lr.lineno, "transport needs a name");
+}
+
 /* "isolation fresh|shared": whether the case may run on a process other cases use too. */
 static bool parse_isolation(loader *ld, mcps_case *c, const char *rest)
 {
@@ -720,6 +771,8 @@ static bool parse_case_directive(loader *ld, mcps_case *c, char *word, char *res
         return parse_duration(rest, &c->timeout) ? true : fail(ld, line, "bad timeout '%s'", rest);
     if (strcmp(word, "isolation") == 0)
         return parse_isolation(ld, c, rest);
+    if (strcmp(word, "transport") == 0)
+        return parse_transports(ld, c, rest);
     if (strcmp(word, "proven-by") == 0)
         return add_proof(ld, c, rest);
     return fail(ld, line, "unknown directive '%s'", word);
@@ -815,6 +868,11 @@ static bool finish_case(loader *ld, mcps_case *c)
                     c->name);
     if (!c->nsteps)
         return fail(ld, c->line, "case '%s' has no steps", c->name);
+    bool http_only = c->transports && !(c->transports & (1u << MCPS_TRANSPORT_STDIO));
+    if (ld->http_steps && !http_only)
+        return fail(ld, c->line, "case '%s' has HTTP steps: say 'transport http' (or sse)",
+                    c->name);
+    ld->http_steps = false;
     if (!c->section && ld->suite->section)
         c->section = strdup(ld->suite->section);
     return true;

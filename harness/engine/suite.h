@@ -33,6 +33,7 @@ typedef enum mcps_step_kind {
     MCPS_STEP_NO_MATCH,    /* <-- no {pattern} for T  nothing matching arrives within T */
     MCPS_STEP_EACH,        /* <-- each {pattern}      every queued message of its kind matches */
     MCPS_STEP_REQUIRE,     /* require ${VAR} else skip "why" */
+    MCPS_STEP_SEND_HTTP,   /* --> http {request}    an HTTP request as written (HTTP targets) */
 } mcps_step_kind;
 
 /*
@@ -48,7 +49,7 @@ typedef struct mcps_alternative {
     bool graded;        /* false: the grade follows from breaks */
     char *breaks;       /* space-separated requirement IDs, or NULL */
     char *reason;
-    cJSON *pattern; /* NULL: the alternative is silence */
+    cJSON *pattern; /* NULL: the alternative is silence; an HTTP record after `<-- http` */
     size_t line;
 } mcps_alternative;
 
@@ -56,6 +57,7 @@ typedef struct mcps_step {
     mcps_step_kind kind;
     size_t line;
     cJSON *json; /* SEND template, EXPECT pattern */
+    bool http;   /* EXPECT, NO_MATCH: the pattern is for an HTTP record (`<-- http {...}`) */
     char *raw;   /* SEND_RAW bytes, escapes decoded (may contain NUL) */
     size_t raw_len;
     double seconds; /* NO_RESPONSE, NOTHING, EXIT, WAIT; EXPECT "within"; 0 = default */
@@ -97,6 +99,7 @@ typedef struct mcps_case {
     size_t nneeds;
     mcps_session_mode session;
     mcps_isolation isolation;
+    unsigned transports; /* `transport ...`: bit (1u << mcps_transport_kind) each; 0: any */
     cJSON *client_capabilities; /* NULL: {} */
     char *expect;               /* the expectation, for a person */
     double timeout;             /* default wait for an expectation in this case; 0 = run default */

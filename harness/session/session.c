@@ -2,11 +2,13 @@
  * session.c - one connection to a target; see session.h.
  */
 #include "session/session.h"
+#include "session/session_internal.h"
 
 #include "base/array.h"
 #include "base/buf.h"
 #include "codec/json.h"
 #include "base/clock.h"
+#include "transport/http.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -21,20 +23,22 @@
 #define DEFAULT_MAX_MESSAGE      ((size_t)4 * 1024 * 1024)
 #define MAX_INBOX                4096
 #define MAX_IDS                  65536
-#define ID_BLOCK                 10000000LL /* integer ids of case N: N * ID_BLOCK +- 10^6 */
-#define STDERR_WIRE_MAX          (8 * 1024) /* of wire_max_bytes, for stderr lines */
+#define ID_BLOCK                 10000000LL  /* integer ids of case N: N * ID_BLOCK +- 10^6 */
+#define STDERR_WIRE_MAX          (8 * 1024)  /* of wire_max_bytes, for stderr lines */
+#define HTTP_WIRE_MAX            (16 * 1024) /* of wire_max_bytes, for HTTP records */
 #define WIRE_FLOOR               (4 * 1024) /* kept per session even when the run's budget is out */
 #define LATE_POLLS               256        /* queued events still handled past a deadline */
 
 const char *mcps_shape_name(mcps_shape shape)
 {
-    static const char *const names[] = {"other", "request", "notification", "response", "batch"};
-    return shape <= MCPS_SHAPE_BATCH ? names[shape] : "?";
+    static const char *const names[] = {"other",    "request", "notification",
+                                        "response", "batch",   "HTTP record"};
+    return shape <= MCPS_SHAPE_HTTP ? names[shape] : "?";
 }
 
 /* ---- the wire log ----------------------------------------------------------------------- */
 
-static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len);
+#define wire_add mcps_session_wire_add
 
 /* Once per session, say in the log why entries go missing from it. */
 static void note_cut(mcps_session *s, bool *noted, const char *why)
@@ -50,6 +54,10 @@ static bool wire_room(mcps_session *s, mcps_wire_dir dir, size_t keep)
 {
     if (dir == MCPS_WIRE_EVENT)
         return true;
+    if (dir == MCPS_WIRE_HTTP && s->http_bytes + keep > HTTP_WIRE_MAX) {
+        note_cut(s, &s->http_cut_noted, "further HTTP records are not kept in this log");
+        return false;
+    }
     if (s->wire_bytes + keep > s->cfg.wire_max_bytes)
         return false;
     if (dir == MCPS_WIRE_STDERR && s->stderr_bytes + keep > STDERR_WIRE_MAX) {
@@ -63,7 +71,7 @@ static bool wire_room(mcps_session *s, mcps_wire_dir dir, size_t keep)
     return false;
 }
 
-static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len)
+void mcps_session_wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len)
 {
     size_t keep = len < s->cfg.wire_entry_bytes ? len : s->cfg.wire_entry_bytes;
     if (s->nwire >= MAX_WIRE_ENTRIES || !wire_room(s, dir, keep)) {
@@ -85,6 +93,8 @@ static void wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size
     s->wire_bytes += keep;
     if (dir == MCPS_WIRE_STDERR)
         s->stderr_bytes += keep;
+    if (dir == MCPS_WIRE_HTTP)
+        s->http_bytes += keep;
 }
 
 void mcps_session_event(mcps_session *s, const char *fmt, ...)
@@ -154,13 +164,18 @@ mcps_session *mcps_session_open(const mcps_session_config *cfg, char *err, size_
     s->cfg = *cfg;
     apply_defaults(&s->cfg);
     s->t0_us = mcps_clock_us();
-    s->t = mcps_stdio_open(&s->cfg.target, err, errlen);
+    bool http = s->http = cfg->target.kind != MCPS_TRANSPORT_STDIO;
+    s->t = http ? mcps_http_open(&s->cfg.target, err, errlen)
+                : mcps_stdio_open(&s->cfg.target, err, errlen);
     if (!s->t) {
         free(s);
         return NULL;
     }
     mcps_observer_init(&s->obs, cfg->rev, s->cfg.target.max_message, on_finding, s);
-    mcps_session_event(s, "started %s (pid %d)", cfg->target.argv[0], mcps_stdio_pid(s->t));
+    if (http)
+        mcps_session_event(s, "new %s session at %s", s->t->ops->name, cfg->target.url);
+    else
+        mcps_session_event(s, "started %s (pid %d)", cfg->target.argv[0], mcps_stdio_pid(s->t));
     return s;
 }
 
@@ -200,6 +215,10 @@ static void track_one(mcps_session *s, const cJSON *msg)
         s->pending_since_us = mcps_clock_us();
         s->pending_init = cJSON_IsString(method) && strcmp(method->valuestring, "initialize") == 0;
     }
+    if (s->http && cJSON_IsString(method) && strcmp(method->valuestring, "initialize") == 0) {
+        mcps_json_delete(s->init_id);
+        s->init_id = cJSON_Duplicate(id, true);
+    }
     mcps_rpc_info info = {.kind = MCPS_RPC_REQUEST,
                           .id = id,
                           .method = cJSON_IsString(method) ? method->valuestring : "",
@@ -207,7 +226,7 @@ static void track_one(mcps_session *s, const cJSON *msg)
     mcps_observer_track(&s->obs, &info, MCPS_DIR_TO_SERVER, 0, 0);
 }
 
-static void track_sent(mcps_session *s, const cJSON *msg)
+void mcps_session_track_sent(mcps_session *s, const cJSON *msg)
 {
     if (cJSON_IsArray(msg))
         for (const cJSON *item = msg->child; item; item = item->next)
@@ -336,7 +355,7 @@ static bool send_line(mcps_session *s, const cJSON *msg, char *err, size_t errle
         return false;
     }
     wire_add(s, MCPS_WIRE_SENT, line, len - 1);
-    track_sent(s, msg);
+    mcps_session_track_sent(s, msg);
     bool ok = deliver(s, line, len, err, errlen);
     free(line);
     return ok;
@@ -368,7 +387,7 @@ bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char 
     cJSON *parsed = shown <= RAW_TREE_MAX ? mcps_json_parse_simple(bytes, shown)
                                           : mcps_json_parse_shallow(bytes, shown, RAW_MEMBER_MAX);
     if (parsed)
-        track_sent(s, parsed);
+        mcps_session_track_sent(s, parsed);
     mcps_json_delete(parsed);
     return deliver(s, bytes, len, err, errlen);
 }
@@ -413,6 +432,11 @@ static void count_kind(mcps_session *s, mcps_rpc_kind kind)
 
 static void enqueue(mcps_session *s, cJSON *msg, bool in_batch, size_t line)
 {
+    mcps_session_enqueue(s, msg, shape_of(msg), in_batch, line);
+}
+
+void mcps_session_enqueue(mcps_session *s, cJSON *msg, mcps_shape shape, bool in_batch, size_t line)
+{
     if (s->ninbox >= MAX_INBOX) {
         mcps_json_delete(msg);
         return;
@@ -422,7 +446,7 @@ static void enqueue(mcps_session *s, cJSON *msg, bool in_batch, size_t line)
         return;
     }
     s->inbox[s->ninbox++] =
-        (mcps_inmsg){msg, shape_of(msg), in_batch, false, line, mcps_clock_us() - s->t0_us};
+        (mcps_inmsg){msg, shape, in_batch, false, line, mcps_clock_us() - s->t0_us, s->request};
 }
 
 /* A client answers pings (PING-001); other requests wait for the suite to answer them. */
@@ -504,6 +528,8 @@ static void receive_message(mcps_session *s, const mcps_tevent *ev)
             s->counts.progress++;
         if (shape_of(m.msg) == MCPS_SHAPE_REQUEST)
             answer_ping(s, m.msg);
+        if (s->http)
+            mcps_session_http_answer(s, m.msg);
     }
     enqueue(s, m.msg, false, m.line);
 }
@@ -552,6 +578,7 @@ bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
     switch (ev.kind) {
     case MCPS_TEV_MESSAGE:
         answered(s);
+        s->request = ev.request;
         receive_message(s, &ev);
         return true;
     case MCPS_TEV_OVERSIZE:
@@ -580,7 +607,12 @@ bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
     case MCPS_TEV_STOPPED:
         stopped(s, &ev);
         return false;
+    case MCPS_TEV_HTTP:
+        mcps_session_receive_http(s, &ev);
+        return true;
     case MCPS_TEV_ERROR:
+        if (s->http) /* one HTTP request failed; the next may not */
+            return mcps_session_http_error(s, &ev);
         s->gone = true;
         mcps_session_event(s, "transport error: %s", ev.detail);
         snprintf(s->last_event, sizeof s->last_event, "transport error: %.120s", ev.detail);
@@ -660,6 +692,7 @@ void mcps_session_free(mcps_session *s)
         return;
     s->t->ops->destroy(s->t);
     mcps_observer_free(&s->obs);
+    mcps_json_delete(s->init_id);
     for (size_t i = 0; i < s->ninbox; i++)
         mcps_json_delete(s->inbox[i].msg);
     free(s->inbox);

@@ -32,6 +32,7 @@ typedef enum mcps_shape {
     MCPS_SHAPE_NOTIFICATION, /* method, no id */
     MCPS_SHAPE_RESPONSE,     /* result or error */
     MCPS_SHAPE_BATCH,        /* an array (its elements are queued too) */
+    MCPS_SHAPE_HTTP,         /* what HTTP said about a request: a record of transport/http.h */
 } mcps_shape;
 
 typedef struct mcps_inmsg {
@@ -41,6 +42,7 @@ typedef struct mcps_inmsg {
     bool consumed; /* an expectation took it */
     size_t line;   /* line in the target's output */
     int64_t t_us;
+    unsigned request; /* HTTP: the request whose response or stream carried it; stdio: 0 */
 } mcps_inmsg;
 
 /* Counts of what the observer judged, for observer checks that saw nothing to judge. */
@@ -80,8 +82,8 @@ typedef struct mcps_session {
     int64_t t0_us;
     /* the wire log */
     mcps_wire_entry *wire;
-    size_t nwire, cap_wire, wire_bytes, wire_dropped, stderr_bytes;
-    bool stderr_cut_noted, budget_cut_noted;
+    size_t nwire, cap_wire, wire_bytes, wire_dropped, stderr_bytes, http_bytes;
+    bool stderr_cut_noted, budget_cut_noted, http_cut_noted;
     /* findings of this session, as notes for the case */
     mcps_wire_note *notes;
     size_t nnotes, notes_dropped;
@@ -106,6 +108,12 @@ typedef struct mcps_session {
     unsigned case_no; /* 0: ids go out as written */
     mcps_session_id *ids;
     size_t nids, cap_ids;
+    /* HTTP (transport/http.h) */
+    bool http;
+    unsigned request; /* the request the message being received came on */
+    cJSON *init_id;   /* the id of the last initialize we sent */
+    int http_status;  /* status of the last HTTP response, 0 before one (or after an error) */
+    bool http_failed; /* the last request failed below HTTP */
     /* the line being judged, so findings can quote it */
     const char *judging;
     size_t judging_len;
@@ -155,6 +163,18 @@ void mcps_session_begin_case(mcps_session *s, unsigned case_no, mcps_session_fin
  * judgement); what the judgement needs is measured at shutdown, or here for a
  * session that goes on to serve another case. */
 void mcps_session_take_log(mcps_session *s, mcps_wire_log *out);
+
+/*
+ * HTTP only: send one request as a suite spells it, {"method":"GET",
+ * "headers":{"Name":"value"|null},"body":{...}|"text","path":"..."}: a header
+ * given replaces the transport's own of that name, null removes it; a JSON
+ * body is sent as its text (and tracked like any request), a string as its
+ * bytes. False with err filled when it cannot be sent (or on stdio).
+ */
+bool mcps_session_send_http(mcps_session *s, const cJSON *spec, char *err, size_t errlen);
+
+/* The number of the last HTTP request sent (1, 2, ...; stdio: 0). */
+unsigned mcps_session_last_request(const mcps_session *s);
 
 /* Shut down if needed and free everything. */
 void mcps_session_free(mcps_session *s);

@@ -5,6 +5,6 @@
 
 const char *mcps_wire_dir_name(mcps_wire_dir d)
 {
-    static const char *const names[] = {"sent", "received", "stderr", "event"};
-    return d <= MCPS_WIRE_EVENT ? names[d] : "?";
+    static const char *const names[] = {"sent", "received", "stderr", "event", "http"};
+    return d <= MCPS_WIRE_HTTP ? names[d] : "?";
 }

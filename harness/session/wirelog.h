@@ -16,6 +16,7 @@ typedef enum mcps_wire_dir {
     MCPS_WIRE_RECEIVED, /* target -> harness, on its message stream */
     MCPS_WIRE_STDERR,   /* target's diagnostics */
     MCPS_WIRE_EVENT,    /* what happened around the bytes: started, exited, timed out */
+    MCPS_WIRE_HTTP,     /* what HTTP said: status, headers, SSE framing (one JSON record) */
 } mcps_wire_dir;
 
 typedef struct mcps_wire_entry {
@@ -45,6 +46,6 @@ typedef struct mcps_wire_log {
     bool responsive;        /* the target answered a request other than initialize */
 } mcps_wire_log;
 
-const char *mcps_wire_dir_name(mcps_wire_dir d); /* "sent", "received", "stderr", "event" */
+const char *mcps_wire_dir_name(mcps_wire_dir d); /* "sent", "received", "stderr", "event", "http" */
 
 #endif

@@ -68,6 +68,9 @@ unsigned mcps_http_send(mcps_transport *t, const mcps_http_request *rq, char *er
  */
 void mcps_http_set_header(mcps_transport *t, const char *name, const char *value);
 
+/* The number of the last request started (0 before the first). */
+unsigned mcps_http_last_request(const mcps_transport *t);
+
 /* The session id the server issued, or NULL. */
 const char *mcps_http_session_id(const mcps_transport *t);
 
