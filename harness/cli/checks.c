@@ -73,9 +73,21 @@ static cJSON *record(const char *id, const char *kind, const char *suite, const 
     return o;
 }
 
+/* The transports a case runs on: all three when it names none. */
+static cJSON *transport_array(unsigned transports)
+{
+    static const char *const names[] = {"stdio", "streamable-http", "sse"};
+    cJSON *a = cJSON_CreateArray();
+    for (unsigned k = 0; k < sizeof names / sizeof *names; k++)
+        if (!transports || (transports & (1u << k)))
+            cJSON_AddItemToArray(a, cJSON_CreateString(names[k]));
+    return a;
+}
+
 static cJSON *case_record(const mcps_suite *s, const mcps_case *c)
 {
     cJSON *o = record(c->id, "case", s->name, c->title, c->requirements, c->revisions);
+    cJSON_AddItemToObject(o, "transports", transport_array(c->transports));
     cJSON_AddStringToObject(o, "file", mcps_cli_shown_path(c->file));
     cJSON_AddNumberToObject(o, "line", (double)c->line);
     cJSON *proofs = cJSON_GetObjectItemCaseSensitive(o, "proofs");

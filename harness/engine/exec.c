@@ -200,6 +200,17 @@ static void excerpt_of(const cJSON *msg, char *dst, size_t n)
 
 /* ---- sending ---------------------------------------------------------------------- */
 
+/* HTTP: ${request} is the number of the request a step just sent, for "request" and "$via". */
+static void note_request(case_run *cr)
+{
+    cr->request = mcps_session_last_request(cr->s);
+    if (!cr->s->http)
+        return;
+    cJSON *n = cJSON_CreateNumber(cr->request);
+    mcps_vars_set(&cr->vars, "request", n);
+    cJSON_Delete(n);
+}
+
 static void send_failed(case_run *cr, const mcps_step *st, const char *err)
 {
     const char *why = gone_reason(cr->s);
@@ -220,7 +231,7 @@ static void step_send(case_run *cr, const mcps_step *st)
                     : mcps_session_send(cr->s, msg, err, sizeof err);
     if (!sent)
         send_failed(cr, st, err);
-    cr->request = mcps_session_last_request(cr->s);
+    note_request(cr);
     cJSON_Delete(msg);
 }
 
@@ -254,7 +265,7 @@ static void step_send_raw(case_run *cr, const mcps_step *st)
     char *bytes = raw_text(cr, st, &len);
     if (bytes && !mcps_session_send_raw(cr->s, bytes, len + 1, err, sizeof err))
         send_failed(cr, st, err);
-    cr->request = mcps_session_last_request(cr->s);
+    note_request(cr);
     free(bytes);
 }
 
@@ -291,6 +302,19 @@ static bool record_correlates(const case_run *cr, const cJSON *pattern, const mc
         return mcps_match_peek(want, event, &cr->vars, &r);
     return cJSON_IsString(event) && (strcmp(event->valuestring, "response") == 0 ||
                                      strcmp(event->valuestring, "error") == 0);
+}
+
+/* "$via": the HTTP request whose response or stream carried the message. */
+static bool via_ok(const case_run *cr, const cJSON *pattern, const mcps_inmsg *m)
+{
+    const cJSON *via = cJSON_GetObjectItemCaseSensitive(pattern, "$via");
+    if (!via)
+        return true;
+    cJSON *request = cJSON_CreateNumber(m->request);
+    mcps_match_result r;
+    bool ok = mcps_match_peek(via, request, &cr->vars, &r);
+    cJSON_Delete(request);
+    return ok;
 }
 
 /* Does this message answer the pattern's id (responses) or carry its method (others)? */
@@ -351,6 +375,13 @@ static bool try_pattern(case_run *cr, const cJSON *pattern, const mcps_inmsg *m,
                  cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(pattern, "$in-batch")) ? "inside"
                                                                                       : "outside",
                  m->in_batch ? "inside" : "outside");
+        return false;
+    }
+    if (!via_ok(cr, pattern, m)) {
+        *r = (mcps_match_result){.matched = false};
+        snprintf(r->path, sizeof r->path, "$");
+        snprintf(r->detail, sizeof r->detail,
+                 "the message came on HTTP request %u, not the one \"$via\" names", m->request);
         return false;
     }
     return mcps_match(pattern, m->msg, &cr->vars, r);
@@ -586,7 +617,8 @@ static const mcps_inmsg *find_match(case_run *cr, const cJSON *pattern, bool htt
     for (size_t i = 0; i < cr->s->ninbox; i++) {
         const mcps_inmsg *m = &cr->s->inbox[i];
         mcps_match_result r;
-        if (correlates(cr, pattern, m, want) && mcps_match_peek(pattern, m->msg, &cr->vars, &r))
+        if (correlates(cr, pattern, m, want) && via_ok(cr, pattern, m) &&
+            mcps_match_peek(pattern, m->msg, &cr->vars, &r))
             return m;
     }
     return NULL;

@@ -519,7 +519,7 @@ static bool match_object(matcher *m, const cJSON *pattern, const cJSON *actual)
         return mismatch_value(m, "an object", actual);
     for (const cJSON *p = pattern->child; p; p = p->next) {
         if (p->string[0] == '$' && p->string[1] != '$')
-            continue; /* "$closed", "$in-batch": options, not members */
+            continue; /* "$closed", "$in-batch", "$via": options, not members */
         const char *key = member_name(p);
         if (!match_at(m, "member", key, p, cJSON_GetObjectItemCaseSensitive(actual, key)))
             return false;
@@ -1057,7 +1057,7 @@ static bool validate_object(const cJSON *p, char *err, size_t errlen)
         return validate_matcher_object(p, kw, err, errlen);
     for (const cJSON *c = p->child; c; c = c->next) {
         if (c->string[0] == '$' && c->string[1] != '$' && strcmp(c->string, "$closed") != 0 &&
-            strcmp(c->string, "$in-batch") != 0) {
+            strcmp(c->string, "$in-batch") != 0 && strcmp(c->string, "$via") != 0) {
             snprintf(err, errlen, "unknown matcher key \"%.40s\"", c->string);
             return false;
         }

@@ -829,7 +829,7 @@ bool mcps_observer_line(mcps_observer *obs, mcps_dir dir, const char *data, size
     }
     if (accept_repaired(obs, data, len, dir, offset, line, out))
         return true;
-    if (r.incomplete && len > 0)
+    if (r.incomplete && len > 0 && !obs->framed)
         hold(obs, dir, data, len, offset, line);
     else
         report_garbage(obs, data, len, &r, dir, offset, line);

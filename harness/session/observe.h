@@ -82,7 +82,8 @@ typedef struct mcps_observer {
     char *subscribed[32];
     mcps_dir subscribed_by[32];
     size_t nsubscribed;
-    /* an incomplete line waiting for its continuation */
+    /* an incomplete line waiting for its continuation (stdio; never when framed) */
+    bool framed; /* each message arrives whole (an HTTP body, an SSE event): none is held */
     mcps_buf held;
     mcps_dir held_dir;
     uint64_t held_offset;

@@ -172,6 +172,7 @@ mcps_session *mcps_session_open(const mcps_session_config *cfg, char *err, size_
         return NULL;
     }
     mcps_observer_init(&s->obs, cfg->rev, s->cfg.target.max_message, on_finding, s);
+    s->obs.framed = http;
     if (http)
         mcps_session_event(s, "new %s session at %s", s->t->ops->name, cfg->target.url);
     else
