@@ -602,6 +602,13 @@ void mcps_http_set_header(mcps_transport *base, const char *name, const char *va
     t->extra[t->nextra] = NULL;
 }
 
+unsigned mcps_http_last_request(const mcps_transport *base)
+{
+    if (!base || base->ops != &http_ops)
+        return 0;
+    return ((const mcps_http_transport *)base)->last_n;
+}
+
 const char *mcps_http_session_id(const mcps_transport *base)
 {
     if (!base || base->ops != &http_ops)
