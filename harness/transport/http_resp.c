@@ -205,6 +205,8 @@ static void take_session_id(mcps_http_req *r)
 /* The blank line after a response's headers; false aborts the transfer. */
 static bool headers_done(mcps_http_req *r)
 {
+    if (r->final)
+        return true; /* the end of chunked trailers */
     long status = 0;
     curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &status);
     if (status < 200) /* 1xx: the real response follows */
@@ -235,7 +237,7 @@ size_t mcps_http_on_header(char *buf, size_t size, size_t nitems, void *ud)
         refuse(r, "response headers longer than 256 KiB");
         return 0;
     }
-    if (len >= 5 && memcmp(buf, "HTTP/", 5) == 0) {
+    if (!r->final && len >= 5 && memcmp(buf, "HTTP/", 5) == 0) {
         mcps_http_hdrs_reset(&r->hdrs_in); /* a new response (after a 1xx or a redirect) */
         return len;
     }

@@ -247,6 +247,21 @@ static void test_202_and_html(void **state)
     /* the 202's record said "body":"" - checked on a fresh one */
     send_json(t, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
     expect_has(t, MCPS_TEV_HTTP, ",\"body\":\"\"}", NULL);
+    /* Suite-written requests: another method, a path; a foreign URL is refused. */
+    char err[256];
+    mcps_http_request rq = {.method = "DELETE"};
+    assert_int_equal(mcps_http_send(t, &rq, err, sizeof err), 4);
+    expect_has(t, MCPS_TEV_HTTP, "\"method\":\"DELETE\",\"status\":405", NULL);
+    rq = (mcps_http_request){.method = "GET", .path = "/sse"};
+    assert_int_equal(mcps_http_send(t, &rq, err, sizeof err), 5);
+    expect_has(t, MCPS_TEV_HTTP, "\"method\":\"GET\",\"status\":200", NULL);
+    expect_has(t, MCPS_TEV_HTTP, "\"event\":\"sse\",\"type\":\"endpoint\"", NULL);
+    rq.path = "http://127.0.0.2/mcp";
+    assert_int_equal(mcps_http_send(t, &rq, err, sizeof err), 0);
+    assert_non_null(strstr(err, "not a URL on the endpoint's origin"));
+    const char *const bad[] = {"X-Evil: a\r\nInjected: b", NULL};
+    rq = (mcps_http_request){.method = "POST", .headers = bad};
+    assert_int_equal(mcps_http_send(t, &rq, err, sizeof err), 0);
     t->ops->destroy(t);
 }
 
