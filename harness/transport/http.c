@@ -27,7 +27,13 @@
 #define DEFAULT_SEND        5.0
 #define QUEUE_RESUME        (MCPS_HTTP_QUEUE_PAUSE / 2)
 
-static const mcps_transport_ops http_ops;
+static const mcps_transport_ops http_ops, sse_ops;
+
+/* Whether base is one of ours (the two kinds differ only in their name). */
+static bool is_http(const mcps_transport *base)
+{
+    return base && (base->ops == &http_ops || base->ops == &sse_ops);
+}
 
 static void resume_paused(mcps_http_transport *t)
 {
@@ -159,7 +165,7 @@ static const char *await_endpoint(mcps_http_transport *t, char *err, size_t errl
 
 unsigned mcps_http_send(mcps_transport *base, const mcps_http_request *rq, char *err, size_t errlen)
 {
-    if (!base || base->ops != &http_ops) {
+    if (!is_http(base)) {
         snprintf(err, errlen, "cannot send: not an HTTP transport");
         return 0;
     }
@@ -242,7 +248,16 @@ static void http_destroy(mcps_transport *base)
 }
 
 static const mcps_transport_ops http_ops = {
-    .name = "http",
+    .name = "streamable-http",
+    .send = http_send_op,
+    .next = http_next,
+    .close_input = http_close_input,
+    .shutdown = http_shutdown,
+    .destroy = http_destroy,
+};
+
+static const mcps_transport_ops sse_ops = {
+    .name = "sse",
     .send = http_send_op,
     .next = http_next,
     .close_input = http_close_input,
@@ -260,8 +275,7 @@ static bool header_named(const char *h, const char *name)
 
 void mcps_http_set_header(mcps_transport *base, const char *name, const char *value)
 {
-    if (!base || base->ops != &http_ops || !name || strpbrk(name, ":\r\n") ||
-        (value && strpbrk(value, "\r\n")))
+    if (!is_http(base) || !name || strpbrk(name, ":\r\n") || (value && strpbrk(value, "\r\n")))
         return;
     mcps_http_transport *t = (mcps_http_transport *)base;
     for (size_t i = 0; i < t->nextra; i++)
@@ -287,7 +301,7 @@ void mcps_http_set_header(mcps_transport *base, const char *name, const char *va
 
 const char *mcps_http_session_id(const mcps_transport *base)
 {
-    if (!base || base->ops != &http_ops)
+    if (!is_http(base))
         return NULL;
     return ((const mcps_http_transport *)base)->sid;
 }
@@ -323,8 +337,8 @@ static bool url_usable(const char *url)
 static bool init_transport(mcps_http_transport *t, const mcps_target_config *cfg)
 {
     bool oom = false;
-    t->base.ops = &http_ops;
     t->legacy = cfg->kind == MCPS_TRANSPORT_SSE;
+    t->base.ops = t->legacy ? &sse_ops : &http_ops;
     t->max_message = cfg->max_message ? cfg->max_message : DEFAULT_MAX_MESSAGE;
     t->send_timeout = cfg->send_timeout > 0 ? cfg->send_timeout : DEFAULT_SEND;
     t->follow = cfg->follow_redirects;

@@ -10,7 +10,8 @@
  * SSE events longer than max_message are cut (OVERSIZE). No proxy from the
  * environment and no redirects unless asked, and never to another host.
  *
- * What the session sees through next():
+ * ops->name is "streamable-http" or "sse" (for the report). What the session
+ * sees through next():
  *  - MCPS_TEV_MESSAGE for each JSON-RPC message: an application/json body, or
  *    the data of an SSE event whose type is "message" (or absent);
  *  - MCPS_TEV_HTTP for what HTTP itself said, as one line of JSON text (see

@@ -156,6 +156,7 @@ static void test_json_response(void **state)
     assert_int_equal(ev.request, 1);
     assert_true(ev.len > 10 && ev.data[0] == '{' && ev.data[ev.len - 1] == '}');
     assert_string_equal(mcps_http_session_id(t), "sess-1");
+    assert_string_equal(t->ops->name, "streamable-http");
     assert_null(strstr(s.all, "cookie-secret"));
     t->ops->destroy(t);
 }
@@ -415,6 +416,7 @@ static void test_legacy(void **state)
                     strstr(ev.data, "\"status\":202") && strstr(ev.data, "\"body\":\"Accepted\"");
     }
     assert_int_equal(message_request, 1);
+    assert_string_equal(t->ops->name, "sse");
     assert_non_null(strstr(message, "\"legacy\": true"));
     assert_true(endpoint);
     assert_true(accepted);
