@@ -8,7 +8,8 @@
  * one. A server that floods an SSE stream fills the queue, and the stream is
  * then paused (CURL_WRITEFUNC_PAUSE) until the session has taken the events:
  * memory stays bounded however fast it sends. Request building is in
- * http_req.c, records and the queue in http_rec.c.
+ * http_req.c, the callbacks and what they queue in http_resp.c, the queue
+ * and the records' pieces in http_rec.c.
  */
 #include "transport/http.h"
 
@@ -24,326 +25,14 @@
 
 #define DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024)
 #define DEFAULT_SEND        5.0
-#define QUEUE_PAUSE         ((size_t)1024 * 1024) /* stop reading streams above this */
-#define QUEUE_RESUME        (QUEUE_PAUSE / 2)
-#define HEADER_RAW_MAX      (256 * 1024)
-#define BODY_RECORD_MAX     4096
+#define QUEUE_RESUME        (MCPS_HTTP_QUEUE_PAUSE / 2)
 
-static const mcps_transport_ops http_ops;
+static const mcps_transport_ops http_ops, sse_ops;
 
-/* ---- queueing ---- */
-
-void mcps_http_event(mcps_http_transport *t, mcps_tevent_kind kind, unsigned n, const char *data,
-                     size_t len, const char *detail)
+/* Whether base is one of ours (the two kinds differ only in their name). */
+static bool is_http(const mcps_transport *base)
 {
-    if (!mcps_http_evq_push(&t->q, kind, n, data, len, detail) && kind != MCPS_TEV_ERROR)
-        mcps_http_event(t, MCPS_TEV_ERROR, n, NULL, 0, "HTTP transport: out of memory");
-}
-
-void mcps_http_record(mcps_http_transport *t, unsigned n, const mcps_buf *json)
-{
-    if (json->oom)
-        mcps_http_event(t, MCPS_TEV_ERROR, n, NULL, 0, "HTTP transport: out of memory");
-    else
-        mcps_http_event(t, MCPS_TEV_HTTP, n, json->data, json->len, NULL);
-}
-
-static void message(mcps_http_req *r, const char *data, size_t len, bool cut)
-{
-    mcps_http_transport *t = r->t;
-    if (!mcps_http_evq_push(&t->q, cut ? MCPS_TEV_OVERSIZE : MCPS_TEV_MESSAGE, r->n, data, len,
-                            NULL)) {
-        mcps_http_event(t, MCPS_TEV_ERROR, r->n, NULL, 0, "HTTP transport: out of memory");
-        return;
-    }
-    t->q.tail->line = ++r->events;
-    t->q.tail->offset = r->bytes;
-}
-
-static void begin_record(mcps_buf *b, const mcps_http_req *r, const char *event)
-{
-    mcps_buf_printf(b, "{\"request\":%u,\"event\":\"%s\"", r->n, event);
-}
-
-static void error_record(mcps_http_req *r, const char *why, bool also_error)
-{
-    mcps_buf b = {0};
-    begin_record(&b, r, "error");
-    mcps_buf_puts(&b, ",\"error\":");
-    mcps_http_json_str(&b, why, strlen(why));
-    mcps_buf_putc(&b, '}');
-    mcps_http_record(r->t, r->n, &b);
-    mcps_buf_free(&b);
-    if (also_error) {
-        char detail[160];
-        snprintf(detail, sizeof detail, "HTTP request %u (%s): %s", r->n, r->method, why);
-        mcps_http_event(r->t, MCPS_TEV_ERROR, r->n, NULL, 0, detail);
-    }
-}
-
-/* The "response" record; body NULL when the body went on as a message or is a stream. */
-static void response_record(mcps_http_req *r, const char *body, size_t len)
-{
-    mcps_buf b = {0};
-    begin_record(&b, r, "response");
-    mcps_buf_puts(&b, ",\"method\":");
-    mcps_http_json_str(&b, r->method, strlen(r->method));
-    mcps_buf_printf(&b, ",\"status\":%ld", r->status);
-    mcps_http_hdrs_render(&r->hdrs_in, &b);
-    if (body) {
-        mcps_buf_puts(&b, ",\"body\":");
-        mcps_http_json_str(&b, body, len < BODY_RECORD_MAX ? len : BODY_RECORD_MAX);
-    }
-    if (r->body_cut)
-        mcps_buf_printf(&b, ",\"body_bytes\":%llu", (unsigned long long)r->bytes);
-    mcps_buf_putc(&b, '}');
-    mcps_http_record(r->t, r->n, &b);
-    mcps_buf_free(&b);
-}
-
-/* ---- SSE ---- */
-
-static bool is_type(const mcps_sse_event *e, const char *type)
-{
-    return e->type_len == strlen(type) && memcmp(e->type, type, e->type_len) == 0;
-}
-
-static void sse_record(mcps_http_req *r, const mcps_sse_event *e)
-{
-    mcps_buf b = {0};
-    begin_record(&b, r, "sse");
-    if (e->has_id_field) {
-        mcps_buf_puts(&b, ",\"id\":");
-        mcps_http_json_str(&b, e->id, e->id_len);
-    }
-    mcps_buf_puts(&b, ",\"type\":");
-    mcps_http_json_str(&b, e->type, e->type_len);
-    if (e->retry_ms >= 0)
-        mcps_buf_printf(&b, ",\"retry\":%ld", e->retry_ms);
-    if (e->dispatched)
-        mcps_buf_printf(&b, ",\"data_bytes\":%zu", e->data_len);
-    if (e->comments)
-        mcps_buf_printf(&b, ",\"comments\":%zu", e->comments);
-    if (e->oversize)
-        mcps_buf_puts(&b, ",\"oversize\":true");
-    mcps_buf_putc(&b, '}');
-    mcps_http_record(r->t, r->n, &b);
-    mcps_buf_free(&b);
-}
-
-/* Legacy HTTP+SSE: the first endpoint event says where to POST (same origin only). */
-static void endpoint_event(mcps_http_transport *t, const mcps_sse_event *e)
-{
-    if (t->endpoint || t->legacy_fail[0])
-        return;
-    char *ref = strndup(e->data, e->data_len);
-    char *url = ref ? mcps_http_resolve(t->url, ref, true) : NULL;
-    if (url) {
-        t->endpoint = strdup(url);
-        curl_free(url);
-    } else {
-        snprintf(t->legacy_fail, sizeof t->legacy_fail,
-                 "the endpoint event names '%.80s', not a URI on the origin of the SSE URL",
-                 ref ? ref : "?");
-        mcps_http_event(t, MCPS_TEV_ERROR, 1, NULL, 0, t->legacy_fail);
-    }
-    free(ref);
-}
-
-static void on_sse(void *ctx, const mcps_sse_event *e)
-{
-    mcps_http_req *r = ctx;
-    sse_record(r, e);
-    if (r->legacy_stream && is_type(e, "endpoint") && e->dispatched)
-        endpoint_event(r->t, e);
-    else if (e->dispatched && e->data_len && is_type(e, "message"))
-        message(r, e->data, e->data_len, e->oversize);
-}
-
-/* ---- curl callbacks ---- */
-
-static bool media_is(const char *ct, const char *type)
-{
-    size_t n = strlen(type);
-    return ct && strncasecmp(ct, type, n) == 0 && (ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ');
-}
-
-static bool media_json(const char *ct)
-{
-    if (!ct)
-        return false;
-    size_t n = strcspn(ct, "; ");
-    return (n == 16 && strncasecmp(ct, "application/json", 16) == 0) ||
-           (n > 5 && strncasecmp(ct + n - 5, "+json", 5) == 0);
-}
-
-static void refuse(mcps_http_req *r, const char *why)
-{
-    if (!r->refused[0])
-        snprintf(r->refused, sizeof r->refused, "%s", why);
-}
-
-/* A 3xx curl will follow: allowed only to the same host. */
-static bool redirect_allowed(mcps_http_req *r)
-{
-    char *loc = NULL;
-    curl_easy_getinfo(r->easy, CURLINFO_REDIRECT_URL, &loc);
-    if (!loc || !r->t->follow)
-        return true;
-    if (mcps_http_same(r->t->url, loc, false))
-        return true;
-    refuse(r, "redirect to another host refused");
-    return false;
-}
-
-static void take_session_id(mcps_http_req *r)
-{
-    mcps_http_transport *t = r->t;
-    const char *sid = mcps_http_hdrs_get(&r->hdrs_in, "mcp-session-id");
-    if (r->status == 404 && r->carried_sid) {
-        free(t->sid);
-        t->sid = NULL;
-    } else if (!t->sid && sid && *sid) {
-        t->sid = strdup(sid);
-    }
-}
-
-/* The blank line after a response's headers; false aborts the transfer. */
-static bool headers_done(mcps_http_req *r)
-{
-    long status = 0;
-    curl_easy_getinfo(r->easy, CURLINFO_RESPONSE_CODE, &status);
-    if (status < 200) /* 1xx: the real response follows */
-        return true;
-    char *loc = NULL;
-    curl_easy_getinfo(r->easy, CURLINFO_REDIRECT_URL, &loc);
-    if (r->t->follow && status >= 300 && status < 400 && loc)
-        return redirect_allowed(r);
-    r->status = status;
-    r->final = true;
-    const char *ct = mcps_http_hdrs_get(&r->hdrs_in, "content-type");
-    r->sse = media_is(ct, "text/event-stream");
-    r->json = media_json(ct);
-    take_session_id(r);
-    if (r->sse) {
-        response_record(r, NULL, 0);
-        mcps_sse_init(&r->parser, r->t->max_message, on_sse, r);
-        r->parser_on = true;
-    }
-    return true;
-}
-
-size_t mcps_http_on_header(char *buf, size_t size, size_t nitems, void *ud)
-{
-    mcps_http_req *r = ud;
-    size_t len = size * nitems;
-    r->header_bytes += len;
-    if (r->header_bytes > HEADER_RAW_MAX) {
-        refuse(r, "response headers longer than 256 KiB");
-        return 0;
-    }
-    if (len >= 5 && memcmp(buf, "HTTP/", 5) == 0) {
-        mcps_http_hdrs_reset(&r->hdrs_in); /* a new response (after a 1xx or a redirect) */
-        return len;
-    }
-    if ((len == 2 && buf[0] == '\r') || (len == 1 && buf[0] == '\n'))
-        return headers_done(r) ? len : 0;
-    mcps_http_hdrs_add(&r->hdrs_in, buf, len);
-    return len;
-}
-
-size_t mcps_http_on_body(char *buf, size_t size, size_t nitems, void *ud)
-{
-    mcps_http_req *r = ud;
-    mcps_http_transport *t = r->t;
-    size_t len = size * nitems;
-    if (!r->final)
-        return len; /* the body of a redirect being followed */
-    if (r->sse) {
-        if (t->q.bytes > QUEUE_PAUSE) {
-            r->paused = true;
-            return CURL_WRITEFUNC_PAUSE; /* curl hands us the same bytes again on resume */
-        }
-        r->bytes += len;
-        if (!mcps_sse_feed(&r->parser, buf, len))
-            refuse(r, "out of memory parsing the event stream");
-        return r->refused[0] ? 0 : len;
-    }
-    size_t room = t->max_message - r->body.len;
-    if (len > room)
-        r->body_cut = true;
-    mcps_buf_append(&r->body, buf, len < room ? len : room);
-    r->bytes += len;
-    return r->body.oom ? 0 : len;
-}
-
-/* ---- completion ---- */
-
-static bool blank(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (!isspace((unsigned char)s[i]))
-            return false;
-    return true;
-}
-
-static void body_complete(mcps_http_req *r)
-{
-    const char *data = r->body.data ? r->body.data : "";
-    bool msg = r->json && !blank(data, r->body.len);
-    response_record(r, msg ? NULL : data, r->body.len);
-    if (msg)
-        message(r, data, r->body.len, r->body_cut);
-}
-
-static void end_record(mcps_http_req *r)
-{
-    mcps_buf b = {0};
-    begin_record(&b, r, "end");
-    mcps_buf_printf(&b, ",\"bytes\":%llu}", (unsigned long long)r->bytes);
-    mcps_http_record(r->t, r->n, &b);
-    mcps_buf_free(&b);
-}
-
-static void legacy_stream_over(mcps_http_transport *t)
-{
-    if (!t->endpoint && !t->legacy_fail[0])
-        snprintf(t->legacy_fail, sizeof t->legacy_fail,
-                 "the SSE stream ended before its endpoint event");
-}
-
-static void unlink_req(mcps_http_transport *t, mcps_http_req *r)
-{
-    for (mcps_http_req **p = &t->reqs; *p; p = &(*p)->next)
-        if (*p == r) {
-            *p = r->next;
-            break;
-        }
-    curl_multi_remove_handle(t->multi, r->easy);
-    curl_easy_cleanup(r->easy);
-    curl_slist_free_all(r->hdrs);
-    mcps_http_hdrs_reset(&r->hdrs_in);
-    mcps_buf_free(&r->body);
-    if (r->parser_on)
-        mcps_sse_free(&r->parser);
-    free(r);
-}
-
-static void finished(mcps_http_transport *t, mcps_http_req *r, CURLcode rc)
-{
-    if (r->parser_on)
-        mcps_sse_finish(&r->parser); /* an unterminated last block is dropped, as WHATWG says */
-    if (r->refused[0])
-        error_record(r, r->refused, !r->final);
-    else if (rc != CURLE_OK)
-        error_record(r, r->errbuf[0] ? r->errbuf : curl_easy_strerror(rc), !r->final);
-    else if (r->sse)
-        end_record(r);
-    else
-        body_complete(r);
-    if (r->legacy_stream)
-        legacy_stream_over(t);
-    unlink_req(t, r);
+    return base && (base->ops == &http_ops || base->ops == &sse_ops);
 }
 
 static void resume_paused(mcps_http_transport *t)
@@ -370,7 +59,7 @@ static void pump(mcps_http_transport *t)
         mcps_http_req *r = NULL;
         curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, (char **)&r);
         if (r)
-            finished(t, r, m->data.result);
+            mcps_http_finished(t, r, m->data.result);
     }
 }
 
@@ -476,7 +165,7 @@ static const char *await_endpoint(mcps_http_transport *t, char *err, size_t errl
 
 unsigned mcps_http_send(mcps_transport *base, const mcps_http_request *rq, char *err, size_t errlen)
 {
-    if (!base || base->ops != &http_ops) {
+    if (!is_http(base)) {
         snprintf(err, errlen, "cannot send: not an HTTP transport");
         return 0;
     }
@@ -523,7 +212,7 @@ static void http_shutdown(mcps_transport *base, mcps_shutdown_report *report)
     mcps_http_transport *t = (mcps_http_transport *)base;
     if (!t->shut) {
         while (t->reqs)
-            unlink_req(t, t->reqs);
+            mcps_http_req_drop(t, t->reqs);
         t->shut = true;
         t->input_closed = true;
         t->report = (mcps_shutdown_report){.how = MCPS_SHUT_EXITED_BEFORE};
@@ -559,7 +248,16 @@ static void http_destroy(mcps_transport *base)
 }
 
 static const mcps_transport_ops http_ops = {
-    .name = "http",
+    .name = "streamable-http",
+    .send = http_send_op,
+    .next = http_next,
+    .close_input = http_close_input,
+    .shutdown = http_shutdown,
+    .destroy = http_destroy,
+};
+
+static const mcps_transport_ops sse_ops = {
+    .name = "sse",
     .send = http_send_op,
     .next = http_next,
     .close_input = http_close_input,
@@ -577,8 +275,7 @@ static bool header_named(const char *h, const char *name)
 
 void mcps_http_set_header(mcps_transport *base, const char *name, const char *value)
 {
-    if (!base || base->ops != &http_ops || !name || strpbrk(name, ":\r\n") ||
-        (value && strpbrk(value, "\r\n")))
+    if (!is_http(base) || !name || strpbrk(name, ":\r\n") || (value && strpbrk(value, "\r\n")))
         return;
     mcps_http_transport *t = (mcps_http_transport *)base;
     for (size_t i = 0; i < t->nextra; i++)
@@ -611,7 +308,7 @@ unsigned mcps_http_last_request(const mcps_transport *base)
 
 const char *mcps_http_session_id(const mcps_transport *base)
 {
-    if (!base || base->ops != &http_ops)
+    if (!is_http(base))
         return NULL;
     return ((const mcps_http_transport *)base)->sid;
 }
@@ -647,8 +344,8 @@ static bool url_usable(const char *url)
 static bool init_transport(mcps_http_transport *t, const mcps_target_config *cfg)
 {
     bool oom = false;
-    t->base.ops = &http_ops;
     t->legacy = cfg->kind == MCPS_TRANSPORT_SSE;
+    t->base.ops = t->legacy ? &sse_ops : &http_ops;
     t->max_message = cfg->max_message ? cfg->max_message : DEFAULT_MAX_MESSAGE;
     t->send_timeout = cfg->send_timeout > 0 ? cfg->send_timeout : DEFAULT_SEND;
     t->follow = cfg->follow_redirects;

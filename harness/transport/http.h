@@ -10,15 +10,25 @@
  * SSE events longer than max_message are cut (OVERSIZE). No proxy from the
  * environment and no redirects unless asked, and never to another host.
  *
- * What the session sees through next():
+ * ops->name is "streamable-http" or "sse" (for the report). What the session
+ * sees through next():
  *  - MCPS_TEV_MESSAGE for each JSON-RPC message: an application/json body, or
  *    the data of an SSE event whose type is "message" (or absent);
  *  - MCPS_TEV_HTTP for what HTTP itself said, as one line of JSON text (see
  *    below), so the wire log shows it and suites can match it;
- *  - MCPS_TEV_ERROR when a request could not be made at all (the JSON record
- *    with "event":"error" comes first).
- * There is no process: CLOSED, EXITED and GONE never come (GONE only after
- * shutdown, once the queue is empty).
+ *  - MCPS_TEV_OVERSIZE instead of MESSAGE when the body or event data passed
+ *    max_message: data holds its first max_message bytes;
+ *  - MCPS_TEV_ERROR when a request could not be made at all, i.e. it failed
+ *    before a response's headers came (the JSON record with "event":"error"
+ *    comes first); a failure mid-body gives the record only. Also when the
+ *    legacy endpoint event names a URI on another origin.
+ * MESSAGE and OVERSIZE carry request = the request whose response (or stream)
+ * held them, line = their 1-based number within it and offset = the response
+ * body bytes read when they were complete; terminated is always true.
+ * There is no process: CLOSED and EXITED never come, GONE only after
+ * shutdown, once the queue is empty. shutdown() drops every transfer (no
+ * DELETE: suites end sessions themselves) and reports MCPS_SHUT_EXITED_BEFORE,
+ * 0 s, exit code 0; close_input() makes later sends (both kinds) fail.
  */
 #ifndef MCPS_TRANSPORT_HTTP_H
 #define MCPS_TRANSPORT_HTTP_H
@@ -64,7 +74,8 @@ unsigned mcps_http_send(mcps_transport *t, const mcps_http_request *rq, char *er
  * request: the session sets MCP-Protocol-Version once the handshake settled
  * the revision. Mcp-Session-Id is kept by the transport itself: taken from
  * the first response that carries one, sent on every later request, dropped
- * after a 404 to a request that carried it.
+ * after a 404 to a request that carried it. A name holding ':', CR or LF, or a
+ * value holding CR or LF, is ignored.
  */
 void mcps_http_set_header(mcps_transport *t, const char *name, const char *value);
 
@@ -90,15 +101,26 @@ bool mcps_http_wait_listening(const char *url, int64_t deadline_ms, const mcps_g
  *   "event":"response" comes when the headers arrive for an SSE response and
  *      when the body is complete otherwise, with "body":"text" (the first
  *      4 KiB, as a JSON string) when the body is not JSON-RPC that went on as
- *      a MESSAGE (empty bodies give "body":"");
+ *      a MESSAGE (empty bodies give "body":""). JSON-RPC means: the response's
+ *      Content-Type is application/json (or +json) and the body is not blank.
+ *      Then, when present: "body_bytes":N (the body passed max_message: its
+ *      full length) and "headers_dropped":N (headers beyond 64 or 16 KiB);
+ *      string values are valid JSON whatever the bytes (bad UTF-8 as U+FFFD);
  *   {"request":N,"event":"sse","id":"7","type":"message","retry":3000,
- *    "data_bytes":120}  one per SSE event, before its MESSAGE (absent members
- *      were absent in the event);
+ *    "data_bytes":120}  one per SSE block (codec/sse.h: every block with a
+ *      line, dispatched or not), before its MESSAGE: "id" when the block had
+ *      an id field, "type" always ("message" when the block set none),
+ *      "retry" when it had a valid one, "data_bytes" when WHATWG dispatches it
+ *      (0 for the priming event), then "comments":N and "oversize":true when
+ *      so. A MESSAGE follows for a dispatched "message" block with data;
  *   {"request":N,"event":"end","bytes":1234}  an SSE response stream ended
  *      (the server closed it);
  *   {"request":N,"event":"error","error":"Connection refused"}  the request
- *      failed below HTTP (connect, reset mid-body, timeout).
- * For the legacy transport the GET of the SSE endpoint is request 1.
+ *      failed below HTTP (connect, reset mid-body, timeout), or we aborted it
+ *      ("redirect to another host refused", headers over 256 KiB).
+ * For the legacy transport the GET of the SSE endpoint is request 1; its
+ * first "endpoint" event (resolved against url, same origin only) is where
+ * every send() POSTs, and send() waits up to send_timeout for it.
  */
 
 #endif

@@ -71,7 +71,7 @@ const char *mcps_http_hdrs_get(const mcps_http_hdrs *h, const char *name);
 void mcps_http_hdrs_render(const mcps_http_hdrs *h, mcps_buf *b);
 void mcps_http_hdrs_reset(mcps_http_hdrs *h);
 
-/* ---- the transport and its requests (http.c, http_req.c) ---- */
+/* ---- the transport and its requests ---- */
 
 typedef struct mcps_http_transport mcps_http_transport;
 
@@ -134,12 +134,18 @@ unsigned mcps_http_start(mcps_http_transport *t, const char *url, const char *me
 char *mcps_http_resolve(const char *base, const char *ref, bool same_origin);
 /* Whether two URLs name the same host (and, with origin, scheme and port). */
 bool mcps_http_same(const char *a, const char *b, bool origin);
-/* Queue an MCPS_TEV_HTTP record (http.c). */
+/* Queue an MCPS_TEV_HTTP record (http_resp.c). */
 void mcps_http_record(mcps_http_transport *t, unsigned n, const mcps_buf *json);
 /* Queue an event of another kind. */
 void mcps_http_event(mcps_http_transport *t, mcps_tevent_kind kind, unsigned n, const char *data,
                      size_t len, const char *detail);
-/* Callbacks (http.c) */
+/* A transfer ended (http_resp.c): its last records and events, then it is dropped. */
+void mcps_http_finished(mcps_http_transport *t, mcps_http_req *r, CURLcode rc);
+/* Abort and free a transfer (http_req.c). */
+void mcps_http_req_drop(mcps_http_transport *t, mcps_http_req *r);
+/* Pause above this many queued bytes (http.c resumes below half). */
+#define MCPS_HTTP_QUEUE_PAUSE ((size_t)1024 * 1024)
+/* Callbacks (http_resp.c) */
 size_t mcps_http_on_header(char *buf, size_t size, size_t nitems, void *ud);
 size_t mcps_http_on_body(char *buf, size_t size, size_t nitems, void *ud);
 

@@ -284,3 +284,20 @@ unsigned mcps_http_start(mcps_http_transport *t, const char *url, const char *me
     t->reqs = r;
     return r->n;
 }
+
+void mcps_http_req_drop(mcps_http_transport *t, mcps_http_req *r)
+{
+    for (mcps_http_req **p = &t->reqs; *p; p = &(*p)->next)
+        if (*p == r) {
+            *p = r->next;
+            break;
+        }
+    curl_multi_remove_handle(t->multi, r->easy);
+    curl_easy_cleanup(r->easy);
+    curl_slist_free_all(r->hdrs);
+    mcps_http_hdrs_reset(&r->hdrs_in);
+    mcps_buf_free(&r->body);
+    if (r->parser_on)
+        mcps_sse_free(&r->parser);
+    free(r);
+}
