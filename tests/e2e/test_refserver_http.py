@@ -434,6 +434,167 @@ class Authorization(unittest.TestCase):
             self.assertEqual(doc["authorization_servers"], [self.base + "/"])
 
 
+def listening_all(port):
+    """Whether /proc/net/tcp shows a socket listening on 0.0.0.0:port."""
+    with open("/proc/net/tcp") as f:
+        rows = [line.split() for line in f.readlines()[1:]]
+    return any(r[1] == "00000000:%04X" % port and r[3] == "0A" for r in rows)
+
+
+class FaultBehaviour(unittest.TestCase):
+    """Each HTTP fault bends exactly the behaviour its row describes (the checks rely on it)."""
+
+    def serve(self, *args):
+        proc, port, tmp = start(*args)
+        c = Client(port)
+
+        def cleanup():
+            c.close()
+            stop(proc)
+            proc.stderr.close()
+            tmp.cleanup()
+        self.addCleanup(cleanup)
+        return c
+
+    def faulty(self, fault, *extra):
+        c = self.serve("--fault", fault, *extra)
+        return c
+
+    def ping(self, c, sid, **kw):
+        return c.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, sid, **kw)
+
+    def test_wrong_content_type(self):
+        c = self.faulty("http-wrong-content-type")
+        _, _, sid = c.initialize()
+        self.assertEqual(self.ping(c, sid).getheader("Content-Type"), "text/plain")
+        resp = c.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, sid)
+        self.assertEqual(resp.getheader("Content-Type"), "text/plain")
+
+    def test_notification_200(self):
+        c = self.faulty("http-notification-200")
+        _, _, sid = c.initialize()
+        resp = c.post({"jsonrpc": "2.0", "method": "notifications/x"}, sid)
+        self.assertEqual((resp.status, resp.read()), (200, b"{}"))
+
+    def test_accept_invalid(self):
+        c = self.faulty("http-accept-invalid")
+        _, _, sid = c.initialize()
+        self.assertEqual(c.post('{"jsonrpc":"2.0","method":42}', sid).status, 202)
+
+    def test_session_id_space(self):
+        c = self.faulty("http-session-id-space")
+        _, _, sid = c.initialize()
+        self.assertIn(" ", sid)
+        self.assertEqual(self.ping(c, sid).status, 200)
+
+    def test_no_session_check(self):
+        c = self.faulty("http-no-session-check")
+        c.initialize()
+        self.assertEqual(self.ping(c, None).status, 200)
+
+    def test_session_survives_delete(self):
+        c = self.faulty("http-session-survives-delete")
+        _, _, sid = c.initialize()
+        self.assertEqual(c.request("DELETE", "/mcp", headers={"Mcp-Session-Id": sid}).status, 200)
+        self.assertEqual(self.ping(c, sid).status, 200)
+
+    def test_ignore_protocol_version(self):
+        c = self.faulty("http-ignore-protocol-version")
+        _, _, sid = c.initialize()
+        self.assertEqual(self.ping(c, sid, version="nonsense").status, 200)
+
+    def test_get_404(self):
+        c = self.faulty("http-get-404")
+        _, _, sid = c.initialize()
+        resp = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
+                                                 "Mcp-Session-Id": sid})
+        self.assertEqual(resp.status, 404)
+
+    def test_origin_faults(self):
+        evil = {"Origin": "https://evil.example"}
+        self.assertEqual(self.faulty("http-no-origin-check").initialize(extra=evil)[0].status, 200)
+        self.assertEqual(self.faulty("http-origin-400").initialize(extra=evil)[0].status, 400)
+
+    def test_no_priming(self):
+        c = self.faulty("http-no-priming")
+        _, _, sid = c.initialize()
+        events = read_events(c.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, sid))
+        self.assertEqual(len(events), 1)
+        self.assertEqual(messages(events)[0]["id"], 2)
+
+    def test_stream_lingers(self):
+        c = self.faulty("http-stream-lingers")
+        _, _, sid = c.initialize()
+        conn = http.client.HTTPConnection("127.0.0.1", c.port, timeout=1)
+        self.addCleanup(conn.close)
+        conn.request("POST", "/mcp", json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+                     {"Content-Type": "application/json", "Accept": ACCEPT_BOTH,
+                      "Mcp-Session-Id": sid})
+        resp = conn.getresponse()
+        start_at = time.monotonic()
+        events = read_events(resp)  # the socket timeout (1 s) ends it, not the server
+        self.assertEqual(messages(events)[-1]["id"], 2)
+        self.assertGreater(time.monotonic() - start_at, 0.9)
+
+    def test_response_on_get(self):
+        c = self.faulty("http-response-on-get")
+        _, _, sid = c.initialize()
+        get = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
+                                                "Mcp-Session-Id": sid})
+        read_events(get, lambda ev: len(ev) >= 1)  # priming
+        self.assertEqual(self.ping(c, sid).status, 200)
+        msgs = messages(read_events(get, lambda ev: len(ev) >= 1))
+        self.assertEqual(msgs[0]["id"], 1)
+
+    def test_resume_foreign(self):
+        c = self.faulty("http-resume-foreign")
+        _, _, sid = c.initialize()
+        get = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
+                                                "Mcp-Session-Id": sid})
+        priming = read_events(get, lambda ev: len(ev) >= 1)[0]
+        post = read_events(c.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, sid))
+        get.conn.close()
+        again = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
+                                                  "Mcp-Session-Id": sid,
+                                                  "Last-Event-ID": priming["id"]})
+        replay = read_events(again, lambda ev: any(e.get("id") == post[-1]["id"] for e in ev),
+                             limit=2)
+        self.assertIn(post[-1]["id"], [e.get("id") for e in replay])
+
+    def legacy_endpoint(self, c):
+        sse = c.request("GET", "/sse", headers={"Accept": "text/event-stream"}, timeout=1)
+        return sse, read_events(sse, lambda ev: len(ev) >= 1, limit=1)
+
+    def test_sse_no_endpoint_event(self):
+        c = self.faulty("sse-no-endpoint-event")
+        sse, events = self.legacy_endpoint(c)
+        self.assertEqual(sse.status, 200)
+        self.assertEqual(events, [])
+
+    def test_sse_response_in_post(self):
+        c = self.faulty("sse-response-in-post")
+        _, events = self.legacy_endpoint(c)
+        resp = c.post({"jsonrpc": "2.0", "id": 5, "method": "ping"}, path=events[0]["data"])
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(json.loads(resp.read())["id"], 5)
+
+    def test_auth_faults(self):
+        c = self.faulty("auth-no-www-authenticate", "--auth", "t")
+        resp = c.initialize()[0]
+        self.assertEqual(resp.status, 401)
+        self.assertIsNone(resp.getheader("WWW-Authenticate"))
+        c = self.faulty("auth-accept-any-token", "--auth", "t")
+        self.assertEqual(c.initialize(extra={"Authorization": "Bearer x"})[0].status, 200)
+        self.assertEqual(c.initialize()[0].status, 401)
+        c = self.faulty("auth-prm-no-servers", "--auth", "t")
+        doc = json.loads(c.request("GET", "/.well-known/oauth-protected-resource/mcp").read())
+        self.assertNotIn("authorization_servers", doc)
+
+    def test_bind_all(self):
+        self.assertFalse(listening_all(self.serve().port))
+        self.assertTrue(listening_all(self.faulty("http-bind-all").port))
+
+
 class Lifetime(unittest.TestCase):
     def test_sigterm_leaves_no_child(self):
         proc, port, tmp = start()
