@@ -47,13 +47,21 @@ def start(*extra):
 
 
 def stop(proc):
+    """SIGTERM; its exit status, after checking that neither it nor a child reported a
+    sanitizer error on the shared stderr."""
     proc.send_signal(signal.SIGTERM)
     try:
-        return proc.wait(timeout=TIMEOUT)
+        status = proc.wait(timeout=TIMEOUT)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+    err = proc.stderr.read()
+    if "Sanitizer" in err or "runtime error" in err:
+        raise AssertionError("refserver --http reported:\n" + err)
+    if status != 0:
+        raise AssertionError("refserver --http exited %d:\n%s" % (status, err))
+    return status
 
 
 def children(pid):
