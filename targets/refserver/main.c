@@ -3,6 +3,7 @@
  * reference MCP stdio server of mcpspec, with named faults (--fault NAME)
  * that each break one requirement.
  */
+#include "http.h"
 #include "server.h"
 
 #include "codec/json.h"
@@ -18,6 +19,7 @@ enum { RS_EXIT_OK = 0, RS_EXIT_FAIL = 1, RS_EXIT_USAGE = 2 };
 static void usage(FILE *out)
 {
     fprintf(out, "usage: refserver [--fault NAME]... [--without CAP]... [--root DIR] [--verbose]\n"
+                 "                 [--http PORT [--bind ADDR] [--port-file FILE] [--auth TOKEN]]\n"
                  "       refserver --list-faults | --help | --version\n\n"
                  "A reference MCP server on stdin/stdout (protocol revisions 2024-11-05,\n"
                  "2025-03-26, 2025-06-18, 2025-11-25). Exits on end of input.\n\n"
@@ -26,7 +28,13 @@ static void usage(FILE *out)
                  "  --without CAP  neither declare nor serve CAP (repeatable): tools, resources,\n"
                  "                 prompts, logging, completions or tasks\n"
                  "  --root DIR     serve files below DIR as file:///{+path} resources\n"
-                 "  --verbose      diagnostics on stderr (default: quiet)\n");
+                 "  --verbose      diagnostics on stderr (default: quiet)\n"
+                 "  --http PORT    serve Streamable HTTP on /mcp and HTTP+SSE on /sse instead\n"
+                 "                 (PORT 0: any free port); one stdio child per session;\n"
+                 "                 runs until SIGTERM or SIGINT\n"
+                 "  --bind ADDR    listening IPv4 address (default 127.0.0.1)\n"
+                 "  --port-file FILE  write the port there once listening\n"
+                 "  --auth TOKEN   require Authorization: Bearer TOKEN\n");
 }
 
 static int set_root(rs_server *s, const char *dir)
@@ -66,8 +74,43 @@ static int add_fault(rs_server *s, const char *name)
     return -1;
 }
 
+static int set_port(rs_http_opts *http, const char *text)
+{
+    char *end;
+    long port = strtol(text, &end, 10);
+    if (!*text || *end || port < 0 || port > 65535) {
+        fprintf(stderr, "refserver: --http %s: not a port number\n", text);
+        return RS_EXIT_USAGE;
+    }
+    http->port = (unsigned)port;
+    return -1;
+}
+
+/* The HTTP front end's options: kept from its stdio children's arguments. */
+static bool http_option(const char *a, bool has_value)
+{
+    return has_value && (strcmp(a, "--http") == 0 || strcmp(a, "--bind") == 0 ||
+                         strcmp(a, "--port-file") == 0 || strcmp(a, "--auth") == 0);
+}
+
+static int parse_http(char **argv, int *i, rs_http_opts *http, bool *use_http)
+{
+    const char *a = argv[*i], *value = argv[++*i];
+    if (strcmp(a, "--http") == 0) {
+        *use_http = true;
+        return set_port(http, value);
+    }
+    if (strcmp(a, "--bind") == 0)
+        http->bind = value;
+    else if (strcmp(a, "--port-file") == 0)
+        http->port_file = value;
+    else
+        http->auth = value;
+    return -1;
+}
+
 /* -1 to run the server, otherwise the exit status. */
-static int parse_args(int argc, char **argv, rs_server *s)
+static int parse_args(int argc, char **argv, rs_server *s, rs_http_opts *http, bool *use_http)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -90,6 +133,8 @@ static int parse_args(int argc, char **argv, rs_server *s)
             status = take_away(s, argv[++i]);
         } else if (strcmp(a, "--root") == 0 && has_value) {
             status = set_root(s, argv[++i]);
+        } else if (http_option(a, has_value)) {
+            status = parse_http(argv, &i, http, use_http);
         } else {
             fprintf(stderr, "refserver: bad argument '%s'\n", a);
             usage(stderr);
@@ -119,12 +164,44 @@ static void server_free(rs_server *s)
     free(s->announced);
 }
 
+/* argv without the HTTP options: what each session's stdio child runs with. */
+static char **child_args(int argc, char **argv)
+{
+    char **out = calloc((size_t)argc + 1, sizeof *out);
+    if (!out)
+        return NULL;
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i > 0 && http_option(argv[i], i + 1 < argc))
+            i++;
+        else
+            out[n++] = argv[i];
+    }
+    return out;
+}
+
+static int run_http(const rs_server *s, rs_http_opts *http, int argc, char **argv)
+{
+    if (!http->bind)
+        http->bind = "127.0.0.1";
+    http->child_argv = child_args(argc, argv);
+    if (!http->child_argv)
+        return RS_EXIT_FAIL;
+    int status = rs_http_run(s, http) ? RS_EXIT_FAIL : RS_EXIT_OK;
+    free(http->child_argv);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     rs_server s;
+    rs_http_opts http = {0};
+    bool use_http = false;
     server_init(&s);
-    int status = parse_args(argc, argv, &s);
-    if (status < 0) {
+    int status = parse_args(argc, argv, &s, &http, &use_http);
+    if (status < 0 && use_http) {
+        status = run_http(&s, &http, argc, argv);
+    } else if (status < 0) {
         /* A vanished client shows up as EPIPE on write, handled as a clean exit. */
         struct sigaction ignore = {.sa_handler = SIG_IGN};
         sigemptyset(&ignore.sa_mask);

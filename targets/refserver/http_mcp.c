@@ -1,0 +1,383 @@
+/*
+ * http_mcp.c - Streamable HTTP (2025-03-26 to 2025-11-25) on /mcp: POST
+ * carries JSON-RPC (initialize, ping and batches answered as one JSON body,
+ * other requests as an SSE stream, notifications and responses with 202), GET
+ * opens the session's stream for server-initiated messages or resumes one
+ * with Last-Event-ID, DELETE ends the session.
+ */
+#include "http.h"
+
+#include "codec/json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum msg_kind { MSG_INVALID, MSG_REQUEST, MSG_NOTIFICATION, MSG_RESPONSE } msg_kind;
+
+/* The front end's own reading: just enough to route; the child judges the rest. */
+static msg_kind classify(const cJSON *m)
+{
+    if (!cJSON_IsObject(m))
+        return MSG_INVALID;
+    const cJSON *jsonrpc = cJSON_GetObjectItemCaseSensitive(m, "jsonrpc");
+    if (!cJSON_IsString(jsonrpc) || strcmp(jsonrpc->valuestring, "2.0") != 0)
+        return MSG_INVALID;
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    if (id && !cJSON_IsString(id) && !cJSON_IsNumber(id))
+        return MSG_INVALID;
+    if (method)
+        return !cJSON_IsString(method) ? MSG_INVALID : id ? MSG_REQUEST : MSG_NOTIFICATION;
+    bool result = cJSON_HasObjectItem(m, "result"), error = cJSON_HasObjectItem(m, "error");
+    return id && result != error ? MSG_RESPONSE : MSG_INVALID;
+}
+
+static bool is_method(const cJSON *m, const char *name)
+{
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
+    return cJSON_IsString(method) && strcmp(method->valuestring, name) == 0;
+}
+
+static enum MHD_Result invalid(rs_hserver *h, struct MHD_Connection *conn, int code,
+                               const char *message)
+{
+    if (rs_hfault(h, RS_FAULT_HTTP_ACCEPT_INVALID))
+        return rs_hreply(conn, 202, NULL, NULL, 0, NULL, NULL);
+    return rs_hreply_error(conn, 400, code, message);
+}
+
+/* MCP-Protocol-Version: absent is fine (the session knows its revision); else supported and
+ * the negotiated one. */
+static bool version_ok(const rs_hserver *h, struct MHD_Connection *conn, const rs_hsession *s)
+{
+    const char *value = rs_hheader(conn, "MCP-Protocol-Version");
+    if (!value || rs_hfault(h, RS_FAULT_HTTP_IGNORE_PROTOCOL_VERSION))
+        return true;
+    mcps_rev rev = mcps_rev_parse(value);
+    if (rev == MCPS_REV_NONE || !mcps_rev_is_handshake(rev))
+        return false;
+    return !s || !s->initialized || rev == s->rev;
+}
+
+/* The session named by Mcp-Session-Id; NULL with *ret set when there is none to use. */
+static rs_hsession *session_of(rs_hserver *h, struct MHD_Connection *conn, enum MHD_Result *ret)
+{
+    const char *sid = rs_hheader(conn, "Mcp-Session-Id");
+    rs_hsession *s = NULL;
+    if (!sid && rs_hfault(h, RS_FAULT_HTTP_NO_SESSION_CHECK) && (s = rs_hsession_newest(h)))
+        return s;
+    if (!sid) {
+        *ret = rs_hreply_error(conn, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+        return NULL;
+    }
+    s = rs_hsession_find(h, sid);
+    if (!s || s->legacy) {
+        *ret = rs_hreply_error(conn, 404, -32001, "Session not found");
+        return NULL;
+    }
+    if (!version_ok(h, conn, s)) {
+        *ret = rs_hreply_error(conn, 400, -32000,
+                               "Bad Request: unsupported or mismatched MCP-Protocol-Version");
+        return NULL;
+    }
+    return s;
+}
+
+static enum MHD_Result unavailable(struct MHD_Connection *conn)
+{
+    return rs_hreply_error(conn, 503, -32000, "Service Unavailable: too many sessions or messages");
+}
+
+/* The body as one line for the child: as sent when it is one already. */
+static bool relay(rs_hsession *s, const rs_hreq *r, const cJSON *msg)
+{
+    const char *body = r->body.data ? r->body.data : "";
+    if (!memchr(body, '\n', r->body.len) && !memchr(body, '\r', r->body.len))
+        return rs_hsession_send(s, body, r->body.len);
+    size_t n;
+    char *line = mcps_json_print(msg, &n);
+    bool ok = line && rs_hsession_send(s, line, n);
+    free(line);
+    return ok;
+}
+
+static bool expect_all(rs_hsession *s, const cJSON *msg, rs_hstream *st)
+{
+    const cJSON *el;
+    if (!cJSON_IsArray(msg)) {
+        char *key = rs_hid_key(cJSON_GetObjectItemCaseSensitive(msg, "id"));
+        bool ok = key && rs_hsession_expect(s, key, st);
+        free(key);
+        return ok;
+    }
+    cJSON_ArrayForEach(el, msg)
+    {
+        if (classify(el) != MSG_REQUEST)
+            continue;
+        char *key = rs_hid_key(cJSON_GetObjectItemCaseSensitive(el, "id"));
+        bool ok = key && rs_hsession_expect(s, key, st);
+        free(key);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* Wait (suspended) for the answer, then rs_hmcp_answer sends it as one JSON body. */
+static enum MHD_Result answer_as_json(rs_hsession *s, struct MHD_Connection *conn, rs_hreq *r,
+                                      const cJSON *msg, bool batch)
+{
+    rs_hstream *st = rs_hstream_new(s, RS_HS_JSON);
+    if (!st)
+        return unavailable(conn);
+    st->batch = batch;
+    if (!expect_all(s, msg, st) || !relay(s, r, msg)) {
+        rs_hsession_drop_stream(s, st);
+        return unavailable(conn);
+    }
+    st->conn = conn;
+    st->suspended = true;
+    r->wait = st;
+    MHD_suspend_connection(conn);
+    return MHD_YES;
+}
+
+static char *progress_token(const cJSON *msg)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    return rs_hid_key(cJSON_GetObjectItemCaseSensitive(meta, "progressToken"));
+}
+
+static enum MHD_Result answer_as_stream(rs_hserver *h, rs_hsession *s, struct MHD_Connection *conn,
+                                        rs_hreq *r, const cJSON *msg)
+{
+    rs_hstream *st = rs_hstream_new(s, RS_HS_POST);
+    if (!st)
+        return unavailable(conn);
+    st->progress_token = progress_token(msg);
+    if (!expect_all(s, msg, st) || !relay(s, r, msg)) {
+        rs_hsession_drop_stream(s, st);
+        return unavailable(conn);
+    }
+    if (!rs_hstream_respond(h, conn, st, 200)) {
+        st->finished = true; /* its answer still arrives; the sweep frees it */
+        return MHD_NO;
+    }
+    rs_hstream_prime(h, st);
+    return MHD_YES;
+}
+
+static enum MHD_Result accepted(rs_hserver *h, struct MHD_Connection *conn)
+{
+    if (rs_hfault(h, RS_FAULT_HTTP_NOTIFICATION_200))
+        return rs_hreply(conn, 200, "application/json", "{}", 2, NULL, NULL);
+    return rs_hreply(conn, 202, NULL, NULL, 0, NULL, NULL);
+}
+
+/* What a POST holds: requests (and whether one is initialize or ping), or none. */
+static bool post_shape(const cJSON *msg, size_t *requests, bool *json_form)
+{
+    *requests = 0;
+    *json_form = false;
+    if (!cJSON_IsArray(msg)) {
+        msg_kind k = classify(msg);
+        if (k == MSG_INVALID)
+            return false;
+        *requests = k == MSG_REQUEST;
+        *json_form = k == MSG_REQUEST && (is_method(msg, "initialize") || is_method(msg, "ping"));
+        return true;
+    }
+    const cJSON *el;
+    cJSON_ArrayForEach(el, msg)
+    {
+        if (classify(el) == MSG_REQUEST)
+            (*requests)++;
+    }
+    *json_form = true;
+    return true;
+}
+
+static enum MHD_Result post_in_session(rs_hserver *h, struct MHD_Connection *conn, rs_hreq *r,
+                                       rs_hsession *s, const cJSON *msg)
+{
+    size_t requests;
+    bool json_form;
+    post_shape(msg, &requests, &json_form);
+    if (cJSON_IsArray(msg) && s->rev != MCPS_REV_2025_03_26 && !rs_hfault(h, RS_FAULT_BATCH_ALWAYS))
+        return rs_hreply_error(conn, 400, -32600,
+                               "Invalid Request: batches are only accepted in 2025-03-26");
+    if (!requests) {
+        if (!relay(s, r, msg))
+            return unavailable(conn);
+        return accepted(h, conn);
+    }
+    if (json_form)
+        return answer_as_json(s, conn, r, msg, cJSON_IsArray(msg));
+    return answer_as_stream(h, s, conn, r, msg);
+}
+
+enum MHD_Result rs_hmcp_post(rs_hserver *h, struct MHD_Connection *conn, rs_hreq *r)
+{
+    if (r->too_big)
+        return rs_hreply_error(conn, 413, -32000, "Payload Too Large: 16 MiB at most");
+    if (!rs_his_json_type(rs_hheader(conn, "Content-Type")))
+        return rs_hreply_error(conn, 415, -32000,
+                               "Unsupported Media Type: Content-Type must be application/json");
+    const char *accept = rs_hheader(conn, "Accept");
+    if (!rs_haccepts(accept, "application/json") || !rs_haccepts(accept, "text/event-stream"))
+        return rs_hreply_error(
+            conn, 406, -32000,
+            "Not Acceptable: Accept must list both application/json and text/event-stream");
+    cJSON *msg = mcps_json_parse_simple(r->body.data ? r->body.data : "", r->body.len);
+    if (!msg)
+        return invalid(h, conn, -32700, "Parse error: the body is not JSON");
+    size_t requests;
+    bool json_form;
+    enum MHD_Result ret;
+    if (!post_shape(msg, &requests, &json_form)) {
+        ret = invalid(h, conn, -32600, "Invalid Request: not a JSON-RPC message");
+    } else if (!rs_hheader(conn, "Mcp-Session-Id") && is_method(msg, "initialize") &&
+               !cJSON_IsArray(msg) && requests == 1) {
+        if (!version_ok(h, conn, NULL)) {
+            ret =
+                rs_hreply_error(conn, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version");
+        } else {
+            rs_hsession *s = rs_hsession_new(h, false);
+            ret = s ? answer_as_json(s, conn, r, msg, false) : unavailable(conn);
+            r->new_session = s != NULL;
+            if (s && !r->wait)
+                rs_hsession_end(h, s, false);
+        }
+    } else {
+        rs_hsession *s = session_of(h, conn, &ret);
+        if (s)
+            ret = post_in_session(h, conn, r, s, msg);
+    }
+    mcps_json_delete(msg);
+    return ret;
+}
+
+/* A batch refused whole: a single error object whose id is null. */
+static bool refused_batch(const char *answer, size_t len)
+{
+    cJSON *m = mcps_json_parse_simple(answer, len);
+    bool refused = cJSON_IsObject(m) && cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(m, "id")) &&
+                   cJSON_HasObjectItem(m, "error");
+    mcps_json_delete(m);
+    return refused;
+}
+
+/* initialize answered: a result makes the session, an error ends it. */
+static bool session_made(rs_hserver *h, rs_hsession *s, const rs_hstream *st)
+{
+    cJSON *m = mcps_json_parse_simple(st->answer, st->answer_len);
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(m, "result");
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(result, "protocolVersion");
+    bool made = cJSON_IsObject(result);
+    if (made) {
+        s->initialized = true;
+        s->rev = cJSON_IsString(version) ? mcps_rev_parse(version->valuestring) : MCPS_REV_NONE;
+    } else {
+        rs_hsession_end(h, s, false);
+    }
+    mcps_json_delete(m);
+    return made;
+}
+
+enum MHD_Result rs_hmcp_answer(rs_hserver *h, struct MHD_Connection *conn, rs_hreq *r)
+{
+    rs_hstream *st = r->wait;
+    rs_hsession *s = st->session;
+    enum MHD_Result ret;
+    r->wait = NULL;
+    if (!st->answer) {
+        ret = st->ended_by_child
+                  ? rs_hreply_error(conn, 500, -32603, "the session's server process exited")
+                  : rs_hreply_error(conn, 404, -32001, "Session not found");
+    } else {
+        unsigned status = st->batch && refused_batch(st->answer, st->answer_len) ? 400 : 200;
+        const char *type =
+            rs_hfault(h, RS_FAULT_HTTP_WRONG_CONTENT_TYPE) ? "text/plain" : "application/json";
+        bool made = r->new_session && s && session_made(h, s, st);
+        ret = rs_hreply(conn, status, type, st->answer, st->answer_len,
+                        made ? "Mcp-Session-Id" : NULL, made ? s->id : NULL);
+    }
+    st->conn = NULL;
+    rs_hsession_drop_stream(st->session, st);
+    return ret;
+}
+
+/* Last-Event-ID "<stream>-<n>"; false when it is not one of ours. */
+static bool parse_event_id(const rs_hsession *s, const char *text, unsigned long *number,
+                           unsigned long *n)
+{
+    char tail;
+    if (sscanf(text, "%lu-%lu%c", number, n, &tail) != 2)
+        return false;
+    return *number > 0 && *number <= s->stream_seq;
+}
+
+/* A POST stream whose reader left before its response: the GET takes it over. */
+static rs_hstream *orphan_stream(rs_hsession *s, unsigned long number)
+{
+    for (rs_hstream *st = s->streams; st; st = st->next) {
+        if (st->number == number && st->kind == RS_HS_POST && !st->finished && !st->conn)
+            return st;
+    }
+    return NULL;
+}
+
+enum MHD_Result rs_hmcp_get(rs_hserver *h, struct MHD_Connection *conn)
+{
+    if (!rs_haccepts(rs_hheader(conn, "Accept"), "text/event-stream"))
+        return rs_hreply_error(conn, 406, -32000,
+                               "Not Acceptable: Accept must list text/event-stream");
+    enum MHD_Result ret;
+    rs_hsession *s = session_of(h, conn, &ret);
+    if (!s)
+        return ret;
+    const char *last = rs_hheader(conn, "Last-Event-ID");
+    unsigned long number = 0, n = 0;
+    if (last && !parse_event_id(s, last, &number, &n))
+        return rs_hreply_error(conn, 400, -32000, "Bad Request: unknown Last-Event-ID");
+    rs_hstream *st = last ? orphan_stream(s, number) : NULL;
+    if (st) {
+        mcps_buf_clear(&st->out);
+        st->sent = 0;
+        rs_hstream_raw(st, ": resumed\n\n"); /* headers go out even if nothing is replayed */
+        rs_hstream_replay(h, st, number, n);
+        return rs_hstream_respond(h, conn, st, 200) ? MHD_YES : MHD_NO;
+    }
+    /* One GET stream per session: a new one replaces the old, so no message goes on two. */
+    if (s->get) {
+        rs_hstream *old = s->get;
+        s->get = NULL;
+        rs_hstream_finish(old);
+    }
+    st = rs_hstream_new(s, RS_HS_GET);
+    if (!st)
+        return unavailable(conn);
+    if (!rs_hstream_respond(h, conn, st, 200)) {
+        st->finished = true;
+        return MHD_NO;
+    }
+    s->get = st;
+    rs_hstream_prime(h, st);
+    if (last)
+        rs_hstream_replay(h, st, number, n);
+    rs_hsession_flush_waiting(h, s);
+    return MHD_YES;
+}
+
+enum MHD_Result rs_hmcp_delete(rs_hserver *h, struct MHD_Connection *conn)
+{
+    enum MHD_Result ret;
+    rs_hsession *s = session_of(h, conn, &ret);
+    if (!s)
+        return ret;
+    if (!rs_hfault(h, RS_FAULT_HTTP_SESSION_SURVIVES_DELETE))
+        rs_hsession_end(h, s, false);
+    return rs_hreply(conn, 200, NULL, NULL, 0, NULL, NULL);
+}

@@ -1,0 +1,652 @@
+#!/usr/bin/python3
+"""refserver --http: the reference server's Streamable HTTP and HTTP+SSE front end.
+
+Starts `refserver --http 0 --port-file FILE` (and once more with --auth) and
+drives it with http.client: sessions and their ids, JSON and SSE answers, the
+2025-11-25 priming event, 202 for notifications, the 400/403/404/405/406/415
+refusals, MCP-Protocol-Version, DELETE, the GET stream and Last-Event-ID
+resumption, batches per revision, the legacy /sse flow and bearer-token
+authorization. Finally SIGTERM must leave no child process behind. Every wait
+has a deadline.
+"""
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import BIN_DIR  # noqa: E402
+
+REFSERVER = os.path.join(BIN_DIR, "refserver")
+ACCEPT_BOTH = "application/json, text/event-stream"
+TIMEOUT = 10
+
+
+def start(*extra):
+    """A refserver --http on a free port: (process, port, its temporary folder)."""
+    tmp = tempfile.TemporaryDirectory()
+    port_file = os.path.join(tmp.name, "port")
+    proc = subprocess.Popen([REFSERVER, "--http", "0", "--port-file", port_file, *extra],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + TIMEOUT
+    while not os.path.exists(port_file):
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("refserver --http did not start: %s" % proc.stderr.read())
+        time.sleep(0.02)
+    with open(port_file) as f:
+        port = int(f.read())
+    return proc, port, tmp
+
+
+def stop(proc):
+    """SIGTERM; its exit status, after checking that neither it nor a child reported a
+    sanitizer error on the shared stderr."""
+    proc.send_signal(signal.SIGTERM)
+    try:
+        status = proc.wait(timeout=TIMEOUT)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err = proc.stderr.read()
+    if "Sanitizer" in err or "runtime error" in err:
+        raise AssertionError("refserver --http reported:\n" + err)
+    if status != 0:
+        raise AssertionError("refserver --http exited %d:\n%s" % (status, err))
+    return status
+
+
+def children(pid):
+    """Pids whose parent is pid (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry))
+    return found
+
+
+def read_events(resp, stop_when=None, limit=TIMEOUT):
+    """SSE events of resp as dicts (id, event, data) until the stream ends, stop_when(events)
+    holds, or limit seconds pass."""
+    events, cur, data = [], {}, []
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            raw = resp.readline()
+        except (TimeoutError, OSError):
+            break
+        if not raw:
+            break
+        line = raw.decode().rstrip("\r\n")
+        if line == "":
+            if cur or data:
+                cur["data"] = "\n".join(data)
+                events.append(cur)
+                cur, data = {}, []
+                if stop_when and stop_when(events):
+                    break
+            continue
+        if line.startswith(":"):
+            continue
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if field == "data":
+            data.append(value)
+        else:
+            cur[field] = value
+    return events
+
+
+def messages(events):
+    return [json.loads(e["data"]) for e in events if e.get("data")]
+
+
+class Client:
+    def __init__(self, port):
+        self.port = port
+        self.conns = []
+
+    def close(self):
+        for conn in self.conns:
+            conn.close()
+        self.conns = []
+
+    def request(self, method, path, body=None, headers=None, timeout=TIMEOUT):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body)
+        conn.request(method, path, body=body, headers=headers or {})
+        resp = conn.getresponse()
+        resp.conn = conn
+        self.conns.append(conn)
+        return resp
+
+    def post(self, body, sid=None, version=None, extra=None, path="/mcp"):
+        headers = {"Content-Type": "application/json", "Accept": ACCEPT_BOTH}
+        if sid:
+            headers["Mcp-Session-Id"] = sid
+        if version:
+            headers["MCP-Protocol-Version"] = version
+        headers.update(extra or {})
+        return self.request("POST", path, body, headers)
+
+    def initialize(self, version="2025-11-25", extra=None):
+        resp = self.post({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                          "params": {"protocolVersion": version, "capabilities": {},
+                                     "clientInfo": {"name": "e2e", "version": "1"}}},
+                         extra=extra)
+        body = json.loads(resp.read())
+        sid = resp.getheader("Mcp-Session-Id")
+        self_ok = resp.status == 200 and "result" in body
+        if self_ok:
+            self.post({"jsonrpc": "2.0", "method": "notifications/initialized"}, sid,
+                      version, extra).read()
+        return resp, body, sid
+
+
+class StreamableHttp(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.tmp = start()
+        cls.c = Client(cls.port)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.close()
+        if cls.proc.poll() is None:
+            stop(cls.proc)
+        cls.proc.stderr.close()
+        cls.tmp.cleanup()
+
+    def session(self, version="2025-11-25"):
+        resp, body, sid = self.c.initialize(version)
+        self.assertEqual(resp.status, 200)
+        return sid
+
+    def test_initialize_json_and_session_id(self):
+        resp, body, sid = self.c.initialize()
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(resp.getheader("Content-Type"), "application/json")
+        self.assertEqual(body["id"], 0)
+        self.assertEqual(body["result"]["protocolVersion"], "2025-11-25")
+        self.assertRegex(sid, r"^[0-9a-f]{32}$")
+        self.assertNotEqual(sid, self.session())
+
+    def test_notification_202_empty(self):
+        sid = self.session()
+        resp = self.c.post({"jsonrpc": "2.0", "method": "notifications/unknown"}, sid)
+        self.assertEqual(resp.status, 202)
+        self.assertEqual(resp.read(), b"")
+
+    def test_ping_json(self):
+        sid = self.session()
+        resp = self.c.post({"jsonrpc": "2.0", "id": "p", "method": "ping"}, sid, "2025-11-25")
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(resp.getheader("Content-Type"), "application/json")
+        self.assertEqual(json.loads(resp.read()), {"jsonrpc": "2.0", "id": "p", "result": {}})
+
+    def test_request_as_sse_with_priming(self):
+        sid = self.session()
+        resp = self.c.post({"jsonrpc": "2.0", "id": 7, "method": "tools/list"}, sid, "2025-11-25")
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(resp.getheader("Content-Type"), "text/event-stream")
+        events = read_events(resp)  # ends by itself right after the response
+        self.assertIn("id", events[0])
+        self.assertEqual(events[0]["data"], "")
+        self.assertEqual(len(events), 2)
+        self.assertEqual(messages(events)[0]["id"], 7)
+        self.assertIn("tools", messages(events)[0]["result"])
+        ids = [e["id"] for e in events]
+        self.assertEqual(len(set(ids)), len(ids))
+        self.assertTrue(all(re.fullmatch(r"\d+-\d+", i) for i in ids))
+
+    def test_no_priming_before_2025_11_25(self):
+        sid = self.session("2025-03-26")
+        resp = self.c.post({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, sid)
+        events = read_events(resp)
+        self.assertEqual(len(events), 1)
+        self.assertEqual(messages(events)[0]["id"], 1)
+
+    def test_progress_on_the_post_stream(self):
+        sid = self.session()
+        resp = self.c.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                            "params": {"name": "slow", "arguments": {"steps": 2, "interval_ms": 20},
+                                       "_meta": {"progressToken": "tok"}}}, sid, "2025-11-25")
+        msgs = messages(read_events(resp))
+        self.assertEqual([m.get("method") for m in msgs],
+                         ["notifications/progress"] * 2 + [None])
+        self.assertEqual(msgs[-1]["id"], 2)
+
+    def test_unknown_method_gets_32601(self):
+        sid = self.session()
+        resp = self.c.post({"jsonrpc": "2.0", "id": 3, "method": "no/such"}, sid)
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(messages(read_events(resp))[-1]["error"]["code"], -32601)
+
+    def test_malformed_bodies_400(self):
+        sid = self.session()
+        for body in ("{not json", '{"jsonrpc":"2.0","method":42}', "[1", '"text"'):
+            resp = self.c.post(body, sid)
+            self.assertEqual(resp.status, 400, body)
+            answer = json.loads(resp.read())
+            self.assertIn("error", answer)
+            self.assertNotIn("id", answer)
+
+    def test_session_id_required_and_unknown(self):
+        self.session()
+        resp = self.c.post({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        self.assertEqual(resp.status, 400)
+        resp = self.c.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, "f" * 32)
+        self.assertEqual(resp.status, 404)
+
+    def test_delete_ends_session(self):
+        sid = self.session()
+        resp = self.c.request("DELETE", "/mcp", headers={"Mcp-Session-Id": sid})
+        self.assertEqual(resp.status, 200)
+        resp = self.c.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, sid)
+        self.assertEqual(resp.status, 404)
+        resp = self.c.request("DELETE", "/mcp", headers={"Mcp-Session-Id": sid})
+        self.assertEqual(resp.status, 404)
+        self.session()  # a new initialize works
+
+    def test_method_not_allowed_and_unknown_path(self):
+        resp = self.c.request("PUT", "/mcp", "{}", {"Content-Type": "application/json"})
+        self.assertEqual(resp.status, 405)
+        self.assertIn("POST", resp.getheader("Allow"))
+        self.assertEqual(self.c.request("GET", "/nowhere").status, 404)
+
+    def test_origin(self):
+        resp, _, _ = self.c.initialize(extra={"Origin": "https://evil.example"})
+        self.assertEqual(resp.status, 403)
+        resp, body, _ = self.c.initialize(extra={"Origin": "http://localhost:%d" % self.port})
+        self.assertEqual(resp.status, 200)
+        sid = self.session()
+        resp = self.c.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, sid,
+                           extra={"Origin": "http://127.0.0.1:1"})
+        self.assertEqual(resp.status, 403)
+        self.assertNotIn("id", json.loads(resp.read()))
+
+    def test_content_type_415_accept_406(self):
+        sid = self.session()
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        resp = self.c.post(ping, sid, extra={"Content-Type": "text/plain"})
+        self.assertEqual(resp.status, 415)
+        resp = self.c.post(ping, sid, extra={"Accept": "application/json"})
+        self.assertEqual(resp.status, 406)
+        resp = self.c.post(ping, sid, extra={"Accept": "text/event-stream"})
+        self.assertEqual(resp.status, 406)
+        resp = self.c.request("GET", "/mcp", headers={"Mcp-Session-Id": sid,
+                                                      "Accept": "application/json"})
+        self.assertEqual(resp.status, 406)
+
+    def test_protocol_version_header(self):
+        sid = self.session("2025-06-18")
+        ping = {"jsonrpc": "2.0", "id": 1, "method": "ping"}
+        for bad in ("2099-01-01", "nonsense", "2025-11-25"):
+            self.assertEqual(self.c.post(ping, sid, bad).status, 400, bad)
+        self.assertEqual(self.c.post(ping, sid, "2025-06-18").status, 200)
+        self.assertEqual(self.c.post(ping, sid).status, 200)  # absent: the session knows
+
+    def test_batches_per_revision(self):
+        batch = [{"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                 {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+        sid = self.session("2025-03-26")
+        resp = self.c.post(batch, sid)
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(sorted(m["id"] for m in json.loads(resp.read())), [1, 2])
+        resp = self.c.post([{"jsonrpc": "2.0", "method": "notifications/x"}], sid)
+        self.assertEqual(resp.status, 202)
+        sid = self.session("2025-06-18")
+        resp = self.c.post(batch, sid)
+        self.assertEqual(resp.status, 400)
+        self.assertNotIn("id", json.loads(resp.read()))
+
+    def get_stream(self, sid, last=None):
+        headers = {"Accept": "text/event-stream", "Mcp-Session-Id": sid,
+                   "MCP-Protocol-Version": "2025-11-25"}
+        if last:
+            headers["Last-Event-ID"] = last
+        return self.c.request("GET", "/mcp", headers=headers)
+
+    def test_get_stream_and_resumption(self):
+        sid = self.session()
+        get = self.get_stream(sid)
+        self.assertEqual(get.status, 200)
+        self.assertEqual(get.getheader("Content-Type"), "text/event-stream")
+        priming = read_events(get, lambda ev: len(ev) >= 1)
+        self.assertEqual(priming[0]["data"], "")
+        # A task's work runs on after its POST stream ended: its status notification
+        # has no request stream left and goes on the GET stream.
+        resp = self.c.post({"jsonrpc": "2.0", "id": 9, "method": "tools/call",
+                            "params": {"name": "slow", "arguments": {"steps": 1, "interval_ms": 10},
+                                       "task": {"ttl": 60000}}}, sid, "2025-11-25")
+        post_events = read_events(resp)
+        self.assertIn("task", messages(post_events)[-1]["result"])
+        events = read_events(get, lambda ev: any(
+            m.get("method") == "notifications/tasks/status" for m in messages(ev)))
+        msgs = messages(events)
+        self.assertTrue(any(m.get("method") == "notifications/tasks/status" for m in msgs))
+        self.assertFalse(any("result" in m or "error" in m for m in msgs))
+        get.conn.close()
+        # Resume the GET stream from its priming event: its later events only.
+        again = self.get_stream(sid, priming[0]["id"])
+        self.assertEqual(again.status, 200)
+        stream = priming[0]["id"].split("-")[0]
+        replay = read_events(again, lambda ev: len(ev) >= 1 + len(events), limit=2)
+        replayed = [e for e in replay if e.get("data")]
+        self.assertEqual([e["data"] for e in replayed], [e["data"] for e in events])
+        self.assertTrue(all(e["id"].split("-")[0] == stream for e in replayed))
+        self.assertFalse(any(e.get("id") in [p["id"] for p in post_events] for e in replay))
+        again.conn.close()
+        self.assertEqual(self.get_stream(sid, "999999-1").status, 400)
+
+
+class LegacySse(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.tmp = start()
+        cls.c = Client(cls.port)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.close()
+        if cls.proc.poll() is None:
+            stop(cls.proc)
+        cls.proc.stderr.close()
+        cls.tmp.cleanup()
+
+    def test_endpoint_event_then_responses_on_stream(self):
+        sse = self.c.request("GET", "/sse", headers={"Accept": "text/event-stream"})
+        self.assertEqual(sse.status, 200)
+        self.assertEqual(sse.getheader("Content-Type"), "text/event-stream")
+        first = read_events(sse, lambda ev: len(ev) >= 1)[0]
+        self.assertEqual(first["event"], "endpoint")
+        self.assertRegex(first["data"], r"^/messages\?session=[0-9a-f]{32}$")
+        init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                "params": {"protocolVersion": "2024-11-05", "capabilities": {},
+                           "clientInfo": {"name": "e2e", "version": "1"}}}
+        resp = self.c.post(init, path=first["data"])
+        self.assertEqual(resp.status, 202)
+        msgs = messages(read_events(sse, lambda ev: len(ev) >= 1))
+        self.assertEqual(msgs[0]["result"]["protocolVersion"], "2024-11-05")
+        self.c.post({"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    path=first["data"]).read()
+        self.assertEqual(self.c.post({"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                                     path=first["data"]).status, 202)
+        events = read_events(sse, lambda ev: len(ev) >= 1)
+        self.assertEqual(events[0]["event"], "message")
+        self.assertEqual(json.loads(events[0]["data"]), {"jsonrpc": "2.0", "id": 2, "result": {}})
+        sse.conn.close()
+        bad = self.c.post({"jsonrpc": "2.0", "id": 2, "method": "ping"},
+                          path="/messages?session=" + "0" * 32)
+        self.assertEqual(bad.status, 404)
+
+    def test_origin_403(self):
+        resp = self.c.request("GET", "/sse", headers={"Accept": "text/event-stream",
+                                                      "Origin": "https://evil.example"})
+        self.assertEqual(resp.status, 403)
+
+
+class Authorization(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.proc, cls.port, cls.tmp = start("--auth", "s3cret")
+        cls.c = Client(cls.port)
+        cls.base = "http://127.0.0.1:%d" % cls.port
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.c.close()
+        if cls.proc.poll() is None:
+            stop(cls.proc)
+        cls.proc.stderr.close()
+        cls.tmp.cleanup()
+
+    def test_401_without_or_with_wrong_token(self):
+        for extra in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "Basic czNjcmV0"}):
+            resp, _, _ = self.c.initialize(extra=extra)
+            self.assertEqual(resp.status, 401, extra)
+            self.assertEqual(resp.getheader("WWW-Authenticate"),
+                             'Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"'
+                             % self.base)
+        resp = self.c.request("GET", "/sse", headers={"Accept": "text/event-stream"})
+        self.assertEqual(resp.status, 401)
+
+    def test_token_admits(self):
+        resp, body, sid = self.c.initialize(extra={"Authorization": "Bearer s3cret"})
+        self.assertEqual(resp.status, 200)
+        self.assertIn("result", body)
+
+    def test_metadata(self):
+        for path in ("/.well-known/oauth-protected-resource/mcp",
+                     "/.well-known/oauth-protected-resource"):
+            resp = self.c.request("GET", path)
+            self.assertEqual(resp.status, 200)
+            doc = json.loads(resp.read())
+            self.assertEqual(doc["resource"], self.base + "/mcp")
+            self.assertEqual(doc["authorization_servers"], [self.base + "/"])
+
+
+def listening_all(port):
+    """Whether /proc/net/tcp shows a socket listening on 0.0.0.0:port."""
+    with open("/proc/net/tcp") as f:
+        rows = [line.split() for line in f.readlines()[1:]]
+    return any(r[1] == "00000000:%04X" % port and r[3] == "0A" for r in rows)
+
+
+class FaultBehaviour(unittest.TestCase):
+    """Each HTTP fault bends exactly the behaviour its row describes (the checks rely on it)."""
+
+    def serve(self, *args):
+        proc, port, tmp = start(*args)
+        c = Client(port)
+
+        def cleanup():
+            c.close()
+            stop(proc)
+            proc.stderr.close()
+            tmp.cleanup()
+        self.addCleanup(cleanup)
+        return c
+
+    def faulty(self, fault, *extra):
+        c = self.serve("--fault", fault, *extra)
+        return c
+
+    def ping(self, c, sid, **kw):
+        return c.post({"jsonrpc": "2.0", "id": 1, "method": "ping"}, sid, **kw)
+
+    def test_wrong_content_type(self):
+        c = self.faulty("http-wrong-content-type")
+        _, _, sid = c.initialize()
+        self.assertEqual(self.ping(c, sid).getheader("Content-Type"), "text/plain")
+        resp = c.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, sid)
+        self.assertEqual(resp.getheader("Content-Type"), "text/plain")
+
+    def test_notification_200(self):
+        c = self.faulty("http-notification-200")
+        _, _, sid = c.initialize()
+        resp = c.post({"jsonrpc": "2.0", "method": "notifications/x"}, sid)
+        self.assertEqual((resp.status, resp.read()), (200, b"{}"))
+
+    def test_accept_invalid(self):
+        c = self.faulty("http-accept-invalid")
+        _, _, sid = c.initialize()
+        self.assertEqual(c.post('{"jsonrpc":"2.0","method":42}', sid).status, 202)
+
+    def test_session_id_space(self):
+        c = self.faulty("http-session-id-space")
+        _, _, sid = c.initialize()
+        self.assertIn(" ", sid)
+        self.assertEqual(self.ping(c, sid).status, 200)
+
+    def test_no_session_check(self):
+        c = self.faulty("http-no-session-check")
+        c.initialize()
+        self.assertEqual(self.ping(c, None).status, 200)
+
+    def test_session_survives_delete(self):
+        c = self.faulty("http-session-survives-delete")
+        _, _, sid = c.initialize()
+        self.assertEqual(c.request("DELETE", "/mcp", headers={"Mcp-Session-Id": sid}).status, 200)
+        self.assertEqual(self.ping(c, sid).status, 200)
+
+    def test_ignore_protocol_version(self):
+        c = self.faulty("http-ignore-protocol-version")
+        _, _, sid = c.initialize()
+        self.assertEqual(self.ping(c, sid, version="nonsense").status, 200)
+
+    def test_get_404(self):
+        c = self.faulty("http-get-404")
+        _, _, sid = c.initialize()
+        resp = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
+                                                 "Mcp-Session-Id": sid})
+        self.assertEqual(resp.status, 404)
+
+    def test_origin_faults(self):
+        evil = {"Origin": "https://evil.example"}
+        self.assertEqual(self.faulty("http-no-origin-check").initialize(extra=evil)[0].status, 200)
+        self.assertEqual(self.faulty("http-origin-400").initialize(extra=evil)[0].status, 400)
+
+    def test_no_priming(self):
+        c = self.faulty("http-no-priming")
+        _, _, sid = c.initialize()
+        events = read_events(c.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, sid))
+        self.assertEqual(len(events), 1)
+        self.assertEqual(messages(events)[0]["id"], 2)
+
+    def test_stream_lingers(self):
+        c = self.faulty("http-stream-lingers")
+        _, _, sid = c.initialize()
+        conn = http.client.HTTPConnection("127.0.0.1", c.port, timeout=1)
+        self.addCleanup(conn.close)
+        conn.request("POST", "/mcp", json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+                     {"Content-Type": "application/json", "Accept": ACCEPT_BOTH,
+                      "Mcp-Session-Id": sid})
+        resp = conn.getresponse()
+        start_at = time.monotonic()
+        events = read_events(resp)  # the socket timeout (1 s) ends it, not the server
+        self.assertEqual(messages(events)[-1]["id"], 2)
+        self.assertGreater(time.monotonic() - start_at, 0.9)
+
+    def test_response_on_get(self):
+        c = self.faulty("http-response-on-get")
+        _, _, sid = c.initialize()
+        get = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
+                                                "Mcp-Session-Id": sid})
+        read_events(get, lambda ev: len(ev) >= 1)  # priming
+        self.assertEqual(self.ping(c, sid).status, 200)
+        msgs = messages(read_events(get, lambda ev: len(ev) >= 1))
+        self.assertEqual(msgs[0]["id"], 1)
+
+    def test_resume_foreign(self):
+        c = self.faulty("http-resume-foreign")
+        _, _, sid = c.initialize()
+        get = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
+                                                "Mcp-Session-Id": sid})
+        priming = read_events(get, lambda ev: len(ev) >= 1)[0]
+        post = read_events(c.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, sid))
+        get.conn.close()
+        again = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
+                                                  "Mcp-Session-Id": sid,
+                                                  "Last-Event-ID": priming["id"]})
+        replay = read_events(again, lambda ev: any(e.get("id") == post[-1]["id"] for e in ev),
+                             limit=2)
+        self.assertIn(post[-1]["id"], [e.get("id") for e in replay])
+
+    def legacy_endpoint(self, c):
+        sse = c.request("GET", "/sse", headers={"Accept": "text/event-stream"}, timeout=1)
+        return sse, read_events(sse, lambda ev: len(ev) >= 1, limit=1)
+
+    def test_sse_no_endpoint_event(self):
+        c = self.faulty("sse-no-endpoint-event")
+        sse, events = self.legacy_endpoint(c)
+        self.assertEqual(sse.status, 200)
+        self.assertEqual(events, [])
+
+    def test_sse_response_in_post(self):
+        c = self.faulty("sse-response-in-post")
+        _, events = self.legacy_endpoint(c)
+        resp = c.post({"jsonrpc": "2.0", "id": 5, "method": "ping"}, path=events[0]["data"])
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(json.loads(resp.read())["id"], 5)
+
+    def test_auth_faults(self):
+        c = self.faulty("auth-no-www-authenticate", "--auth", "t")
+        resp = c.initialize()[0]
+        self.assertEqual(resp.status, 401)
+        self.assertIsNone(resp.getheader("WWW-Authenticate"))
+        c = self.faulty("auth-accept-any-token", "--auth", "t")
+        self.assertEqual(c.initialize(extra={"Authorization": "Bearer x"})[0].status, 200)
+        self.assertEqual(c.initialize()[0].status, 401)
+        c = self.faulty("auth-prm-no-servers", "--auth", "t")
+        doc = json.loads(c.request("GET", "/.well-known/oauth-protected-resource/mcp").read())
+        self.assertNotIn("authorization_servers", doc)
+
+    def test_bind_all(self):
+        self.assertFalse(listening_all(self.serve().port))
+        self.assertTrue(listening_all(self.faulty("http-bind-all").port))
+
+
+class Lifetime(unittest.TestCase):
+    def test_sigterm_leaves_no_child(self):
+        proc, port, tmp = start()
+        try:
+            c = Client(port)
+            for _ in range(3):
+                c.initialize()
+            sse = c.request("GET", "/sse", headers={"Accept": "text/event-stream"})
+            read_events(sse, lambda ev: len(ev) >= 1)
+            kids = children(proc.pid)
+            self.assertEqual(len(kids), 4)
+            self.assertEqual(stop(proc), 0)
+            sse.conn.close()
+            deadline = time.monotonic() + TIMEOUT
+            while time.monotonic() < deadline and any(os.path.exists("/proc/%d" % k) for k in kids):
+                time.sleep(0.05)
+            self.assertFalse([k for k in kids if os.path.exists("/proc/%d" % k)])
+            c.close()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            proc.stderr.close()
+            tmp.cleanup()
+
+    def test_delete_reaps_the_child(self):
+        proc, port, tmp = start()
+        try:
+            c = Client(port)
+            _, _, sid = c.initialize()
+            kids = children(proc.pid)
+            self.assertEqual(len(kids), 1)
+            self.assertEqual(c.request("DELETE", "/mcp", headers={"Mcp-Session-Id": sid}).status,
+                             200)
+            deadline = time.monotonic() + TIMEOUT
+            while time.monotonic() < deadline and children(proc.pid):
+                time.sleep(0.05)
+            self.assertEqual(children(proc.pid), [])  # exited and reaped: no zombie either
+            c.close()
+        finally:
+            stop(proc)
+            proc.stderr.close()
+            tmp.cleanup()
+
+
+if __name__ == "__main__":
+    unittest.main()
