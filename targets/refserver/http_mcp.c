@@ -319,14 +319,37 @@ static bool parse_event_id(const rs_hsession *s, const char *text, unsigned long
     return *number > 0 && *number <= s->stream_seq;
 }
 
-/* A POST stream whose reader left before its response: the GET takes it over. */
-static rs_hstream *orphan_stream(rs_hsession *s, unsigned long number)
+/* A POST stream still waiting for its response: the resuming GET takes it over. Its old
+ * connection may not have been noticed gone yet (that takes a failed write), so a stream
+ * still read by it is handed on to a successor with the same number and pending answers. */
+static rs_hstream *take_over(rs_hsession *s, unsigned long number)
 {
-    for (rs_hstream *st = s->streams; st; st = st->next) {
-        if (st->number == number && st->kind == RS_HS_POST && !st->finished && !st->conn)
-            return st;
+    rs_hstream *st = s->streams;
+    while (st && !(st->number == number && st->kind == RS_HS_POST && !st->finished &&
+                   st->outstanding > 0))
+        st = st->next;
+    if (!st || !st->conn) {
+        if (st) {
+            mcps_buf_clear(&st->out);
+            st->sent = 0;
+        }
+        return st;
     }
-    return NULL;
+    rs_hstream *next = rs_hstream_new(s, RS_HS_POST);
+    if (!next)
+        return NULL;
+    next->number = st->number;
+    next->seq = st->seq;
+    next->outstanding = st->outstanding;
+    next->progress_token = st->progress_token;
+    st->progress_token = NULL;
+    for (size_t i = 0; i < s->npending; i++) {
+        if (s->pending[i].stream == st)
+            s->pending[i].stream = next;
+    }
+    st->outstanding = 0;
+    rs_hstream_finish(st);
+    return next;
 }
 
 enum MHD_Result rs_hmcp_get(rs_hserver *h, struct MHD_Connection *conn)
@@ -342,10 +365,8 @@ enum MHD_Result rs_hmcp_get(rs_hserver *h, struct MHD_Connection *conn)
     unsigned long number = 0, n = 0;
     if (last && !parse_event_id(s, last, &number, &n))
         return rs_hreply_error(conn, 400, -32000, "Bad Request: unknown Last-Event-ID");
-    rs_hstream *st = last ? orphan_stream(s, number) : NULL;
+    rs_hstream *st = last ? take_over(s, number) : NULL;
     if (st) {
-        mcps_buf_clear(&st->out);
-        st->sent = 0;
         rs_hstream_raw(st, ": resumed\n\n"); /* headers go out even if nothing is replayed */
         rs_hstream_replay(h, st, number, n);
         return rs_hstream_respond(h, conn, st, 200) ? MHD_YES : MHD_NO;

@@ -355,6 +355,24 @@ class StreamableHttp(unittest.TestCase):
         again.conn.close()
         self.assertEqual(self.get_stream(sid, "999999-1").status, 400)
 
+    def test_resume_post_stream_after_disconnect(self):
+        # A dropped POST stream is no cancellation: a GET with Last-Event-ID takes the
+        # stream over and gets the rest of it, response included, then the stream ends.
+        sid = self.session()
+        resp = self.c.post({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+                            "params": {"name": "slow", "arguments": {"steps": 4, "interval_ms": 100},
+                                       "_meta": {"progressToken": 8}}}, sid, "2025-11-25")
+        seen = read_events(resp, lambda ev: len(ev) >= 2)
+        resp.conn.close()
+        again = self.get_stream(sid, seen[-1]["id"])
+        self.assertEqual(again.status, 200)
+        rest = read_events(again)
+        msgs = messages(rest)
+        self.assertEqual(msgs[-1]["id"], 4)
+        self.assertEqual([m["params"]["progress"] for m in msgs[:-1]], [2, 3, 4])
+        number = seen[0]["id"].split("-")[0]
+        self.assertTrue(all(e["id"].split("-")[0] == number for e in rest))
+
 
 class LegacySse(unittest.TestCase):
     @classmethod
