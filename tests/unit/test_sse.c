@@ -331,11 +331,14 @@ static void test_oversize_data(void **state)
     got = parse_n(s, strlen(s), 8);
     assert_string_equal(got, "message|1234\\n567||DO f2 c0\nmessage|z||D f1 c0\n");
     free(got);
-    /* A limit of 0: an empty data line still dispatches; any data byte is too many. */
-    s = "data:\n\ndata:x\n\n";
-    got = parse_n(s, strlen(s), 0);
-    assert_string_equal(got, "message|||D f1 c0\nmessage|||DO f1 c0\n");
-    free(got);
+    /* A limit of 1 (0 is taken as 1, so that a cut event type is never empty). */
+    s = "data:\n\ndata:x\n\ndata:xy\n\nevent:ab\n\n";
+    for (size_t limit = 0; limit <= 1; limit++) {
+        got = parse_n(s, strlen(s), limit);
+        assert_string_equal(got, "message|||D f1 c0\nmessage|x||D f1 c0\n"
+                                 "message|x||DO f1 c0\na|||O f1 c0\n");
+        free(got);
+    }
 }
 
 static void test_oversize_type_and_id(void **state)
