@@ -30,7 +30,8 @@
 #include <limits.h>
 #include <string.h>
 
-#define SSE_MAX_LEN  16384 /* keep in step with -max_len in fuzz/sse.options */
+#define SSE_MAX_LEN 16384 /* keep in step with -max_len in fuzz/sse.options */
+
 #define HEADER       2
 #define BYTEWISE_MAX 1024
 #define NO_LIMIT     255
