@@ -17,7 +17,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "corpus")
 MAX_LEN = {"json": 4096, "rpc": 4096, "frame": 65536, "observe": 16384,
            "uri": 4096, "traverse": 4096, "uritemplate": 4096, "suite": 16384,
-           "regex": 4096, "schema": 8192}
+           "regex": 4096, "schema": 8192, "sse": 16384}
 
 
 def write(target, name, data):
@@ -356,6 +356,47 @@ for sname, data in streams.items():
     for head, hname in headers:
         write("frame", "seed-%s-%s" % (sname, hname), head + data)
 write("frame", "seed-header-only", b"\x05\x01")
+
+# ---- sse: two header bytes (max_event, chunking; fuzz_sse.c), then an event stream.
+# Each stream covers one point of the WHATWG event-stream grammar; MCP's own shapes first.
+RESPONSE = result(1, {"tools": []})
+sse_streams = {
+    "mcp-response": "event: message\nid: s1-1\ndata: " + RESPONSE + "\n\n",
+    "mcp-notify-then-response": "data: " + notification("notifications/progress", {
+        "progressToken": "t1", "progress": 1}) + "\n\ndata: " + RESPONSE + "\n\n",
+    "priming-event": "id: s1-0\nretry: 3000\ndata:\n\n",
+    "legacy-endpoint": "event: endpoint\ndata: /messages?sessionId=abc\n\n",
+    "keep-alive-comments": ": ping\n\n:\n\ndata: x\n: between\n\n",
+    "crlf": "event: message\r\ndata: a\r\ndata: b\r\n\r\n",
+    "cr-only": "data: a\rdata: b\r\rid: 2\r\r",
+    "mixed-line-ends": "data:a\n\rdata:b\r\r\ndata:c\r\n\n",
+    "bom": "\ufeffdata: after bom\n\n",
+    "bom-twice": "\ufeff\ufeffdata: x\n\ndata: y\n\n",
+    "bom-later": "data: x\n\n\ufeffdata: y\n\n",
+    "multiline-data": "data: {\"a\":\ndata:\ndata: 1}\n\n",
+    "no-colon-fields": "data\ndata\nevent\nid\nretry\n\n",
+    "space-after-colon": "data:x\ndata: x\ndata:  x\nevent:  t\n\n",
+    "id-persists": "id: 7\ndata: a\n\ndata: b\n\nid:\ndata: c\n\n",
+    "id-with-nul": "id: 1\n\nid: a\x00b\ndata: x\n\n",
+    "retry-variants": "retry: 10\nretry: 1a\nretry: -1\nretry:\nretry: 99999999999999999999\n\n",
+    "unknown-fields": "foo: bar\nData: x\ndata : y\nretryx: 1\n\n",
+    "event-types": "event: a\nevent: b\ndata: 1\n\nevent:\ndata: 2\n\nevent: c\n\n",
+    "unterminated": "data: done\n\ndata: cut off",
+    "unterminated-line": "data: x\n\ndata: y\n",
+    "blank-lines-only": "\n\n\r\n\r\r",
+    "long-data": "data: " + "x" * 600 + "\ndata: " + "y" * 300 + "\n\n",
+    "long-id-and-type": "id: " + "i" * 400 + "\nevent: " + "t" * 400 + "\ndata: z\n\n",
+    "long-comment": ":" + "c" * 2000 + "\ndata: ok\n\n",
+}
+# Each stream twice: without a limit (generated chunks), and under one of three small
+# limits in turn: 16 bytes with byte-led chunks, 0 (taken as 1) with empty feeds, 64.
+sse_small = [(b"\x10\x83", "max16"), (b"\x00\x47", "max0-empty-feeds"), (b"\x40\x00", "max64")]
+for i, (sname, text) in enumerate(sse_streams.items()):
+    body = text.encode("utf-8", "surrogatepass")
+    write("sse", "seed-%s-nolimit" % sname, b"\xff\x05" + body)
+    head, hname = sse_small[i % len(sse_small)]
+    write("sse", "seed-%s-%s" % (sname, hname), head + body)
+write("sse", "seed-header-only", b"\xff\x01")
 
 # ---- uri: "BASE\nREF" or REF alone (resolved against RFC 3986 5.4's base).
 RFC_REFS = ["g:h", "g", "./g", "g/", "/g", "//g", "?y", "g?y", "#s", "g#s", "g?y#s", ";x", "g;x",

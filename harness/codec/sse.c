@@ -19,6 +19,8 @@ void mcps_sse_init(mcps_sse_parser *p, size_t max_event, mcps_sse_fn fn, void *c
 {
     if (max_event > SIZE_MAX / 2)
         max_event = SIZE_MAX / 2; /* the data buffer holds max_event + 1 */
+    if (max_event < 1)
+        max_event = 1; /* 0 would cut every event type to nothing, which reads as "message" */
     *p = (mcps_sse_parser){.max_event = max_event, .fn = fn, .ctx = ctx, .retry_ms = -1};
 }
 

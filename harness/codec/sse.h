@@ -104,7 +104,7 @@ typedef struct mcps_sse_parser {
     size_t fields, comments;
 } mcps_sse_parser;
 
-/* max_event bounds the data, event type and id of an event (see above). */
+/* max_event (at least 1) bounds the data, event type and id of an event (see above). */
 void mcps_sse_init(mcps_sse_parser *p, size_t max_event, mcps_sse_fn fn, void *ctx);
 /* Read the next bytes of the stream, calling fn for each block they end; false when memory
  * ran out (sticky: the parser drops what it could not keep). */
