@@ -479,9 +479,10 @@ static mcps_host *start_host(const mcps_run_config *cfg, char *why, size_t n)
     if (!mcps_host_alive(h))
         mcps_host_describe_exit(h, ended, sizeof ended);
     char *tail = mcps_host_output(h);
-    snprintf(why, n, "the server %s%s%s%s%.400s",
-             ended[0] ? ended : "did not listen within --probe-timeout", err[0] ? ": " : "",
-             ended[0] ? "" : err, tail && tail[0] ? "; its last output: " : "", tail ? tail : "");
+    snprintf(why, n, "%s%s%s%s%.400s",
+             ended[0] ? ended : "the server did not listen within --probe-timeout",
+             err[0] && !ended[0] ? ": " : "", ended[0] ? "" : err,
+             tail && tail[0] ? "; its last output: " : "", tail ? tail : "");
     free(tail);
     mcps_host_free(h);
     return NULL;
@@ -496,7 +497,7 @@ static void stop_host(mcps_host *h, mcps_run_result *out)
         char ended[120], text[700];
         mcps_host_describe_exit(h, ended, sizeof ended);
         char *tail = mcps_host_output(h);
-        snprintf(text, sizeof text, "the server %s during the run%s%.400s", ended,
+        snprintf(text, sizeof text, "%s during the run%s%.400s", ended,
                  tail && tail[0] ? "; its last output: " : "", tail ? tail : "");
         free(tail);
         out->fatal = strdup(text);

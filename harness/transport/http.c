@@ -207,10 +207,43 @@ static void http_close_input(mcps_transport *base)
 
 /* No process to stop: every transfer is dropped; the session (or a suite) ends the
  * MCP session itself with a DELETE when it wants to. */
+static bool in_flight(const mcps_http_transport *t, unsigned n)
+{
+    for (const mcps_http_req *r = t->reqs; r; r = r->next)
+        if (r->n == n)
+            return true;
+    return false;
+}
+
+/*
+ * A client that is done with a session says so with DELETE (HTTP-040), so
+ * that a run of hundreds of cases does not leave hundreds of sessions open
+ * on the server. Best effort, bounded by END_SESSION_SECONDS; never once the
+ * run has stopped.
+ */
+#define END_SESSION_SECONDS 1.0
+
+static void end_session(mcps_http_transport *t)
+{
+    if (t->legacy || !t->sid || mcps_guard_stopped(t->guard))
+        return;
+    while (t->reqs)
+        mcps_http_req_drop(t, t->reqs);
+    char err[160];
+    unsigned n = mcps_http_start(t, t->url, "DELETE", NULL, NULL, 0, false, err, sizeof err);
+    int64_t deadline = mcps_clock_deadline(END_SESSION_SECONDS);
+    pump(t);
+    while (n && in_flight(t, n) && mcps_clock_ms() < deadline && !mcps_guard_stopped(t->guard)) {
+        wait_io(t, deadline);
+        pump(t);
+    }
+}
+
 static void http_shutdown(mcps_transport *base, mcps_shutdown_report *report)
 {
     mcps_http_transport *t = (mcps_http_transport *)base;
     if (!t->shut) {
+        end_session(t);
         while (t->reqs)
             mcps_http_req_drop(t, t->reqs);
         t->shut = true;
@@ -301,7 +334,7 @@ void mcps_http_set_header(mcps_transport *base, const char *name, const char *va
 
 unsigned mcps_http_last_request(const mcps_transport *base)
 {
-    if (!base || base->ops != &http_ops)
+    if (!is_http(base))
         return 0;
     return ((const mcps_http_transport *)base)->last_n;
 }

@@ -282,10 +282,20 @@ static bool blank(const char *s, size_t n)
     return true;
 }
 
+/* A JSON text under another Content-Type: handed on all the same, for the checks to judge the
+ * header (HTTP-011) while everything else still runs. */
+static bool looks_like_json(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && isspace((unsigned char)s[i]))
+        i++;
+    return i < n && (s[i] == '{' || s[i] == '[');
+}
+
 static void body_complete(mcps_http_req *r)
 {
     const char *data = r->body.data ? r->body.data : "";
-    bool msg = r->json && !blank(data, r->body.len);
+    bool msg = (r->json || looks_like_json(data, r->body.len)) && !blank(data, r->body.len);
     response_record(r, msg ? NULL : data, r->body.len);
     if (msg)
         message(r, data, r->body.len, r->body_cut);

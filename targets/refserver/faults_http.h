@@ -34,19 +34,13 @@
       "keep a POST's SSE stream open 30 s after its response instead of closing it")               \
     X(HTTP_RESPONSE_ON_GET, "http-response-on-get", "HTTP-025",                                    \
       "send every response also on the session's open GET stream (a duplicate)")                   \
-    X(HTTP_RESUME_FOREIGN, "http-resume-foreign", "HTTP-032",                                      \
-      "on GET with Last-Event-ID also replay the events of the session's other streams")           \
-    X(SSE_NO_ENDPOINT_EVENT, "sse-no-endpoint-event", "SSE-002",                                   \
-      "open the legacy SSE stream without the endpoint event")                                     \
+    X(SSE_ENDPOINT_NOT_FIRST, "sse-endpoint-not-first", "SSE-002",                                 \
+      "open the legacy SSE stream with a log message event before the endpoint event")            \
     X(SSE_RESPONSE_IN_POST, "sse-response-in-post", "SSE-004",                                     \
       "answer legacy POSTed requests in the POST's body (200) instead of on the SSE stream")       \
     X(AUTH_NO_WWW_AUTHENTICATE, "auth-no-www-authenticate", "AUTH-007 AUTH-008",                   \
       "with --auth answer 401 without the WWW-Authenticate header")                                \
     X(AUTH_ACCEPT_ANY_TOKEN, "auth-accept-any-token", "AUTH-004",                                  \
-      "with --auth accept any bearer token, not only the configured one")                          \
-    X(AUTH_PRM_NO_SERVERS, "auth-prm-no-servers", "AUTH-006",                                      \
-      "with --auth publish protected resource metadata without authorization_servers")             \
-    X(HTTP_BIND_ALL, "http-bind-all", "HTTP-004",                                                  \
-      "listen on 0.0.0.0 (every interface) instead of the loopback address")
+      "with --auth accept any bearer token, not only the configured one")
 
 #endif

@@ -120,10 +120,8 @@ static enum MHD_Result metadata(rs_hserver *h, struct MHD_Connection *conn)
     snprintf(server, sizeof server, "%s/", h->base);
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "resource", resource);
-    if (!rs_hfault(h, RS_FAULT_AUTH_PRM_NO_SERVERS)) {
-        cJSON *servers = cJSON_AddArrayToObject(root, "authorization_servers");
-        cJSON_AddItemToArray(servers, cJSON_CreateString(server));
-    }
+    cJSON *servers = cJSON_AddArrayToObject(root, "authorization_servers");
+    cJSON_AddItemToArray(servers, cJSON_CreateString(server));
     cJSON *methods = cJSON_AddArrayToObject(root, "bearer_methods_supported");
     cJSON_AddItemToArray(methods, cJSON_CreateString("header"));
     char *body = mcps_json_print(root, NULL);

@@ -24,11 +24,13 @@ enum MHD_Result rs_hlegacy_get(rs_hserver *h, struct MHD_Connection *conn)
         return MHD_NO;
     }
     s->get = st;
-    if (!rs_hfault(h, RS_FAULT_SSE_NO_ENDPOINT_EVENT)) {
-        char event[128];
-        snprintf(event, sizeof event, "event: endpoint\ndata: /messages?session=%s\n\n", s->id);
-        rs_hstream_raw(st, event);
-    }
+    if (rs_hfault(h, RS_FAULT_SSE_ENDPOINT_NOT_FIRST))
+        rs_hstream_raw(st, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":"
+                           "\"notifications/message\",\"params\":{\"level\":\"info\","
+                           "\"data\":\"before the endpoint\"}}\n\n");
+    char event[128];
+    snprintf(event, sizeof event, "event: endpoint\ndata: /messages?session=%s\n\n", s->id);
+    rs_hstream_raw(st, event);
     return MHD_YES;
 }
 

@@ -70,7 +70,7 @@ static bool write_port_file(const char *path, unsigned port)
 
 static bool start(rs_hserver *h)
 {
-    const char *addr = rs_hfault(h, RS_FAULT_HTTP_BIND_ALL) ? "0.0.0.0" : h->opts->bind;
+    const char *addr = h->opts->bind;
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)h->opts->port)};
     if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
         fprintf(stderr, "refserver: --bind %s: not an IPv4 address\n", addr);

@@ -208,6 +208,8 @@ static enum MHD_Result post_in_session(rs_hserver *h, struct MHD_Connection *con
     if (cJSON_IsArray(msg) && s->rev != MCPS_REV_2025_03_26 && !rs_hfault(h, RS_FAULT_BATCH_ALWAYS))
         return rs_hreply_error(conn, 400, -32600,
                                "Invalid Request: batches are only accepted in 2025-03-26");
+    if (cJSON_IsArray(msg) && !msg->child) /* JSON-RPC: one Invalid Request error, no id */
+        return invalid(h, conn, -32600, "Invalid Request: an empty batch");
     if (!requests) {
         if (!relay(s, r, msg))
             return unavailable(conn);

@@ -157,10 +157,10 @@ void rs_hstream_prime(rs_hserver *h, rs_hstream *st)
 void rs_hstream_replay(rs_hserver *h, rs_hstream *to, unsigned long number, unsigned long n)
 {
     rs_hsession *s = to->session;
-    bool foreign = rs_hfault(h, RS_FAULT_HTTP_RESUME_FOREIGN);
+    (void)h;
     for (size_t i = 0; s && i < s->nhist; i++) {
         const rs_hevent *e = &s->history[(s->hist_start + i) % RS_HTTP_HISTORY];
-        if ((e->stream == number && e->n > n) || (foreign && e->stream != number))
+        if (e->stream == number && e->n > n)
             put_event(to, e->stream, e->n, e->data, e->len);
     }
 }

@@ -4,6 +4,11 @@ named fault makes it fail. The proofs are the checks' own `proven-by` lines
 (suite cases, suites/builtin.proofs), read from `mcpspec list --json`; this
 test runs them. tests/e2e/test_orphans.py checks that they join up.
 
+Checks of an HTTP transport (a case that says `transport streamable-http` or
+`transport sse`) are proven over that transport, against `refserver --http`;
+the clean server must pass everything over stdio, Streamable HTTP and
+HTTP+SSE alike.
+
 The reference server runs the way the demo runs it (targets/refserver/
 mcpspec.json: a root folder of files, and consent for every kind of tool call
 the suites know), so that no check is skipped for want of a fixture. Checks
@@ -15,6 +20,7 @@ import concurrent.futures
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -32,6 +38,7 @@ WITHOUT = ("tools", "resources", "prompts", "logging", "completions", "tasks")
 WITHOUT_SUITES = ("capabilities", "tasks", "lifecycle")
 # The ERROR check a run adds when a finding reached no observer rule (never, by construction).
 UNMATCHED = "observe/unmatched-findings"
+TOKEN = "mcpspec-proof-token"
 
 
 def list_checks():
@@ -42,14 +49,27 @@ def list_checks():
     return json.loads(r.stdout)["checks"]
 
 
+def proof_transport(check):
+    """stdio, unless the check means something over HTTP only: then its first HTTP transport."""
+    transports = check.get("transports", ["stdio"])
+    return "stdio" if "stdio" in transports else transports[0]
+
+
 def read_proofs():
-    """Rows of (fault, check, verdict, suites, check's suite, file:line of the proof)."""
+    """Rows of (fault, check, verdict, suites, check's suite, file:line, transport)."""
     rows = []
     for c in list_checks():
         for p in c["proofs"]:
             where = "%s:%d" % (os.path.relpath(p["file"], ROOT), p["line"])
-            rows.append((p["fault"], c["id"], p["verdict"], p["suites"], c["suite"], where))
+            rows.append((p["fault"], c["id"], p["verdict"], p["suites"], c["suite"], where,
+                         proof_transport(c)))
     return rows
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 class Fixture:
@@ -67,13 +87,21 @@ class Fixture:
         with open(self.config, "w", encoding="utf-8") as f:
             json.dump(config, f)
 
-    def run(self, faults=(), suites=(), without=()):
+    def run(self, faults=(), suites=(), without=(), transport="stdio"):
         """Run mcpspec against refserver with these faults; (exit code, report)."""
-        server = " ".join([REFSERVER, "--root", self.root] + ["--fault %s" % f for f in faults] +
-                          ["--without %s" % c for c in without])
+        server = [REFSERVER, "--root", self.root] + ["--fault %s" % f for f in faults] + \
+            ["--without %s" % c for c in without]
+        http = []
+        if transport != "stdio":
+            # Over HTTP the server requires a token, so that the authorization checks run too.
+            port = free_port()
+            server += ["--http", str(port), "--auth", TOKEN]
+            path = "/sse" if transport == "sse" else "/mcp"
+            http = ["--url", "http://127.0.0.1:%d%s" % (port, path), "--transport", transport,
+                    "--header", "Authorization: Bearer " + TOKEN]
         with tempfile.TemporaryDirectory() as out:
-            cmd = [MCPSPEC, "run", "--config", self.config, "--server", server, "--out", out,
-                   "--format", "json", "--quiet"]
+            cmd = [MCPSPEC, "run", "--config", self.config, "--server", " ".join(server),
+                   "--out", out, "--format", "json", "--quiet"] + http
             for s in suites:
                 cmd += ["--suite", s]
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
@@ -103,16 +131,20 @@ class FaultTableTest(unittest.TestCase):
         shutil.rmtree(cls.fixture.dir, ignore_errors=True)
 
     def test_clean_refserver_is_conformant(self):
-        rc, report = self.fixture.run()
-        self.assertEqual(self.not_clean(report), [])
-        self.assertEqual(rc, 0)
-        supported = [r["revision"] for r in report["revisions"] if r["supported"]]
-        self.assertEqual(supported, ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
-        for c in report["cases"]:
-            if c["verdict"] == "SKIP":
-                self.assertTrue(c["reason"], c["id"])
-        # Every suite case runs somewhere: a check the reference server always skips proves nothing.
-        ran = {c["id"] for c in report["cases"] if c["verdict"] == "PASS"}
+        ran = set()
+        for transport in ("stdio", "streamable-http", "sse"):
+            rc, report = self.fixture.run(transport=transport)
+            self.assertEqual(self.not_clean(report), [], transport)
+            self.assertEqual(rc, 0, transport)
+            self.assertEqual(report["transport"], transport)
+            supported = [r["revision"] for r in report["revisions"] if r["supported"]]
+            self.assertEqual(supported, ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"])
+            for c in report["cases"]:
+                if c["verdict"] == "SKIP":
+                    self.assertTrue(c["reason"], c["id"])
+            # Every suite case runs somewhere: a check the reference server always skips proves
+            # nothing.
+            ran |= {c["id"] for c in report["cases"] if c["verdict"] == "PASS"}
         with concurrent.futures.ThreadPoolExecutor(max_workers=3) as pool:
             runs = list(pool.map(lambda cap: (cap, self.fixture.run(suites=WITHOUT_SUITES,
                                                                      without=[cap])), WITHOUT))
@@ -134,17 +166,19 @@ class FaultTableTest(unittest.TestCase):
         if ONLY:
             rows = [r for r in rows if r[4] in ONLY]
         suites = {}
-        for fault, _, _, s, _, _ in rows:
-            suites.setdefault(fault, set()).update(s)
-        faults = sorted(set(suites) & all_faults())
+        known = all_faults()
+        for fault, _, _, s, _, _, transport in rows:
+            if fault in known:  # test_orphans names proofs of unknown faults
+                suites.setdefault((fault, transport), set()).update(s)
+        runs = sorted(suites)
         with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
-            reports = dict(zip(faults, pool.map(
-                lambda f: self.fixture.run([f], sorted(suites[f])), faults)))
+            reports = dict(zip(runs, pool.map(
+                lambda k: self.fixture.run([k[0]], sorted(suites[k]), transport=k[1]), runs)))
         missing = []
-        for fault, check, verdict, _, _, where in rows:
-            if fault not in reports:
-                continue  # test_orphans names proofs of unknown faults
-            rc, report = reports[fault]
+        for fault, check, verdict, _, _, where, transport in rows:
+            if (fault, transport) not in reports:
+                continue
+            rc, report = reports[(fault, transport)]
             if any(c["id"] == UNMATCHED for c in report["cases"]):
                 missing.append("%s: findings no observer rule tallied (%s)" % (fault, UNMATCHED))
             got = sorted({(c["revision"], c["verdict"]) for c in report["cases"] if c["id"] == check})

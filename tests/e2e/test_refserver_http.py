@@ -572,30 +572,15 @@ class FaultBehaviour(unittest.TestCase):
         msgs = messages(read_events(get, lambda ev: len(ev) >= 1))
         self.assertEqual(msgs[0]["id"], 1)
 
-    def test_resume_foreign(self):
-        c = self.faulty("http-resume-foreign")
-        _, _, sid = c.initialize()
-        get = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
-                                                "Mcp-Session-Id": sid})
-        priming = read_events(get, lambda ev: len(ev) >= 1)[0]
-        post = read_events(c.post({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}, sid))
-        get.conn.close()
-        again = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
-                                                  "Mcp-Session-Id": sid,
-                                                  "Last-Event-ID": priming["id"]})
-        replay = read_events(again, lambda ev: any(e.get("id") == post[-1]["id"] for e in ev),
-                             limit=2)
-        self.assertIn(post[-1]["id"], [e.get("id") for e in replay])
-
     def legacy_endpoint(self, c):
         sse = c.request("GET", "/sse", headers={"Accept": "text/event-stream"}, timeout=1)
         return sse, read_events(sse, lambda ev: len(ev) >= 1, limit=1)
 
-    def test_sse_no_endpoint_event(self):
-        c = self.faulty("sse-no-endpoint-event")
+    def test_sse_endpoint_not_first(self):
+        c = self.faulty("sse-endpoint-not-first")
         sse, events = self.legacy_endpoint(c)
         self.assertEqual(sse.status, 200)
-        self.assertEqual(events, [])
+        self.assertEqual(events[0].get("event", "message"), "message")
 
     def test_sse_response_in_post(self):
         c = self.faulty("sse-response-in-post")
@@ -612,13 +597,9 @@ class FaultBehaviour(unittest.TestCase):
         c = self.faulty("auth-accept-any-token", "--auth", "t")
         self.assertEqual(c.initialize(extra={"Authorization": "Bearer x"})[0].status, 200)
         self.assertEqual(c.initialize()[0].status, 401)
-        c = self.faulty("auth-prm-no-servers", "--auth", "t")
-        doc = json.loads(c.request("GET", "/.well-known/oauth-protected-resource/mcp").read())
-        self.assertNotIn("authorization_servers", doc)
 
-    def test_bind_all(self):
+    def test_loopback_only(self):
         self.assertFalse(listening_all(self.serve().port))
-        self.assertTrue(listening_all(self.faulty("http-bind-all").port))
 
 
 class Lifetime(unittest.TestCase):
