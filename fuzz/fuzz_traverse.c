@@ -433,10 +433,26 @@ static void check_probes(const char *anchor, size_t an)
             (i + 1 == decoded.n || decoded.p[i + 1] == '/' ||
              (decoded.p[i + 1] == '.' && (i + 2 == decoded.n || decoded.p[i + 2] == '/'))))
             unreachable = true;
+    /* A server that strips only "file:" reads "file://host/dir/" as the directory "host/dir/":
+     * with a host named "etc", the probes' target is that very directory. */
+    text hosted = {0}, hosted_dir = {0};
+    char *joined = malloc(u.host.len + dir_len + 2);
+    FUZZ_CHECK(joined != NULL);
+    joined[0] = '/';
+    memcpy(joined + 1, u.host.ptr ? u.host.ptr : "", u.host.len);
+    memcpy(joined + 1 + u.host.len, u.path.ptr, dir_len);
+    set(&hosted, joined, u.host.len + dir_len + 1);
+    free(joined);
+    pct_pass(&hosted, true);
+    walk(hosted.p, hosted.n, NULL, &hosted_dir);
     walk("/etc/passwd", 11, NULL, &target);
-    unreachable = unreachable || below(&dir, &target);
+    unreachable =
+        unreachable || below(&dir, &target) || (u.host.len && below(&hosted_dir, &target));
     walk("/proc/version", 13, NULL, &target);
-    unreachable = unreachable || below(&dir, &target);
+    unreachable =
+        unreachable || below(&dir, &target) || (u.host.len && below(&hosted_dir, &target));
+    free(hosted.p);
+    free(hosted_dir.p);
     /* A directory with bytes that decodings rewrite ("%00", '\\', overlong UTF-8,
      * or ".." inside a name such as "...", which the naive strip also eats) can
      * defeat a trick that relies on the same decoding; plain ".." still works. */
