@@ -76,11 +76,11 @@ static cJSON *record(const char *id, const char *kind, const char *suite, const 
 /* The transports a case runs on: all three when it names none. */
 static cJSON *transport_array(unsigned transports)
 {
-    static const char *const names[] = {"stdio", "streamable-http", "sse"};
     cJSON *a = cJSON_CreateArray();
-    for (unsigned k = 0; k < sizeof names / sizeof *names; k++)
+    for (unsigned k = 0; k < MCPS_TRANSPORT_KINDS; k++)
         if (!transports || (transports & (1u << k)))
-            cJSON_AddItemToArray(a, cJSON_CreateString(names[k]));
+            cJSON_AddItemToArray(
+                a, cJSON_CreateString(mcps_transport_kind_name((mcps_transport_kind)k)));
     return a;
 }
 

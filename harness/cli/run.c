@@ -30,7 +30,9 @@
 typedef struct run_options {
     const char *server;
     const char *url;
-    const char *transport; /* auto, streamable-http, sse */
+    bool transport_option;    /* --transport was given */
+    bool transport_given;     /* --transport other than auto */
+    mcps_transport_kind kind; /* what it named */
     const char *headers[MAX_LIST + 1];
     size_t nheaders;
     const char *config;
@@ -61,7 +63,7 @@ static int usage(const char *why)
             "  --url URL            test the server at this HTTP endpoint\n"
             "  --transport T        auto (default: Streamable HTTP, then the legacy HTTP+SSE on\n"
             "                       a 4xx), streamable-http or sse\n"
-            "  --header \"N: V\"     an HTTP header for every request (repeatable; values are\n"
+            "  --header \"N: V\"      an HTTP header for every request (repeatable; values are\n"
             "                       never written to reports)\n"
             "  --config FILE        the target configuration: server, and the tool calls you\n"
             "                       consent to (docs/target-config.md)\n"
@@ -119,10 +121,11 @@ static int parse_option(mcps_args *a, run_options *o)
             return bad_value("--url", a->value);
         o->url = a->value;
     } else if (mcps_args_option(a, "--transport")) {
-        if (strcmp(a->value, "auto") != 0 && strcmp(a->value, "streamable-http") != 0 &&
-            strcmp(a->value, "sse") != 0)
+        o->transport_option = true;
+        o->transport_given = strcmp(a->value, "auto") != 0;
+        if (o->transport_given &&
+            (!mcps_transport_kind_parse(a->value, &o->kind) || o->kind == MCPS_TRANSPORT_STDIO))
             return bad_value("--transport", a->value);
-        o->transport = a->value;
     } else if (mcps_args_option(a, "--header")) {
         const char *colon = strchr(a->value, ':');
         if (!colon || colon == a->value || !push(o->headers, &o->nheaders, a->value))
@@ -272,11 +275,10 @@ static int execute(run_options *o, char **argv)
     c->target_text = o->url ? o->url : o->server;
     c->target.url = o->url;
     c->target.headers = o->nheaders ? (char *const *)o->headers : NULL;
-    c->transport_auto = o->url && (!o->transport || strcmp(o->transport, "auto") == 0);
-    c->target.kind = !o->url ? MCPS_TRANSPORT_STDIO
-                     : o->transport && strcmp(o->transport, "sse") == 0
-                         ? MCPS_TRANSPORT_SSE
-                         : MCPS_TRANSPORT_STREAMABLE_HTTP;
+    c->transport_auto = o->url && !o->transport_given;
+    c->target.kind = !o->url              ? MCPS_TRANSPORT_STDIO
+                     : o->transport_given ? o->kind
+                                          : MCPS_TRANSPORT_STREAMABLE_HTTP;
     c->revisions = o->revisions;
     c->suite_globs = o->nsuite ? o->suite_globs : NULL;
     c->case_globs = o->ncase ? o->case_globs : NULL;
@@ -350,7 +352,7 @@ int mcps_cli_run(int argc, char **argv)
         mcps_target_file_free(&file);
         return usage("--server or --url (or a --config naming a server) is required");
     }
-    if ((o.transport || o.nheaders) && !o.url) {
+    if ((o.transport_option || o.nheaders) && !o.url) {
         mcps_target_file_free(&file);
         return usage("--transport and --header need --url");
     }

@@ -388,13 +388,6 @@ static void note_stop(const mcps_run_config *cfg, mcps_run_result *out)
     }
 }
 
-static const char *transport_name(mcps_transport_kind kind)
-{
-    return kind == MCPS_TRANSPORT_STREAMABLE_HTTP ? "streamable-http"
-           : kind == MCPS_TRANSPORT_SSE           ? "sse"
-                                                  : "stdio";
-}
-
 /*
  * --transport auto: a server that refused every initialize POST with 400,
  * 404 or 405 may be a 2024-11-05 HTTP+SSE server (the spec's backwards
@@ -424,7 +417,7 @@ static void discover_transport(mcps_run_config *cfg, mcps_discovery *d, mcps_run
         mcps_discover(cfg, d);
     }
     free(out->transport);
-    out->transport = strdup(transport_name(cfg->target.kind));
+    out->transport = strdup(mcps_transport_kind_name(cfg->target.kind));
 }
 
 static void run_guarded(const mcps_suite_set *suites, mcps_run_config *cfg, mcps_run_result *out)
@@ -432,7 +425,7 @@ static void run_guarded(const mcps_suite_set *suites, mcps_run_config *cfg, mcps
     int64_t t0 = mcps_clock_ms();
     *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
                              .target = strdup(cfg->target_text ? cfg->target_text : ""),
-                             .transport = strdup("stdio"),
+                             .transport = strdup(mcps_transport_kind_name(cfg->target.kind)),
                              .started_at = iso_now(),
                              .strict = cfg->strict,
                              .isolation = cfg->fresh_processes ? "fresh" : "shared"};
@@ -514,7 +507,7 @@ static void run_hosted(const mcps_suite_set *suites, mcps_run_config *cfg, mcps_
     if (hosted && !h) {
         *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
                                  .target = strdup(cfg->target_text ? cfg->target_text : ""),
-                                 .transport = strdup(transport_name(cfg->target.kind)),
+                                 .transport = strdup(mcps_transport_kind_name(cfg->target.kind)),
                                  .started_at = iso_now(),
                                  .strict = cfg->strict,
                                  .fatal = strdup(why)};

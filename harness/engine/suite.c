@@ -688,25 +688,17 @@ static bool append_text(char **dst, const char *text)
 /* "transport stdio|http|streamable-http|sse ...": the transports the case means anything on. */
 static bool parse_transports(loader *ld, mcps_case *c, char *rest)
 {
-    static const struct {
-        const char *name;
-        unsigned bits;
-    } names[] = {
-        {"stdio", 1u << MCPS_TRANSPORT_STDIO},
-        {"streamable-http", 1u << MCPS_TRANSPORT_STREAMABLE_HTTP},
-        {"sse", 1u << MCPS_TRANSPORT_SSE},
-        {"http", (1u << MCPS_TRANSPORT_STREAMABLE_HTTP) | (1u << MCPS_TRANSPORT_SSE)},
-    };
     while (*rest) {
         char *word = rest;
         rest = split_word(rest);
-        size_t i = 0;
-        while (i < sizeof names / sizeof *names && strcmp(word, names[i].name) != 0)
-            i++;
-        if (i == sizeof names / sizeof *names)
+        mcps_transport_kind kind;
+        if (strcmp(word, "http") == 0)
+            c->transports |= (1u << MCPS_TRANSPORT_STREAMABLE_HTTP) | (1u << MCPS_TRANSPORT_SSE);
+        else if (mcps_transport_kind_parse(word, &kind))
+            c->transports |= 1u << kind;
+        else
             return fail(ld, ld->lr.lineno,
                         "transport '%s': write stdio, http, streamable-http or sse", word);
-        c->transports |= names[i].bits;
     }
     return c->transports ? true : fail(ld, ld->lr.lineno, "transport needs a name");
 }

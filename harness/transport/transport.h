@@ -73,14 +73,21 @@ typedef enum mcps_transport_kind {
     MCPS_TRANSPORT_SSE,             /* url is the legacy HTTP+SSE endpoint (2024-11-05) */
 } mcps_transport_kind;
 
+#define MCPS_TRANSPORT_KINDS 3
+
+/* "stdio", "streamable-http", "sse": as suites, options and reports write them. */
+const char *mcps_transport_kind_name(mcps_transport_kind kind);
+/* The kind called name; false when none is. */
+bool mcps_transport_kind_parse(const char *name, mcps_transport_kind *out);
+
 /* What to run and the limits to run it under. */
 typedef struct mcps_target_config {
     mcps_transport_kind kind;
-    const char *url;            /* HTTP: the endpoint (http:// or https://) */
-    char *const *headers;       /* HTTP: "Name: value" sent on every request (--header), NULL-
-                                   terminated; values of credential headers never reach a log */
-    bool follow_redirects;      /* HTTP: follow 3xx on the same host (default: never) */
-    bool use_env_proxy;         /* HTTP: honour http_proxy & co (default: no proxy) */
+    const char *url;        /* HTTP: the endpoint (http:// or https://) */
+    char *const *headers;   /* HTTP: "Name: value" sent on every request (--header), NULL-
+                               terminated; values of credential headers never reach a log */
+    bool follow_redirects;  /* HTTP: follow 3xx on the same host (default: never) */
+    bool use_env_proxy;     /* HTTP: honour http_proxy & co (default: no proxy) */
     char *const *argv;      /* program and arguments; argv[0] is searched in PATH */
     const char *cwd;        /* NULL: inherit */
     char *const *env_extra; /* NULL-terminated "K=V" entries added to (or replacing in) our
