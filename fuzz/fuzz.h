@@ -27,6 +27,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  */
 bool fuzz_seed_wellformed(const uint8_t *data, size_t size, bool handwritten, const char **why);
 
+/*
+ * For targets whose input starts with two header bytes (a limit and a
+ * chunking pattern) before a text stream: within max_len (named after its
+ * options file), long enough for the header, and, for a handwritten seed, not
+ * bare text whose first two characters would be taken for the header.
+ */
+static inline bool fuzz_two_byte_header_ok(const uint8_t *data, size_t size, bool handwritten,
+                                           size_t max_len, const char *too_long, const char **why)
+{
+    if (size > max_len) {
+        *why = too_long;
+        return false;
+    }
+    if (size < 2) {
+        *why = "shorter than the two header bytes (limit, chunking)";
+        return false;
+    }
+    if (handwritten && data[0] >= 0x20 && data[0] < 0x7F && data[1] >= 0x20 && data[1] < 0x7F) {
+        *why = "starts with two printable bytes: the header (limit, chunking) is missing";
+        return false;
+    }
+    return true;
+}
+
 /* A broken invariant: say which and where, then abort so every engine records a crash. */
 #define FUZZ_CHECK(cond)                                                                           \
     do {                                                                                           \

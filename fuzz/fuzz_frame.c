@@ -40,20 +40,9 @@ typedef struct frames {
 
 bool fuzz_seed_wellformed(const uint8_t *data, size_t size, bool handwritten, const char **why)
 {
-    if (size > FRAME_MAX_LEN) {
-        *why = "longer than -max_len in fuzz/frame.options: the fuzzer would cut it";
-        return false;
-    }
-    if (size < HEADER) {
-        *why = "shorter than the two header bytes (max_line, chunking)";
-        return false;
-    }
-    /* A seed written as bare text lost its header: its first bytes would be read as one. */
-    if (handwritten && data[0] >= 0x20 && data[0] < 0x7F && data[1] >= 0x20 && data[1] < 0x7F) {
-        *why = "starts with two printable bytes: the header (max_line, chunking) is missing";
-        return false;
-    }
-    return true;
+    return fuzz_two_byte_header_ok(
+        data, size, handwritten, FRAME_MAX_LEN,
+        "longer than -max_len in fuzz/frame.options: the fuzzer would cut it", why);
 }
 
 static void record(frames *fs, const mcps_frame *fr, const uint8_t *stream, size_t n)
