@@ -10,6 +10,7 @@
  * escape, tried in order of fewest flags so the report names the simplest.
  */
 #include "uri/traverse.h"
+#include "uri/uri.h"
 
 #include "base/buf.h"
 #include "base/hex.h"
@@ -82,13 +83,6 @@ static bool scheme_is_file(const split *u)
     return true;
 }
 
-static size_t scan_until(const char *s, size_t i, size_t len, const char *stops)
-{
-    while (i < len && (s[i] == '\0' || !strchr(stops, s[i])))
-        i++;
-    return i;
-}
-
 /* RFC 3986 appendix B boundaries, without judging the characters. */
 static bool split_uri(const char *s, size_t len, split *u)
 {
@@ -101,12 +95,12 @@ static bool split_uri(const char *s, size_t len, split *u)
     if (len - pos >= 2 && s[pos] == '/' && s[pos + 1] == '/') {
         u->has_authority = true;
         u->auth_b = pos + 2;
-        u->auth_e = scan_until(s, u->auth_b, len, "/?#");
+        u->auth_e = mcps_uri_scan_until(s, u->auth_b, len, "/?#");
         pos = u->auth_e;
         u->raw_b = scheme_is_file(u) ? u->auth_b : u->auth_e;
     }
     u->path_b = pos;
-    u->path_e = scan_until(s, pos, len, "?#");
+    u->path_e = mcps_uri_scan_until(s, pos, len, "?#");
     return true;
 }
 

@@ -334,7 +334,7 @@ static bool parse_path(const char *s, size_t b, size_t e, mcps_uri *out, mcps_ur
     return true;
 }
 
-static size_t find_any(const char *s, size_t i, size_t len, const char *stops)
+size_t mcps_uri_scan_until(const char *s, size_t i, size_t len, const char *stops)
 {
     while (i < len && (s[i] == '\0' || !strchr(stops, s[i])))
         i++;
@@ -351,17 +351,17 @@ bool mcps_uri_parse(const char *s, size_t len, mcps_uri *out, mcps_uri_error *er
     if (pos)
         out->scheme = part_of(s, 0, pos++);
     if (len - pos >= 2 && s[pos] == '/' && s[pos + 1] == '/') {
-        size_t e = find_any(s, pos + 2, len, "/?#");
+        size_t e = mcps_uri_scan_until(s, pos + 2, len, "/?#");
         if (!parse_authority(s, pos + 2, e, out, err))
             return false;
         pos = e;
     }
-    size_t e = find_any(s, pos, len, "?#");
+    size_t e = mcps_uri_scan_until(s, pos, len, "?#");
     if (!parse_path(s, pos, e, out, err))
         return false;
     pos = e;
     if (pos < len && s[pos] == '?') {
-        e = find_any(s, pos + 1, len, "#");
+        e = mcps_uri_scan_until(s, pos + 1, len, "#");
         if (!check_chars(s, pos + 1, e, query_ok, "query", err))
             return false;
         out->query = part_of(s, pos + 1, e);

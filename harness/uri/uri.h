@@ -59,6 +59,13 @@ typedef struct mcps_uri_error {
 /* Parse a URI-reference (absolute URI or relative reference). err may be NULL. */
 bool mcps_uri_parse(const char *s, size_t len, mcps_uri *out, mcps_uri_error *err);
 
+/*
+ * The first index from i (up to len) holding one of the bytes in stops: the
+ * component boundaries of RFC 3986 appendix B ("/?#" ends an authority, "?#"
+ * a path). A NUL byte is an ordinary byte, not the end.
+ */
+size_t mcps_uri_scan_until(const char *s, size_t i, size_t len, const char *stops);
+
 /* True when s is a URI in the RFC sense: a reference that has a scheme. */
 bool mcps_uri_validate(const char *s, size_t len, mcps_uri_error *err);
 
