@@ -355,6 +355,18 @@ static bool validation_keyword(const char *name)
     return false;
 }
 
+static int keyword_order(const void *name, const void *entry)
+{
+    return strcmp(name, ((const mcps_si_keyword *)entry)->name);
+}
+
+mcps_si_kw_fn mcps_si_find_keyword(const mcps_si_keyword *table, size_t n, const char *name,
+                                   bool draft07)
+{
+    const mcps_si_keyword *k = bsearch(name, table, n, sizeof *table, keyword_order);
+    return k && (k->dialects & (draft07 ? D07 : D20)) ? k->fn : NULL;
+}
+
 static mcps_si_kw_fn handler(const mcps_si_vctx *c, const char *name)
 {
     if (c->no_validation && validation_keyword(name))

@@ -255,6 +255,17 @@ typedef struct mcps_si_kw {
 
 typedef mcps_si_outcome (*mcps_si_kw_fn)(mcps_si_vctx *, const mcps_si_kw *);
 
+/* A row of a keyword table: sorted by name (strcmp), for mcps_si_find_keyword. */
+typedef struct mcps_si_keyword {
+    const char *name;
+    unsigned dialects; /* D07, D20 */
+    mcps_si_kw_fn fn;
+} mcps_si_keyword;
+
+/* The handler of name in a sorted table, for the dialect; NULL when it has none. */
+mcps_si_kw_fn mcps_si_find_keyword(const mcps_si_keyword *table, size_t n, const char *name,
+                                   bool draft07);
+
 /* Handlers by name for the dialect; NULL when the keyword is not theirs. */
 mcps_si_kw_fn mcps_si_value_keyword(const char *name, bool draft07);
 mcps_si_kw_fn mcps_si_object_keyword(const char *name, bool draft07);

@@ -484,11 +484,7 @@ static mcps_si_outcome kw_unevaluated_properties(mcps_si_vctx *c, const mcps_si_
 
 /* ---- table ---------------------------------------------------------------------- */
 
-static const struct keyword {
-    const char *name;
-    unsigned dialects;
-    mcps_si_kw_fn fn;
-} KEYWORDS[] = {
+static const mcps_si_keyword KEYWORDS[] = {
     /* sorted by strcmp: looked up with bsearch */
     {"$dynamicRef", D20, kw_dynamic_ref},
     {"$ref", DALL, mcps_si_kw_ref},
@@ -510,14 +506,7 @@ static const struct keyword {
     {"unevaluatedProperties", D20, kw_unevaluated_properties},
 };
 
-static int keyword_order(const void *name, const void *entry)
-{
-    return strcmp(name, ((const struct keyword *)entry)->name);
-}
-
 mcps_si_kw_fn mcps_si_object_keyword(const char *name, bool draft07)
 {
-    const struct keyword *k = bsearch(name, KEYWORDS, sizeof KEYWORDS / sizeof *KEYWORDS,
-                                      sizeof *KEYWORDS, keyword_order);
-    return k && (k->dialects & (draft07 ? D07 : D20)) ? k->fn : NULL;
+    return mcps_si_find_keyword(KEYWORDS, sizeof KEYWORDS / sizeof *KEYWORDS, name, draft07);
 }

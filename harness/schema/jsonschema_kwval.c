@@ -482,11 +482,7 @@ static mcps_si_outcome kw_unevaluated_items(mcps_si_vctx *c, const mcps_si_kw *k
 
 /* ---- table ---------------------------------------------------------------------- */
 
-static const struct keyword {
-    const char *name;
-    unsigned dialects;
-    mcps_si_kw_fn fn;
-} KEYWORDS[] = {
+static const mcps_si_keyword KEYWORDS[] = {
     /* sorted by strcmp: looked up with bsearch */
     {"additionalItems", D07, kw_additional_items},
     {"const", DALL, kw_const},
@@ -512,14 +508,7 @@ static const struct keyword {
     {"uniqueItems", DALL, kw_unique_items},
 };
 
-static int keyword_order(const void *name, const void *entry)
-{
-    return strcmp(name, ((const struct keyword *)entry)->name);
-}
-
 mcps_si_kw_fn mcps_si_value_keyword(const char *name, bool draft07)
 {
-    const struct keyword *k = bsearch(name, KEYWORDS, sizeof KEYWORDS / sizeof *KEYWORDS,
-                                      sizeof *KEYWORDS, keyword_order);
-    return k && (k->dialects & (draft07 ? D07 : D20)) ? k->fn : NULL;
+    return mcps_si_find_keyword(KEYWORDS, sizeof KEYWORDS / sizeof *KEYWORDS, name, draft07);
 }

@@ -1167,8 +1167,7 @@ static const struct {
 };
 // clang-format on
 
-bool mcps_si_unicode_category(const char *name, size_t len, const mcps_si_rx_range **set,
-                              size_t *n)
+bool mcps_si_unicode_category(const char *name, size_t len, const mcps_si_rx_range **set, size_t *n)
 {
     for (size_t i = 0; i < sizeof CATEGORIES / sizeof *CATEGORIES; i++) {
         if (strlen(CATEGORIES[i].name) == len && memcmp(CATEGORIES[i].name, name, len) == 0) {
