@@ -159,10 +159,13 @@ class Client:
         return resp, body, sid
 
 
-class StreamableHttp(unittest.TestCase):
+class ServerCase(unittest.TestCase):
+    """One refserver --http (started with ARGS) and a client for the whole class."""
+    ARGS = ()
+
     @classmethod
     def setUpClass(cls):
-        cls.proc, cls.port, cls.tmp = start()
+        cls.proc, cls.port, cls.tmp = start(*cls.ARGS)
         cls.c = Client(cls.port)
 
     @classmethod
@@ -173,6 +176,8 @@ class StreamableHttp(unittest.TestCase):
         cls.proc.stderr.close()
         cls.tmp.cleanup()
 
+
+class StreamableHttp(ServerCase):
     def session(self, version="2025-11-25"):
         resp, body, sid = self.c.initialize(version)
         self.assertEqual(resp.status, 200)
@@ -374,20 +379,7 @@ class StreamableHttp(unittest.TestCase):
         self.assertTrue(all(e["id"].split("-")[0] == number for e in rest))
 
 
-class LegacySse(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.proc, cls.port, cls.tmp = start()
-        cls.c = Client(cls.port)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.c.close()
-        if cls.proc.poll() is None:
-            stop(cls.proc)
-        cls.proc.stderr.close()
-        cls.tmp.cleanup()
-
+class LegacySse(ServerCase):
     def test_endpoint_event_then_responses_on_stream(self):
         sse = self.c.request("GET", "/sse", headers={"Accept": "text/event-stream"})
         self.assertEqual(sse.status, 200)
@@ -420,20 +412,13 @@ class LegacySse(unittest.TestCase):
         self.assertEqual(resp.status, 403)
 
 
-class Authorization(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.proc, cls.port, cls.tmp = start("--auth", "s3cret")
-        cls.c = Client(cls.port)
-        cls.base = "http://127.0.0.1:%d" % cls.port
+class Authorization(ServerCase):
+    ARGS = ("--auth", "s3cret")
 
     @classmethod
-    def tearDownClass(cls):
-        cls.c.close()
-        if cls.proc.poll() is None:
-            stop(cls.proc)
-        cls.proc.stderr.close()
-        cls.tmp.cleanup()
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.base = "http://127.0.0.1:%d" % cls.port
 
     def test_401_without_or_with_wrong_token(self):
         for extra in ({}, {"Authorization": "Bearer wrong"}, {"Authorization": "Basic czNjcmV0"}):
