@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <threads.h>
 #include <unistd.h>
 
@@ -28,7 +27,6 @@
 #define CHUNK              (64 * 1024)
 #define REAP_POLL_MS       50
 #define KILL_WAIT_SECS     5.0
-#define LEFTOVER_WAIT_SECS 1.0
 #define STOPPED_GRACE_SECS 0.1
 #define DEFAULT_GRACE      2.0
 #define FINAL_DRAIN        (1024 * 1024) /* read after the stop before the thread ends */
@@ -188,16 +186,10 @@ char *mcps_host_output(mcps_host *h)
 
 void mcps_host_describe_exit(mcps_host *h, char *out, size_t n)
 {
-    const mcps_proc *p = &h->proc;
     if (!mcps_proc_try_reap(&h->proc))
         snprintf(out, n, "server is still running");
-    else if (p->status_lost)
-        snprintf(out, n, "server exited; its status is unknown (SIGCHLD is ignored)");
-    else if (WIFSIGNALED(p->status))
-        snprintf(out, n, "server killed by signal %d (%s)", WTERMSIG(p->status),
-                 strsignal(WTERMSIG(p->status)));
     else
-        snprintf(out, n, "server exited with status %d", WEXITSTATUS(p->status));
+        mcps_proc_describe_exit(&h->proc, "server", out, n);
 }
 
 /* ---- stopping ---- */
@@ -231,18 +223,6 @@ static mcps_shutdown_how stop_server(mcps_host *h)
     return MCPS_SHUT_SIGKILL;
 }
 
-static void exit_fields(const mcps_proc *p, int *code, int *sig)
-{
-    *code = -1;
-    *sig = 0;
-    if (!p->reaped || p->status_lost)
-        return;
-    if (WIFEXITED(p->status))
-        *code = WEXITSTATUS(p->status);
-    else if (WIFSIGNALED(p->status))
-        *sig = WTERMSIG(p->status);
-}
-
 static void join_drain(mcps_host *h)
 {
     if (!h->thread_on)
@@ -260,15 +240,9 @@ void mcps_host_stop(mcps_host *h, mcps_shutdown_report *report)
     if (!h)
         return;
     if (!h->stopped) {
-        mcps_shutdown_report *r = &h->report;
         int64_t start = mcps_clock_ms();
-        r->how = stop_server(h);
-        int64_t end = h->proc.reaped ? h->proc.reaped_ms : mcps_clock_ms();
-        r->seconds = r->how == MCPS_SHUT_EXITED_BEFORE ? 0.0 : (double)(end - start) / 1000.0;
-        r->killed_leftovers =
-            mcps_proc_kill_leftovers(&h->proc, mcps_clock_deadline(LEFTOVER_WAIT_SECS));
-        mcps_guard_watch(h->guard, h->proc.pid, false);
-        exit_fields(&h->proc, &r->exit_code, &r->term_signal);
+        mcps_shutdown_how how = stop_server(h);
+        mcps_proc_finish_shutdown(&h->proc, h->guard, start, how, &h->report);
         join_drain(h);
         h->stopped = true;
     }

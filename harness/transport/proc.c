@@ -470,3 +470,42 @@ bool mcps_proc_kill_leftovers(mcps_proc *p, int64_t deadline_ms)
     reap_group(p); /* those that just turned into zombies */
     return true;
 }
+
+void mcps_proc_exit_fields(const mcps_proc *p, int *code, int *sig)
+{
+    *code = -1;
+    *sig = 0;
+    if (!p->reaped || p->status_lost)
+        return;
+    if (WIFEXITED(p->status))
+        *code = WEXITSTATUS(p->status);
+    else if (WIFSIGNALED(p->status))
+        *sig = WTERMSIG(p->status);
+}
+
+void mcps_proc_describe_exit(const mcps_proc *p, const char *who, char *out, size_t n)
+{
+    int code, sig;
+    mcps_proc_exit_fields(p, &code, &sig);
+    if (!p->reaped)
+        snprintf(out, n, "%s did not exit even after SIGKILL and could not be reaped", who);
+    else if (p->status_lost)
+        snprintf(out, n, "%s exited; its status is unknown (SIGCHLD is ignored)", who);
+    else if (sig)
+        snprintf(out, n, "%s killed by signal %d (%s)", who, sig, strsignal(sig));
+    else
+        snprintf(out, n, "%s exited with status %d", who, code);
+}
+
+#define LEFTOVER_WAIT_SECS 1.0
+
+void mcps_proc_finish_shutdown(mcps_proc *p, const mcps_guard *guard, int64_t start_ms,
+                               mcps_shutdown_how how, mcps_shutdown_report *report)
+{
+    int64_t end = p->reaped ? p->reaped_ms : mcps_clock_ms();
+    report->how = how;
+    report->seconds = how == MCPS_SHUT_EXITED_BEFORE ? 0.0 : (double)(end - start_ms) / 1000.0;
+    report->killed_leftovers = mcps_proc_kill_leftovers(p, mcps_clock_deadline(LEFTOVER_WAIT_SECS));
+    mcps_guard_watch(guard, p->pid, false);
+    mcps_proc_exit_fields(p, &report->exit_code, &report->term_signal);
+}

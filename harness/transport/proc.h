@@ -41,6 +41,18 @@ void mcps_proc_signal_group(const mcps_proc *p, int sig);
  * deadline_ms for the group to disappear. True when something was killed.
  */
 bool mcps_proc_kill_leftovers(mcps_proc *p, int64_t deadline_ms);
+/* Its exit status, once reaped: code (-1 when killed or unknown) and signal (0 when none). */
+void mcps_proc_exit_fields(const mcps_proc *p, int *code, int *sig);
+/* "WHO exited with status 1", "WHO killed by signal 9 (Killed)", ... */
+void mcps_proc_describe_exit(const mcps_proc *p, const char *who, char *out, size_t n);
+/*
+ * The end of a shutdown that began at start_ms and ended the way how says:
+ * how long it took, the rest of the group killed, the watchdog told, the
+ * exit status; filled into report.
+ */
+void mcps_proc_finish_shutdown(mcps_proc *p, const mcps_guard *guard, int64_t start_ms,
+                               mcps_shutdown_how how, mcps_shutdown_report *report);
+
 /* Close every descriptor still open. */
 void mcps_proc_close_fds(mcps_proc *p);
 void mcps_proc_close_fd(int *fd);

@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "codec/frame.h"
@@ -38,8 +37,7 @@
 #define DRAIN_MAX          (1024 * 1024) /* read at exit or shutdown before moving on anyway */
 #define REAP_POLL_MS       50            /* waitpid() interval without a pidfd */
 #define KILL_WAIT_SECS     5.0           /* for the reap after SIGKILL */
-#define LEFTOVER_WAIT_SECS 1.0
-#define STOPPED_GRACE_SECS 0.1 /* each shutdown grace once the run is stopped */
+#define STOPPED_GRACE_SECS 0.1           /* each shutdown grace once the run is stopped */
 
 #define DEFAULT_MAX_MESSAGE ((size_t)4 * 1024 * 1024)
 #define DEFAULT_GRACE       2.0
@@ -180,31 +178,9 @@ static void wait_io(stdio_transport *t, int64_t deadline, bool want_write, bool 
 
 /* ---- events ---- */
 
-static void exit_fields(const stdio_transport *t, int *code, int *sig)
-{
-    const mcps_proc *p = &t->proc;
-    *code = -1;
-    *sig = 0;
-    if (!p->reaped || p->status_lost)
-        return;
-    if (WIFEXITED(p->status))
-        *code = WEXITSTATUS(p->status);
-    else if (WIFSIGNALED(p->status))
-        *sig = WTERMSIG(p->status);
-}
-
 static void describe_exit(const stdio_transport *t, char *out, size_t n)
 {
-    int code, sig;
-    exit_fields(t, &code, &sig);
-    if (!t->proc.reaped)
-        snprintf(out, n, "target did not exit even after SIGKILL and could not be reaped");
-    else if (t->proc.status_lost)
-        snprintf(out, n, "target exited; its status is unknown (SIGCHLD is ignored)");
-    else if (sig)
-        snprintf(out, n, "target killed by signal %d (%s)", sig, strsignal(sig));
-    else
-        snprintf(out, n, "target exited with status %d", code);
+    mcps_proc_describe_exit(&t->proc, "target", out, n);
 }
 
 static void stderr_event(stdio_transport *t, const mcps_qline *l, mcps_tevent *ev)
@@ -248,7 +224,7 @@ static bool deliver_exit(stdio_transport *t, mcps_tevent *ev)
     }
     t->exited_sent = true;
     ev->kind = MCPS_TEV_EXITED;
-    exit_fields(t, &ev->exit_code, &ev->term_signal);
+    mcps_proc_exit_fields(&t->proc, &ev->exit_code, &ev->term_signal);
     describe_exit(t, ev->detail, sizeof ev->detail);
     return true;
 }
@@ -443,15 +419,9 @@ static void finish_streams(stdio_transport *t)
 
 static void run_shutdown(stdio_transport *t)
 {
-    mcps_shutdown_report *r = &t->report;
     int64_t start = mcps_clock_ms();
-    r->how = stop_target(t);
-    int64_t end = t->proc.reaped ? t->proc.reaped_ms : mcps_clock_ms();
-    r->seconds = r->how == MCPS_SHUT_EXITED_BEFORE ? 0.0 : (double)(end - start) / 1000.0;
-    r->killed_leftovers =
-        mcps_proc_kill_leftovers(&t->proc, mcps_clock_deadline(LEFTOVER_WAIT_SECS));
-    mcps_guard_watch(t->guard, t->proc.pid, false);
-    exit_fields(t, &r->exit_code, &r->term_signal);
+    mcps_shutdown_how how = stop_target(t);
+    mcps_proc_finish_shutdown(&t->proc, t->guard, start, how, &t->report);
     finish_streams(t);
     stdio_close_input(&t->base);
     t->shut = true;
