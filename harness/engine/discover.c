@@ -40,12 +40,13 @@ bool mcps_discovery_supports(const mcps_discovery *d, mcps_rev rev)
     return rev >= 0 && rev < MCPS_REV_COUNT && d->probes[rev].supported;
 }
 
-/* HTTP refused the request or failed below it: what is queued still counts, briefly. */
+/* HTTP refused the request (an error, or a redirect mcpspec does not follow) or failed below
+ * it: what is queued still counts, briefly. */
 #define HTTP_DRAIN_MS 50
 
 static bool http_refused(const mcps_session *s)
 {
-    return s->http && (s->http_failed || s->http_status >= 400);
+    return s->http && (s->http_failed || s->http_status >= 300);
 }
 
 /* The probe's answer, or NULL after the deadline or the target's exit. */
