@@ -67,7 +67,7 @@ static const cJSON *await_probe_answer(mcps_session *s, int64_t deadline)
                 mcps_rpc_id_equal(cJSON_GetObjectItemCaseSensitive(m->msg, "id"), want))
                 found = m->msg;
         }
-        if (!found && !mcps_session_poll(s, deadline))
+        if (!found && (mcps_session_idle(s) || !mcps_session_poll(s, deadline)))
             break;
     }
     mcps_json_delete(want);

@@ -191,6 +191,24 @@ static const char *gone_reason(const mcps_session *s)
     return NULL;
 }
 
+/* Wait for the next event; false once nothing more can come before deadline (the
+ * target is gone, the time is up, or over HTTP every exchange has ended). */
+static bool await_more(case_run *cr, int64_t deadline)
+{
+    if (mcps_session_idle(cr->s))
+        return false;
+    return mcps_session_poll(cr->s, deadline) || (!cr->s->gone && mcps_clock_ms() < deadline);
+}
+
+/* How long a wait that ended without what it wanted lasted, in words. */
+static void waited_words(const case_run *cr, double seconds, char *dst, size_t n)
+{
+    if (mcps_session_idle(cr->s))
+        snprintf(dst, n, "by the time every HTTP exchange of the session had ended");
+    else
+        snprintf(dst, n, "within %.1f s", seconds);
+}
+
 static void excerpt_of(const cJSON *msg, char *dst, size_t n)
 {
     char *text = mcps_json_print(msg, NULL);
@@ -433,8 +451,10 @@ static bool silence_tolerated(case_run *cr, const mcps_step *st, double seconds)
             mcps_buf b = {0};
             if (st->kind == MCPS_STEP_EXPECT) /* what came instead, if anything */
                 describe_leftovers(cr, &b, shape_of_pattern(st->json, st->http));
-            grade_alternative(cr, &st->alts[i], "%s (nothing within %.1f s%s)", st->alts[i].reason,
-                              seconds, b.data ? b.data : "");
+            char waited[80];
+            waited_words(cr, seconds, waited, sizeof waited);
+            grade_alternative(cr, &st->alts[i], "%s (nothing %s%s)", st->alts[i].reason, waited,
+                              b.data ? b.data : "");
             mcps_buf_free(&b);
             return true;
         }
@@ -450,8 +470,10 @@ static void expectation_timed_out(case_run *cr, const mcps_step *st, double seco
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(st->json, "id");
     char *idtext = id && want == MCPS_SHAPE_RESPONSE ? mcps_json_print(id, NULL) : NULL;
     const char *why = gone_reason(cr->s);
-    mcps_buf_printf(&b, "no %s%s%s within %.1f s", mcps_shape_name(want), idtext ? " with id " : "",
-                    idtext ? idtext : "", seconds);
+    char waited[80];
+    waited_words(cr, seconds, waited, sizeof waited);
+    mcps_buf_printf(&b, "no %s%s%s %s", mcps_shape_name(want), idtext ? " with id " : "",
+                    idtext ? idtext : "", waited);
     if (why)
         mcps_buf_printf(&b, " (%s)", why);
     describe_leftovers(cr, &b, want);
@@ -468,7 +490,7 @@ static void step_expect(case_run *cr, const mcps_step *st)
     int64_t deadline = mcps_clock_deadline(seconds);
     mcps_inmsg *m;
     while (!(m = find_answer(cr, st)))
-        if (!mcps_session_poll(cr->s, deadline) && (cr->s->gone || mcps_clock_ms() >= deadline))
+        if (!await_more(cr, deadline))
             break;
     if (!m) {
         expectation_timed_out(cr, st, seconds);
@@ -502,7 +524,7 @@ static void step_silence(case_run *cr, const mcps_step *st, bool responses_only)
     int64_t deadline = mcps_clock_deadline(st->seconds);
     const mcps_inmsg *m = NULL;
     while (!(m = first_unconsumed(cr, responses_only)) && mcps_clock_ms() < deadline)
-        if (!mcps_session_poll(cr->s, deadline) && cr->s->gone)
+        if (!await_more(cr, deadline))
             break;
     if (!m) {
         cr->met++;
@@ -629,7 +651,7 @@ static void step_no_match(case_run *cr, const mcps_step *st)
     int64_t deadline = mcps_clock_deadline(st->seconds);
     const mcps_inmsg *m = NULL;
     while (!(m = find_match(cr, st->json, st->http)) && mcps_clock_ms() < deadline)
-        if (!mcps_session_poll(cr->s, deadline) && cr->s->gone)
+        if (!await_more(cr, deadline))
             break;
     if (!m) {
         cr->met++;
@@ -914,7 +936,7 @@ static bool answered(const mcps_session *s, const cJSON *id)
  * judges), so nothing it provoked reaches the next case's inbox; a target
  * that does not answer in time is not given another case.
  */
-static bool barrier(case_run *cr, unsigned n)
+static bool ping_barrier(case_run *cr, unsigned n)
 {
     char id[64], err[200];
     snprintf(id, sizeof id, "\"mcpspec-sync-%u\"", n);
@@ -926,7 +948,7 @@ static bool barrier(case_run *cr, unsigned n)
     double seconds = cr->env->cfg->timeout;
     int64_t deadline = mcps_clock_deadline(seconds);
     while (ok && !answered(cr->s, want))
-        if (!mcps_session_poll(cr->s, deadline) && (cr->s->gone || mcps_clock_ms() >= deadline))
+        if (!await_more(cr, deadline))
             ok = false;
     if (!ok)
         mcps_session_event(cr->s, "sync: no answer within %.1f s: no more cases on this process",
@@ -934,6 +956,36 @@ static bool barrier(case_run *cr, unsigned n)
     cJSON_Delete(ping);
     mcps_json_delete(want);
     return ok;
+}
+
+/* A stream's end usually follows its last event at once; one that has not ended by then
+ * is held open, and waiting for it would cost every case this long. */
+#define STREAM_END_GRACE_MS 50
+
+/*
+ * Over HTTP a server speaks only on the exchanges it was sent, so once every
+ * exchange has ended, nothing this case provoked can still arrive: the
+ * barrier costs no request. A stream still open falls back to the ping, for
+ * the rest of the session's cases too.
+ */
+static bool barrier(case_run *cr, unsigned n)
+{
+    mcps_session *s = cr->s;
+    if (s->http && !s->lingering) {
+        int64_t deadline = mcps_clock_ms() + STREAM_END_GRACE_MS;
+        while (!mcps_session_idle(s) && await_more(cr, deadline))
+            ;
+        if (mcps_session_idle(s)) {
+            mcps_session_event(s, "sync: every HTTP exchange of this case has ended");
+            return true;
+        }
+        s->lingering = true;
+        mcps_session_event(s,
+                           "sync: a stream is still open %d ms after the case: "
+                           "cases on this session end with a ping",
+                           STREAM_END_GRACE_MS);
+    }
+    return ping_barrier(cr, n);
 }
 
 static size_t since(size_t now, size_t base)

@@ -105,13 +105,14 @@ static cJSON *fill_arguments(const cJSON *const *args, char *why, size_t n)
     return out;
 }
 
-/* invalid_arguments(${schema}, ${valid}): arguments breaking exactly one keyword. */
+/* invalid_arguments(${schema}, ${valid}): arguments breaking exactly one keyword, still an
+ * object (a tool without arguments to break has none). */
 static cJSON *invalid_arguments(const cJSON *const *args, char *why, size_t n)
 {
     mcps_schema_prng prng;
     mcps_schema_prng_seed(&prng, 20261122);
     mcps_schema_mutation m;
-    if (!mcps_schema_mutate(args[0], args[1], &prng, &m)) {
+    if (!mcps_schema_mutate_inside(args[0], args[1], &prng, &m)) {
         snprintf(why, n, "no argument value breaks this inputSchema in a way mcpspec can build");
         return NULL;
     }

@@ -6,6 +6,7 @@
  * depends on the process being new, would bleed into the next one. So a case
  * shares only when the suite says so (`isolation shared`) or when its steps
  * prove it harmless; when in doubt, it gets its own process (see suite.h).
+ * It also estimates the waits a case cannot cut short, so slow cases start first.
  */
 #include "engine/suite.h"
 
@@ -93,4 +94,23 @@ bool mcps_case_shareable(const mcps_case *c)
     if (c->isolation == MCPS_ISOLATION_SHARED)
         return true;
     return !c->client_capabilities && !c->nneeds && harmless_steps(c->steps, c->nsteps);
+}
+
+static double wait_seconds(const mcps_step *steps, size_t n)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        const mcps_step *st = &steps[i];
+        if (st->kind == MCPS_STEP_WAIT || st->kind == MCPS_STEP_NOTHING ||
+            st->kind == MCPS_STEP_NO_MATCH || st->kind == MCPS_STEP_NO_RESPONSE)
+            sum += st->seconds;
+        else if (st->kind == MCPS_STEP_REPEAT || st->kind == MCPS_STEP_FOREACH)
+            sum += wait_seconds(st->body, st->nbody);
+    }
+    return sum;
+}
+
+double mcps_case_wait_seconds(const mcps_case *c)
+{
+    return wait_seconds(c->steps, c->nsteps);
 }

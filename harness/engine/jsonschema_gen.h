@@ -40,6 +40,11 @@ typedef struct mcps_schema_mutation {
 bool mcps_schema_mutate(const cJSON *schema, const cJSON *valid, mcps_schema_prng *prng,
                         mcps_schema_mutation *out);
 
+/* The same, but the result keeps valid's JSON type at the top: tool arguments
+ * must stay an object, or the request breaks MCP's schema rather than the tool's. */
+bool mcps_schema_mutate_inside(const cJSON *schema, const cJSON *valid, mcps_schema_prng *prng,
+                               mcps_schema_mutation *out);
+
 /* Free everything m holds and zero it. */
 void mcps_schema_mutation_free(mcps_schema_mutation *m);
 

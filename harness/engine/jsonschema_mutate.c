@@ -93,6 +93,7 @@ typedef struct mctx {
     const cJSON *root;
     bool draft07;
     mcps_schema_prng *prng;
+    bool keep_top_type;
     site sites[MUT_SITES];
     size_t nsites;
 } mctx;
@@ -443,6 +444,10 @@ static bool try_candidate(mctx *m, const cJSON *schema, const cJSON *valid, cand
     mcps_buf what = {0};
     mcps_schema_result r;
     cJSON *bad = apply_candidate(m, valid, c, &what);
+    if (bad && m->keep_top_type && (bad->type & 0xFF) != (valid->type & 0xFF)) {
+        cJSON_Delete(bad);
+        bad = NULL;
+    }
     bool ok = bad && breaks_only(schema, bad, MUTATIONS[c.mutation].keyword, &r);
     if (bad && !ok)
         cJSON_Delete(bad);
@@ -459,8 +464,8 @@ static bool try_candidate(mctx *m, const cJSON *schema, const cJSON *valid, cand
     return ok;
 }
 
-bool mcps_schema_mutate(const cJSON *schema, const cJSON *valid, mcps_schema_prng *prng,
-                        mcps_schema_mutation *out)
+static bool mutate(const cJSON *schema, const cJSON *valid, mcps_schema_prng *prng,
+                   bool keep_top_type, mcps_schema_mutation *out)
 {
     mcps_schema_result r;
     memset(out, 0, sizeof *out);
@@ -480,6 +485,7 @@ bool mcps_schema_mutate(const cJSON *schema, const cJSON *valid, mcps_schema_prn
         m->root = schema;
         m->draft07 = mcps_schema_dialect_of(schema) == MCPS_SCHEMA_DIALECT_DRAFT_07;
         m->prng = prng;
+        m->keep_top_type = keep_top_type;
         collect(m, schema, valid, &root, 0);
         size_t n = list_candidates(m, cands, MUT_SITES * (sizeof MUTATIONS / sizeof *MUTATIONS));
         shuffle(prng, cands, n);
@@ -489,6 +495,18 @@ bool mcps_schema_mutate(const cJSON *schema, const cJSON *valid, mcps_schema_prn
     free(m);
     free(cands);
     return found;
+}
+
+bool mcps_schema_mutate(const cJSON *schema, const cJSON *valid, mcps_schema_prng *prng,
+                        mcps_schema_mutation *out)
+{
+    return mutate(schema, valid, prng, false, out);
+}
+
+bool mcps_schema_mutate_inside(const cJSON *schema, const cJSON *valid, mcps_schema_prng *prng,
+                               mcps_schema_mutation *out)
+{
+    return mutate(schema, valid, prng, true, out);
 }
 
 void mcps_schema_mutation_free(mcps_schema_mutation *mut)

@@ -42,7 +42,7 @@ void mcps_liveness_free(mcps_liveness *l)
 static bool await_id(mcps_session *s, const char *id, double seconds)
 {
     int64_t deadline = mcps_clock_deadline(seconds);
-    for (bool more = true;; more = mcps_session_poll(s, deadline)) {
+    for (bool more = true;; more = !mcps_session_idle(s) && mcps_session_poll(s, deadline)) {
         for (size_t i = 0; i < s->ninbox; i++) {
             const cJSON *got = cJSON_GetObjectItemCaseSensitive(s->inbox[i].msg, "id");
             if (s->inbox[i].shape == MCPS_SHAPE_RESPONSE && cJSON_IsString(got) &&

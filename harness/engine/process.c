@@ -76,10 +76,14 @@ static bool await_init_answer(mcps_proc *p, const mcps_exec_env *env, char *why,
     double seconds = env->cfg->probe_timeout;
     int64_t deadline = mcps_clock_deadline(seconds);
     mcps_inmsg *m;
-    while (!(m = init_answer(p->s, id)))
+    while (!(m = init_answer(p->s, id)) && !mcps_session_idle(p->s))
         if (!mcps_session_poll(p->s, deadline) && (p->s->gone || mcps_clock_ms() >= deadline))
             break;
     mcps_json_delete(id);
+    if (!m && mcps_session_idle(p->s)) {
+        snprintf(why, n, "its HTTP exchange ended without an answer to initialize");
+        return false;
+    }
     if (!m) {
         snprintf(why, n, "no answer to initialize within %.0f s", seconds);
         return false;

@@ -263,21 +263,59 @@ static void run_pool(pool *p, size_t jobs)
         thrd_join(threads[t], NULL);
 }
 
+/* Longest known waits first; the plan's order among equals. Returns how many wait at all. */
+static size_t sort_by_waits(const plan *p, size_t *order, size_t n)
+{
+    size_t waiting = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t cur = order[i];
+        double w = mcps_case_wait_seconds(p->items[cur].c);
+        size_t j = i;
+        for (; j > 0 && mcps_case_wait_seconds(p->items[order[j - 1]].c) < w; j--)
+            order[j] = order[j - 1];
+        order[j] = cur;
+        waiting += w > 0;
+    }
+    return waiting;
+}
+
+/* A worker takes two cases at a time (the one it runs and the next, whose process it
+ * starts early), so cases that wait go to every other place: one per lane, not two. */
+static void spread_waits(const plan *p, size_t *order, size_t n)
+{
+    size_t waiting = sort_by_waits(p, order, n);
+    size_t *copy = malloc((n ? n : 1) * sizeof *copy);
+    if (!copy)
+        return;
+    memcpy(copy, order, n * sizeof *copy);
+    size_t k = 0, w = 0, q = waiting;
+    while (w < waiting || q < n) {
+        if (w < waiting)
+            order[k++] = copy[w++];
+        if (q < n)
+            order[k++] = copy[q++];
+    }
+    free(copy);
+}
+
 /*
  * The order cases are taken in (the report keeps the plan's). Shared: the
- * cases that need a process of their own first, so their start-up and their
- * timeouts overlap the rest of the run, then the shareable ones, a revision
- * at a time, so that consecutive cases of a lane can share its process.
- * Fresh: the plan's order.
+ * cases that need a process of their own first, those with the longest waits
+ * first of all, so their start-up and their waits overlap the rest of the run
+ * rather than trail it; then the shareable ones, a revision at a time, so that
+ * consecutive cases of a lane can share its process. Fresh: the plan's order.
  */
 static size_t *make_order(const plan *p, bool shared)
 {
     size_t *order = malloc((p->n ? p->n : 1) * sizeof *order);
     size_t k = 0;
-    for (int pass = 0; order && pass < (shared ? 2 : 1); pass++)
+    for (int pass = 0; order && pass < (shared ? 2 : 1); pass++) {
         for (size_t i = 0; i < p->n; i++)
             if (!shared || mcps_case_shareable(p->items[i].c) == (pass == 1))
                 order[k++] = i;
+        if (shared && pass == 0)
+            spread_waits(p, order, k);
+    }
     return order;
 }
 

@@ -148,6 +148,10 @@ void mcps_suite_set_free(mcps_suite_set *set);
  */
 bool mcps_case_shareable(const mcps_case *c);
 
+/* The seconds a case spends in waits it cannot cut short ("wait", silence windows),
+ * a loop's body counted once: a lower bound of its time, to start slow cases first. */
+double mcps_case_wait_seconds(const mcps_case *c);
+
 /* Shell-style glob match (*, ?, [...]) for --suite and --case filters. */
 bool mcps_glob_match(const char *pattern, const char *text);
 

@@ -623,6 +623,11 @@ bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
     }
 }
 
+bool mcps_session_idle(const mcps_session *s)
+{
+    return s->t->ops->idle && s->t->ops->idle(s->t);
+}
+
 /* ---- ending
  * --------------------------------------------------------------------------------------- */
 

@@ -114,6 +114,7 @@ typedef struct mcps_session {
     cJSON *init_id;   /* the id of the last initialize we sent */
     int http_status;  /* status of the last HTTP response, 0 before one (or after an error) */
     bool http_failed; /* the last request failed below HTTP */
+    bool lingering;   /* a stream outlived its case once: cases here end with a ping */
     /* the line being judged, so findings can quote it */
     const char *judging;
     size_t judging_len;
@@ -134,6 +135,11 @@ bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char 
  * deadline, only a bounded number of already-queued events is still handled.
  */
 bool mcps_session_poll(mcps_session *s, int64_t deadline_ms);
+
+/* Whether nothing can arrive until something is sent: over HTTP, every request
+ * has ended and its events are handed on (a server cannot speak unasked), so a
+ * wait for more may end now. Never over stdio. */
+bool mcps_session_idle(const mcps_session *s);
 
 /* A line of the harness's own in the wire log ("event"), e.g. a timeout. */
 void mcps_session_event(mcps_session *s, const char *fmt, ...)

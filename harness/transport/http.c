@@ -129,6 +129,12 @@ static void http_next(mcps_transport *base, int64_t deadline_ms, mcps_tevent *ev
     }
 }
 
+static bool http_idle(const mcps_transport *base)
+{
+    const mcps_http_transport *t = (const mcps_http_transport *)base;
+    return !t->reqs && !t->q.head && !t->stopped;
+}
+
 static bool send_refused(mcps_http_transport *t, char *err, size_t errlen)
 {
     if (t->shut)
@@ -284,6 +290,7 @@ static const mcps_transport_ops http_ops = {
     .name = "streamable-http",
     .send = http_send_op,
     .next = http_next,
+    .idle = http_idle,
     .close_input = http_close_input,
     .shutdown = http_shutdown,
     .destroy = http_destroy,
@@ -293,6 +300,7 @@ static const mcps_transport_ops sse_ops = {
     .name = "sse",
     .send = http_send_op,
     .next = http_next,
+    .idle = http_idle,
     .close_input = http_close_input,
     .shutdown = http_shutdown,
     .destroy = http_destroy,

@@ -310,11 +310,17 @@ static void end_record(mcps_http_req *r)
     mcps_buf_free(&b);
 }
 
-static void legacy_stream_over(mcps_http_transport *t)
+static void legacy_stream_over(mcps_http_transport *t, const mcps_http_req *r, CURLcode rc)
 {
-    if (!t->endpoint && !t->legacy_fail[0])
+    if (t->endpoint || t->legacy_fail[0])
+        return;
+    if (rc != CURLE_OK)
         snprintf(t->legacy_fail, sizeof t->legacy_fail,
-                 "the SSE stream ended before its endpoint event");
+                 "the SSE stream ended before its endpoint event: %.100s",
+                 r->errbuf[0] ? r->errbuf : curl_easy_strerror(rc));
+    else
+        snprintf(t->legacy_fail, sizeof t->legacy_fail,
+                 "the SSE stream (HTTP %ld) ended before its endpoint event", r->status);
 }
 
 void mcps_http_finished(mcps_http_transport *t, mcps_http_req *r, CURLcode rc)
@@ -330,6 +336,6 @@ void mcps_http_finished(mcps_http_transport *t, mcps_http_req *r, CURLcode rc)
     else
         body_complete(r);
     if (r->legacy_stream)
-        legacy_stream_over(t);
+        legacy_stream_over(t, r, rc);
     mcps_http_req_drop(t, r);
 }

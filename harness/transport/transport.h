@@ -117,6 +117,10 @@ typedef struct mcps_transport_ops {
      * before EXITED, every stdout line before CLOSED; GONE only after both,
      * then forever. Events still queued at shutdown are delivered after it. */
     void (*next)(mcps_transport *t, int64_t deadline_ms, mcps_tevent *ev);
+    /* Whether nothing can arrive until something is sent: HTTP with no
+     * request in flight and nothing queued (a server cannot speak unasked).
+     * NULL: never (a process may write at any time). */
+    bool (*idle)(const mcps_transport *t);
     /* Close the target's input (stdio: its stdin). Further sends fail. */
     void (*close_input)(mcps_transport *t);
     /* Stop the target politely, then firmly (close input, wait, SIGTERM, wait,

@@ -1271,6 +1271,27 @@ static void test_mutate_breaks_one_keyword(void **state)
     cJSON_Delete(bad);
 }
 
+/* Tool arguments stay an object: with nothing inside to break, there is no mutation. */
+static void test_mutate_inside_keeps_object(void **state)
+{
+    (void)state;
+    cJSON *bare = q("{'type':'object'}"), *empty = q("{}");
+    cJSON *typed = q("{'type':'object','properties':{'n':{'type':'integer'}}}"), *n = q("{'n':1}");
+    for (uint64_t seed = 0; seed < 10; seed++) {
+        mcps_schema_prng p;
+        mcps_schema_mutation m;
+        mcps_schema_prng_seed(&p, seed);
+        assert_false(mcps_schema_mutate_inside(bare, empty, &p, &m));
+        assert_true(mcps_schema_mutate_inside(typed, n, &p, &m));
+        assert_true(cJSON_IsObject(m.instance));
+        mcps_schema_mutation_free(&m);
+    }
+    cJSON_Delete(bare);
+    cJSON_Delete(empty);
+    cJSON_Delete(typed);
+    cJSON_Delete(n);
+}
+
 static void test_mutate_examples(void **state)
 {
     (void)state;
@@ -1337,6 +1358,7 @@ int main(void)
         cmocka_unit_test(test_generate_varies_and_gives_up),
         cmocka_unit_test(test_mutate_breaks_one_keyword),
         cmocka_unit_test(test_mutate_examples),
+        cmocka_unit_test(test_mutate_inside_keeps_object),
         cmocka_unit_test(test_prng),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,55 @@
+#!/usr/bin/python3
+"""Over HTTP a server speaks only on the exchanges it was sent, so once every
+exchange of a session has ended nothing more can arrive (session.h:
+mcps_session_idle). Waits end there instead of running out their time, and a
+shared session needs no ping between cases.
+
+Against refserver --http: the clean server passes, every case that shared a
+session was closed by the idle barrier (no mcpspec-sync ping was sent), and a
+request answered 202 (fault http-accept-invalid) fails at once with a reason
+that says why nothing more could come. No timing is asserted: what is checked
+is what the wire log and the verdict say.
+"""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from test_faults import Fixture  # noqa: E402
+
+SUITES = ("errors", "tools", "prompts", "resources")
+IDLE_REASON = "every HTTP exchange of the session had ended"
+
+
+class HttpWaitsTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.fixture = Fixture()
+
+    def run_http(self, faults=()):
+        return self.fixture.run(faults=faults, suites=SUITES, transport="streamable-http")
+
+    def test_clean_run_uses_the_idle_barrier(self):
+        rc, report = self.run_http()
+        self.assertEqual(rc, 0, [(c["id"], c["verdict"]) for c in report["cases"]
+                                 if c["verdict"] in ("FAIL", "WARN", "ERROR")])
+        shared = 0
+        for case in report["cases"]:
+            texts = [w["text"] for w in case.get("wire") or []]
+            self.assertFalse([t for t in texts if "mcpspec-sync" in t], case["id"])
+            if any("sync: every HTTP exchange of this case has ended" in t for t in texts):
+                shared += 1
+        self.assertGreater(shared, 0, "no case ended with the idle barrier")
+
+    def test_request_answered_202_fails_at_once_with_the_reason(self):
+        rc, report = self.run_http(faults=("http-accept-invalid",))
+        self.assertEqual(rc, 1)
+        cases = [c for c in report["cases"] if c["id"] == "errors/jsonrpc-version"]
+        self.assertTrue(cases)
+        for case in cases:
+            self.assertEqual(case["verdict"], "FAIL", case)
+            self.assertIn(IDLE_REASON, case["observed"], case)
+
+
+if __name__ == "__main__":
+    unittest.main()
