@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* The value every template variable gets: with '/', so a {+path} gains depth. */
 #define PROBE_VALUE "mcpspec-probe/a/b"
@@ -301,6 +302,51 @@ static cJSON *json_many_members(const cJSON *const *args, char *why, size_t wn)
     return text_value(&b, why, wn);
 }
 
+/* ---- authorization (RFC 9728) ---- */
+
+/* An auth-param's value in a WWW-Authenticate value: a token or a quoted-string. */
+static cJSON *auth_param(const char *h, const char *name)
+{
+    size_t nlen = strlen(name);
+    for (const char *p = h; *p; p++) {
+        bool starts = p == h || p[-1] == ' ' || p[-1] == ',' || p[-1] == '\t';
+        if (!starts || strncasecmp(p, name, nlen) != 0)
+            continue;
+        const char *v = p + nlen;
+        v += strspn(v, " \t");
+        if (*v++ != '=')
+            continue;
+        v += strspn(v, " \t");
+        mcps_buf b = {0};
+        if (*v == '"') {
+            for (v++; *v && *v != '"'; v++)
+                mcps_buf_putc(&b, *v == '\\' && v[1] ? *++v : *v);
+        } else {
+            mcps_buf_append(&b, v, strcspn(v, " \t,"));
+        }
+        cJSON *out = cJSON_CreateString(b.data ? b.data : "");
+        mcps_buf_free(&b);
+        return out;
+    }
+    return NULL;
+}
+
+/* protected_resource_metadata(${headers}): where a client finds the protected resource
+ * metadata, from the headers of a 401 (or the WWW-Authenticate value itself): the challenge's
+ * resource_metadata, else the well-known URI at the origin's root (RFC 9728 section 3). */
+static cJSON *protected_resource_metadata(const cJSON *const *args, char *why, size_t wn)
+{
+    const cJSON *h = args[0];
+    if (cJSON_IsObject(h))
+        h = cJSON_GetObjectItemCaseSensitive(h, "www-authenticate");
+    cJSON *url = cJSON_IsString(h) ? auth_param(h->valuestring, "resource_metadata") : NULL;
+    if (!url)
+        url = cJSON_CreateString("/.well-known/oauth-protected-resource");
+    if (!url)
+        snprintf(why, wn, "out of memory");
+    return url;
+}
+
 typedef struct function {
     const char *name;
     size_t nargs;
@@ -320,6 +366,7 @@ static const function functions[] = {
     {"json_long_string", 1, json_long_string},
     {"json_long_number", 1, json_long_number},
     {"json_many_members", 1, json_many_members},
+    {"protected_resource_metadata", 1, protected_resource_metadata},
 };
 
 bool mcps_function_known(const char *name, size_t nargs)

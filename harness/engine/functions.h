@@ -9,6 +9,9 @@
  *   generate_value(${schema})           a value valid against the schema
  *   path_probe_arguments(${args}, ${key}) copies of args whose path argument key climbs out
  *                                        of its folder: [{"arguments","path","trick"}]
+ *   protected_resource_metadata(${headers}) the URL of the protected resource metadata: the
+ *                                        resource_metadata of a 401's WWW-Authenticate, else
+ *                                        /.well-known/oauth-protected-resource (RFC 9728)
  *
  * Robustness probes: each returns a string holding JSON text, for `--> raw ...${X}...` to
  * splice in (n is an integer variable, 1 to 4 Mi, e.g. `let n = 100000`):

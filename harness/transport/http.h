@@ -102,7 +102,9 @@ bool mcps_http_wait_listening(const char *url, int64_t deadline_ms, const mcps_g
  *      when the body is complete otherwise, with "body":"text" (the first
  *      4 KiB, as a JSON string) when the body is not JSON-RPC that went on as
  *      a MESSAGE (empty bodies give "body":""). JSON-RPC means: the response's
- *      Content-Type is application/json (or +json) and the body is not blank.
+ *      Content-Type is application/json (or +json) and the body is not blank,
+ *      and the request went to the endpoint: a body from another URL (a request
+ *      with a path, e.g. a metadata document) is always given as "body".
  *      Then, when present: "body_bytes":N (the body passed max_message: its
  *      full length) and "headers_dropped":N (headers beyond 64 or 16 KiB);
  *      string values are valid JSON whatever the bytes (bad UTF-8 as U+FFFD);

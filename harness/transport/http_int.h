@@ -87,7 +87,8 @@ typedef struct mcps_http_req {
     char refused[160]; /* why we aborted it ourselves (a foreign redirect, huge headers) */
     bool carried_sid;  /* it was sent with the transport's session id */
     bool legacy_stream;
-    bool final; /* the final response's headers are complete */
+    bool off_endpoint; /* sent to a URL that is not the MCP endpoint (a suite's "path") */
+    bool final;        /* the final response's headers are complete */
     bool sse, json;
     bool paused;
     long status;

@@ -261,6 +261,8 @@ unsigned mcps_http_start(mcps_http_transport *t, const char *url, const char *me
     if (r) {
         const char *sid = hget(&l, "Mcp-Session-Id");
         r->carried_sid = t->sid && sid && strcmp(sid, t->sid) == 0;
+        r->off_endpoint =
+            strcmp(url, t->url) != 0 && !(t->endpoint && strcmp(url, t->endpoint) == 0);
         r->hdrs = to_slist(&l);
     }
     bool bad = l.bad;

@@ -292,10 +292,13 @@ static bool looks_like_json(const char *s, size_t n)
     return i < n && (s[i] == '{' || s[i] == '[');
 }
 
+/* A body from elsewhere than the MCP endpoint (a metadata document, say) is no JSON-RPC
+ * message: it goes in the record for the checks to match, and no observer judges it. */
 static void body_complete(mcps_http_req *r)
 {
     const char *data = r->body.data ? r->body.data : "";
-    bool msg = (r->json || looks_like_json(data, r->body.len)) && !blank(data, r->body.len);
+    bool msg = !r->off_endpoint && (r->json || looks_like_json(data, r->body.len)) &&
+               !blank(data, r->body.len);
     response_record(r, msg ? NULL : data, r->body.len);
     if (msg)
         message(r, data, r->body.len, r->body_cut);

@@ -35,12 +35,32 @@
     X(HTTP_RESPONSE_ON_GET, "http-response-on-get", "HTTP-025",                                    \
       "send every response also on the session's open GET stream (a duplicate)")                   \
     X(SSE_ENDPOINT_NOT_FIRST, "sse-endpoint-not-first", "SSE-002",                                 \
-      "open the legacy SSE stream with a log message event before the endpoint event")            \
+      "open the legacy SSE stream with a log message event before the endpoint event")             \
     X(SSE_RESPONSE_IN_POST, "sse-response-in-post", "SSE-004",                                     \
       "answer legacy POSTed requests in the POST's body (200) instead of on the SSE stream")       \
     X(AUTH_NO_WWW_AUTHENTICATE, "auth-no-www-authenticate", "AUTH-007 AUTH-008",                   \
       "with --auth answer 401 without the WWW-Authenticate header")                                \
     X(AUTH_ACCEPT_ANY_TOKEN, "auth-accept-any-token", "AUTH-004",                                  \
-      "with --auth accept any bearer token, not only the configured one")
+      "with --auth accept any bearer token, not only the configured one")                          \
+    X(HTTP_EVENT_IDS_PER_STREAM, "http-event-ids-per-stream", "HTTP-028",                          \
+      "number SSE event ids per stream (1, 2, ...), so two streams of a session reuse ids")        \
+    X(HTTP_RESUME_FOREIGN, "http-resume-foreign", "HTTP-029 HTTP-032",                             \
+      "on resumption with Last-Event-ID replay the events of every stream, not only that one")     \
+    X(HTTP_STREAM_ENDS_EARLY, "http-stream-ends-early", "HTTP-015",                                \
+      "end a POST's SSE stream when its response is due, without sending the response")            \
+    X(HTTP_PROGRESS_ON_GET, "http-progress-on-get", "HTTP-026",                                    \
+      "send progress notifications on the GET stream, when open, not on their request's stream")   \
+    X(HTTP_BROADCAST, "http-broadcast", "HTTP-027",                                                \
+      "send each notification also on the GET stream, when open (on two streams at once)")         \
+    X(HTTP_SESSION_ID_COUNTER, "http-session-id-counter", "HTTP-034",                              \
+      "issue session ids from a counter (mcp-session-1, mcp-session-2, ...)")                      \
+    X(HTTP_REQUIRE_PROTOCOL_VERSION, "http-require-protocol-version", "HTTP-044",                  \
+      "from 2025-06-18 refuse a request without MCP-Protocol-Version with 400")                    \
+    X(AUTH_NO_AS_METADATA, "auth-no-as-metadata", "AUTH-005",                                      \
+      "with --auth serve no authorization server metadata and none of the default endpoints")      \
+    X(AUTH_PRM_NO_SERVERS, "auth-prm-no-servers", "AUTH-006",                                      \
+      "with --auth publish protected resource metadata with an empty authorization_servers")       \
+    X(AUTH_NO_SCOPE, "auth-no-scope", "AUTH-009",                                                  \
+      "with --auth give no scope parameter in the 401 challenge")
 
 #endif

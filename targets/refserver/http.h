@@ -35,6 +35,7 @@
 #define RS_HTTP_KEEPALIVE_MS 15000
 #define RS_HTTP_LINGER_MS    30000 /* http-stream-lingers */
 #define RS_HTTP_GRACE_MS     1000  /* a child's time to exit after its stdin closed */
+#define RS_HTTP_SCOPE        "mcp" /* the one scope --auth's token stands for */
 
 typedef struct rs_http_opts {
     unsigned port;         /* 0: any free port */
@@ -128,6 +129,7 @@ typedef struct rs_hserver {
     char base[64]; /* "http://127.0.0.1:PORT" */
     rs_hsession *sessions[RS_HTTP_MAX_SESSIONS];
     size_t nsessions;
+    unsigned long sessions_made; /* for http-session-id-counter */
     rs_hdying dying[RS_HTTP_MAX_SESSIONS * 2];
     size_t ndying;
     int sigfd;

@@ -1,7 +1,8 @@
 /*
  * http_front.c - the HTTP front end's request handler: paths and methods,
  * the Origin and bearer-token gates shared by every MCP endpoint, plain
- * replies, and the protected resource metadata of --auth (RFC 9728).
+ * replies, and the metadata of --auth: protected resource (RFC 9728) and, for
+ * 2025-03-26 discovery, authorization server (RFC 8414).
  */
 #include "http.h"
 
@@ -99,10 +100,11 @@ static bool gate(rs_hserver *h, struct MHD_Connection *conn, enum MHD_Result *re
     }
     if (h->opts->auth && !token_ok(h, rs_hheader(conn, "Authorization"))) {
         char *body = error_body(-32000, "Unauthorized: a valid bearer token is required");
-        char challenge[160];
+        char challenge[192];
         snprintf(challenge, sizeof challenge,
-                 "Bearer resource_metadata=\"%s/.well-known/oauth-protected-resource/mcp\"",
-                 h->base);
+                 "Bearer resource_metadata=\"%s/.well-known/oauth-protected-resource/mcp\"%s",
+                 h->base,
+                 rs_hfault(h, RS_FAULT_AUTH_NO_SCOPE) ? "" : ", scope=\"" RS_HTTP_SCOPE "\"");
         bool hide = rs_hfault(h, RS_FAULT_AUTH_NO_WWW_AUTHENTICATE);
         *ret = body ? rs_hreply(conn, 401, "application/json", body, strlen(body),
                                 hide ? NULL : "WWW-Authenticate", challenge)
@@ -113,6 +115,26 @@ static bool gate(rs_hserver *h, struct MHD_Connection *conn, enum MHD_Result *re
     return true;
 }
 
+static void add_strings(cJSON *obj, const char *name, const char *const *values)
+{
+    cJSON *arr = cJSON_AddArrayToObject(obj, name);
+    for (size_t i = 0; values[i]; i++)
+        cJSON_AddItemToArray(arr, cJSON_CreateString(values[i]));
+}
+
+static enum MHD_Result reply_json(struct MHD_Connection *conn, unsigned status, cJSON *root)
+{
+    char *body = mcps_json_print(root, NULL);
+    mcps_json_delete(root);
+    if (!body)
+        return MHD_NO;
+    enum MHD_Result ok =
+        rs_hreply(conn, status, "application/json", body, strlen(body), NULL, NULL);
+    free(body);
+    return ok;
+}
+
+/* The protected resource metadata (RFC 9728): we are our own authorization server. */
 static enum MHD_Result metadata(rs_hserver *h, struct MHD_Connection *conn)
 {
     char resource[96], server[96];
@@ -120,17 +142,58 @@ static enum MHD_Result metadata(rs_hserver *h, struct MHD_Connection *conn)
     snprintf(server, sizeof server, "%s/", h->base);
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "resource", resource);
-    cJSON *servers = cJSON_AddArrayToObject(root, "authorization_servers");
-    cJSON_AddItemToArray(servers, cJSON_CreateString(server));
-    cJSON *methods = cJSON_AddArrayToObject(root, "bearer_methods_supported");
-    cJSON_AddItemToArray(methods, cJSON_CreateString("header"));
-    char *body = mcps_json_print(root, NULL);
-    mcps_json_delete(root);
-    if (!body)
-        return MHD_NO;
-    enum MHD_Result ok = rs_hreply(conn, 200, "application/json", body, strlen(body), NULL, NULL);
-    free(body);
-    return ok;
+    const char *servers[] = {server, NULL};
+    add_strings(root, "authorization_servers",
+                servers + rs_hfault(h, RS_FAULT_AUTH_PRM_NO_SERVERS));
+    add_strings(root, "bearer_methods_supported", (const char *[]){"header", NULL});
+    add_strings(root, "scopes_supported", (const char *[]){RS_HTTP_SCOPE, NULL});
+    return reply_json(conn, 200, root);
+}
+
+/*
+ * The authorization server metadata (RFC 8414) that 2025-03-26 clients discover at the
+ * origin, and its two endpoints. This server issues no tokens (it accepts the one --auth
+ * names), so both endpoints answer every request with an OAuth error.
+ */
+static enum MHD_Result as_metadata(rs_hserver *h, struct MHD_Connection *conn)
+{
+    char issuer[96], authorize[96], token[96];
+    snprintf(issuer, sizeof issuer, "%s/", h->base);
+    snprintf(authorize, sizeof authorize, "%s/authorize", h->base);
+    snprintf(token, sizeof token, "%s/token", h->base);
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "issuer", issuer);
+    cJSON_AddStringToObject(root, "authorization_endpoint", authorize);
+    cJSON_AddStringToObject(root, "token_endpoint", token);
+    add_strings(root, "response_types_supported", (const char *[]){"code", NULL});
+    add_strings(root, "grant_types_supported", (const char *[]){"authorization_code", NULL});
+    add_strings(root, "code_challenge_methods_supported", (const char *[]){"S256", NULL});
+    add_strings(root, "scopes_supported", (const char *[]){RS_HTTP_SCOPE, NULL});
+    return reply_json(conn, 200, root);
+}
+
+static enum MHD_Result oauth_refusal(struct MHD_Connection *conn)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "error", "invalid_request");
+    cJSON_AddStringToObject(root, "error_description",
+                            "this server issues no tokens: it accepts the one it was started with");
+    return reply_json(conn, 400, root);
+}
+
+/* /.well-known/oauth-authorization-server, /authorize, /token (--auth only). */
+static bool oauth_route(rs_hserver *h, struct MHD_Connection *conn, const char *url,
+                        enum MHD_Result *ret)
+{
+    if (!h->opts->auth || rs_hfault(h, RS_FAULT_AUTH_NO_AS_METADATA))
+        return false;
+    if (strcmp(url, "/.well-known/oauth-authorization-server") == 0)
+        *ret = as_metadata(h, conn);
+    else if (strcmp(url, "/authorize") == 0 || strcmp(url, "/token") == 0)
+        *ret = oauth_refusal(conn);
+    else
+        return false;
+    return true;
 }
 
 /* ---- routing by path and method ---- */
@@ -178,6 +241,8 @@ static enum MHD_Result dispatch(rs_hserver *h, struct MHD_Connection *conn, cons
             return not_allowed(conn, "GET");
         return metadata(h, conn);
     }
+    if (oauth_route(h, conn, url, &ret))
+        return ret;
     return rs_hreply_error(conn, 404, -32000, "Not Found");
 }
 

@@ -52,6 +52,9 @@ static enum MHD_Result invalid(rs_hserver *h, struct MHD_Connection *conn, int c
 static bool version_ok(const rs_hserver *h, struct MHD_Connection *conn, const rs_hsession *s)
 {
     const char *value = rs_hheader(conn, "MCP-Protocol-Version");
+    if (!value && rs_hfault(h, RS_FAULT_HTTP_REQUIRE_PROTOCOL_VERSION) && s && s->initialized &&
+        s->rev >= MCPS_REV_2025_06_18)
+        return false;
     if (!value || rs_hfault(h, RS_FAULT_HTTP_IGNORE_PROTOCOL_VERSION))
         return true;
     mcps_rev rev = mcps_rev_parse(value);

@@ -131,8 +131,11 @@ rs_hsession *rs_hsession_new(rs_hserver *h, bool legacy)
         free(s);
         return NULL;
     }
+    h->sessions_made++;
     if (rs_hfault(h, RS_FAULT_HTTP_SESSION_ID_SPACE)) /* 33 characters, one not visible */
         snprintf(s->id, sizeof s->id, "%.16s %s", hex, hex + 16);
+    else if (rs_hfault(h, RS_FAULT_HTTP_SESSION_ID_COUNTER))
+        snprintf(s->id, sizeof s->id, "mcp-session-%lu", h->sessions_made);
     else
         memcpy(s->id, hex, sizeof hex);
     s->legacy = legacy;
@@ -356,6 +359,8 @@ static void route_message(rs_hserver *h, rs_hsession *s, const cJSON *msg, const
         if (stream_open(st) && st->progress_token && strcmp(st->progress_token, token) == 0)
             to = st;
     }
+    if (to && s->get && rs_hfault(h, RS_FAULT_HTTP_PROGRESS_ON_GET))
+        to = s->get;
     free(token);
     for (rs_hstream *st = s->streams; st && !to; st = st->next) {
         if (stream_open(st))
@@ -363,6 +368,8 @@ static void route_message(rs_hserver *h, rs_hsession *s, const cJSON *msg, const
     }
     if (!to)
         to = s->get;
+    if (to && to != s->get && s->get && rs_hfault(h, RS_FAULT_HTTP_BROADCAST))
+        rs_hstream_event(h, s->get, line, len);
     if (to)
         rs_hstream_event(h, to, line, len);
     else
@@ -380,6 +387,8 @@ static void answer(rs_hserver *h, rs_hstream *st, const char *line, size_t len)
         rs_hstream_finish(st);
         return;
     }
+    if (st->kind == RS_HS_POST && rs_hfault(h, RS_FAULT_HTTP_STREAM_ENDS_EARLY))
+        rs_hstream_finish(st); /* so the response below is dropped, not sent */
     rs_hstream_event(h, st, line, len);
     if (st->outstanding > 0 && --st->outstanding == 0) {
         if (rs_hfault(h, RS_FAULT_HTTP_STREAM_LINGERS))

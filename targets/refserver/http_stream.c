@@ -114,8 +114,17 @@ void rs_hhistory_free(rs_hsession *s)
         history_drop_oldest(s);
 }
 
-static void put_event(rs_hstream *st, unsigned long stream, unsigned long n, const char *data,
-                      size_t len)
+/* "<stream>-<n>": unique in the session, and names the stream a resumption continues. */
+static void put_id(const rs_hserver *h, rs_hstream *st, unsigned long stream, unsigned long n)
+{
+    if (rs_hfault(h, RS_FAULT_HTTP_EVENT_IDS_PER_STREAM))
+        mcps_buf_printf(&st->out, "id: %lu\n", n);
+    else
+        mcps_buf_printf(&st->out, "id: %lu-%lu\n", stream, n);
+}
+
+static void put_event(const rs_hserver *h, rs_hstream *st, unsigned long stream, unsigned long n,
+                      const char *data, size_t len)
 {
     if (st->out.len - st->sent + len > RS_HTTP_MAX_QUEUED) {
         /* A reader that does not read: stop feeding it rather than grow without bound. */
@@ -123,7 +132,7 @@ static void put_event(rs_hstream *st, unsigned long stream, unsigned long n, con
         return;
     }
     if (st->kind != RS_HS_LEGACY)
-        mcps_buf_printf(&st->out, "id: %lu-%lu\n", stream, n);
+        put_id(h, st, stream, n);
     mcps_buf_puts(&st->out, "event: message\n");
     put_data(&st->out, data, len);
     mcps_buf_putc(&st->out, '\n');
@@ -132,13 +141,12 @@ static void put_event(rs_hstream *st, unsigned long stream, unsigned long n, con
 
 void rs_hstream_event(rs_hserver *h, rs_hstream *st, const char *data, size_t len)
 {
-    (void)h;
     if (st->finished)
         return;
     unsigned long n = ++st->seq;
     if (st->kind != RS_HS_LEGACY && st->session)
         history_add(st->session, st->number, n, data, len);
-    put_event(st, st->number, n, data, len);
+    put_event(h, st, st->number, n, data, len);
 }
 
 void rs_hstream_prime(rs_hserver *h, rs_hstream *st)
@@ -150,18 +158,19 @@ void rs_hstream_prime(rs_hserver *h, rs_hstream *st)
         rs_hstream_raw(st, ": stream open\n\n");
         return;
     }
-    mcps_buf_printf(&st->out, "id: %lu-%lu\ndata: \n\n", st->number, ++st->seq);
+    put_id(h, st, st->number, ++st->seq);
+    mcps_buf_puts(&st->out, "data: \n\n");
     rs_hstream_wake(st);
 }
 
 void rs_hstream_replay(rs_hserver *h, rs_hstream *to, unsigned long number, unsigned long n)
 {
     rs_hsession *s = to->session;
-    (void)h;
+    bool foreign = rs_hfault(h, RS_FAULT_HTTP_RESUME_FOREIGN);
     for (size_t i = 0; s && i < s->nhist; i++) {
         const rs_hevent *e = &s->history[(s->hist_start + i) % RS_HTTP_HISTORY];
-        if (e->stream == number && e->n > n)
-            put_event(to, e->stream, e->n, e->data, e->len);
+        if ((e->stream == number && e->n > n) || (foreign && e->stream != number))
+            put_event(h, to, e->stream, e->n, e->data, e->len);
     }
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""scripts/coverage: every uncovered server-side stdio row has a reason in
-suites/uncovered.tsv, no reason there is stale, and a malformed reasons file is
-reported with its file and line."""
+"""scripts/coverage: every uncovered server-side row (stdio or HTTP) has a reason
+in suites/uncovered.tsv, no reason there is stale, both headlines reach 90%,
+and a malformed reasons file is reported with its file and line."""
 import json
 import os
 import sys
@@ -40,6 +40,10 @@ class CoverageTest(unittest.TestCase):
             self.assertLessEqual(h["covered"], h["total"], rev)
             # Issue 5: at least 90% of the stdio-observable server MUST..SHOULD NOT rows.
             self.assertGreaterEqual(100.0 * h["covered"] / h["total"], 90.0, rev)
+            # Issue 13: at least 90% of the testable HTTP MUST..SHOULD NOT rows.
+            h = doc["revisions"][rev]["http_headline"]
+            self.assertLessEqual(h["covered"], h["testable"], rev)
+            self.assertGreaterEqual(h["percent"], 90.0, rev)
             for row in doc["revisions"][rev]["uncovered"]:
                 self.assertIn(row["reason_kind"], doc["reason_kinds"], row)
                 self.assertTrue(row["reason"], row)

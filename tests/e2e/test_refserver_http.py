@@ -425,8 +425,8 @@ class Authorization(ServerCase):
             resp, _, _ = self.c.initialize(extra=extra)
             self.assertEqual(resp.status, 401, extra)
             self.assertEqual(resp.getheader("WWW-Authenticate"),
-                             'Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp"'
-                             % self.base)
+                             'Bearer resource_metadata="%s/.well-known/oauth-protected-resource/mcp",'
+                             ' scope="mcp"' % self.base)
         resp = self.c.request("GET", "/sse", headers={"Accept": "text/event-stream"})
         self.assertEqual(resp.status, 401)
 
@@ -443,6 +443,21 @@ class Authorization(ServerCase):
             doc = json.loads(resp.read())
             self.assertEqual(doc["resource"], self.base + "/mcp")
             self.assertEqual(doc["authorization_servers"], [self.base + "/"])
+            self.assertEqual(doc["scopes_supported"], ["mcp"])
+
+    def test_authorization_server_metadata(self):
+        # 2025-03-26 discovery: RFC 8414 metadata at the origin; the endpoints issue nothing.
+        resp = self.c.request("GET", "/.well-known/oauth-authorization-server")
+        self.assertEqual(resp.status, 200)
+        doc = json.loads(resp.read())
+        self.assertEqual(doc["issuer"], self.base + "/")
+        self.assertEqual(doc["token_endpoint"], self.base + "/token")
+        self.assertEqual(doc["response_types_supported"], ["code"])
+        for path in ("/authorize", "/token"):
+            resp = self.c.request("POST", path, "grant_type=authorization_code",
+                                  {"Content-Type": "application/x-www-form-urlencoded"})
+            self.assertEqual(resp.status, 400, path)
+            self.assertEqual(json.loads(resp.read())["error"], "invalid_request")
 
 
 def listening_all(port):
@@ -582,6 +597,74 @@ class FaultBehaviour(unittest.TestCase):
         c = self.faulty("auth-accept-any-token", "--auth", "t")
         self.assertEqual(c.initialize(extra={"Authorization": "Bearer x"})[0].status, 200)
         self.assertEqual(c.initialize()[0].status, 401)
+
+    def test_auth_metadata_faults(self):
+        c = self.faulty("auth-no-as-metadata", "--auth", "t")
+        for path in ("/.well-known/oauth-authorization-server", "/token"):
+            self.assertEqual(c.request("GET", path).status, 404, path)
+        c = self.faulty("auth-prm-no-servers", "--auth", "t")
+        resp = c.request("GET", "/.well-known/oauth-protected-resource/mcp")
+        self.assertEqual(json.loads(resp.read())["authorization_servers"], [])
+        c = self.faulty("auth-no-scope", "--auth", "t")
+        self.assertNotIn("scope=", c.initialize()[0].getheader("WWW-Authenticate"))
+
+    def tools_list_events(self, c, sid, rid):
+        resp = c.post({"jsonrpc": "2.0", "id": rid, "method": "tools/list"}, sid)
+        return read_events(resp)
+
+    def test_event_ids_per_stream(self):
+        c = self.faulty("http-event-ids-per-stream")
+        _, _, sid = c.initialize()
+        ids = [[e["id"] for e in self.tools_list_events(c, sid, n)] for n in (2, 3)]
+        self.assertEqual(ids, [["1", "2"], ["1", "2"]])
+
+    def test_resume_foreign(self):
+        c = self.faulty("http-resume-foreign")
+        _, _, sid = c.initialize()
+        a = self.tools_list_events(c, sid, 2)
+        self.tools_list_events(c, sid, 3)
+        get = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
+                                                "Mcp-Session-Id": sid, "Last-Event-ID": a[-1]["id"]})
+        replay = messages(read_events(get, lambda ev: len(messages(ev)) >= 1, limit=2))
+        self.assertEqual([m.get("id") for m in replay], [3])
+
+    def test_stream_ends_early(self):
+        c = self.faulty("http-stream-ends-early")
+        _, _, sid = c.initialize()
+        self.assertEqual(messages(self.tools_list_events(c, sid, 2)), [])
+
+    def slow_with_get(self, fault):
+        c = self.faulty(fault)
+        _, _, sid = c.initialize()
+        get = c.request("GET", "/mcp", headers={"Accept": "text/event-stream",
+                                                "Mcp-Session-Id": sid})
+        read_events(get, lambda ev: len(ev) >= 1)  # priming
+        resp = c.post({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                       "params": {"name": "slow", "arguments": {"steps": 2, "interval_ms": 10},
+                                  "_meta": {"progressToken": "p"}}}, sid)
+        on_post = [m.get("method") for m in messages(read_events(resp))]
+        on_get = [m.get("method") for m in messages(read_events(get, limit=1))]
+        return on_post, on_get
+
+    def test_progress_on_get_and_broadcast(self):
+        on_post, on_get = self.slow_with_get("http-progress-on-get")
+        self.assertEqual(on_post, [None])  # only the response
+        self.assertEqual(on_get, ["notifications/progress"] * 2)
+        on_post, on_get = self.slow_with_get("http-broadcast")
+        self.assertEqual(on_post, ["notifications/progress"] * 2 + [None])
+        self.assertEqual(on_get, ["notifications/progress"] * 2)
+
+    def test_session_id_counter(self):
+        c = self.faulty("http-session-id-counter")
+        self.assertEqual([c.initialize()[2] for _ in range(2)], ["mcp-session-1", "mcp-session-2"])
+
+    def test_require_protocol_version(self):
+        c = self.faulty("http-require-protocol-version")
+        _, _, sid = c.initialize("2025-06-18")
+        self.assertEqual(self.ping(c, sid).status, 400)
+        self.assertEqual(self.ping(c, sid, version="2025-06-18").status, 200)
+        _, _, sid = c.initialize("2025-03-26")
+        self.assertEqual(self.ping(c, sid).status, 200)
 
     def test_loopback_only(self):
         self.assertFalse(listening_all(self.serve().port))
