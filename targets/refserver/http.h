@@ -33,9 +33,11 @@
 #define RS_HTTP_HISTORY_SIZE ((size_t)4 * 1024 * 1024)
 #define RS_HTTP_WAITING      64 /* messages kept for a GET stream that is not open */
 #define RS_HTTP_KEEPALIVE_MS 15000
-#define RS_HTTP_LINGER_MS    30000 /* http-stream-lingers */
-#define RS_HTTP_GRACE_MS     1000  /* a child's time to exit after its stdin closed */
-#define RS_HTTP_SCOPE        "mcp" /* the one scope --auth's token stands for */
+/* How often standing streams are checked for a client that went away. */
+#define RS_HTTP_PROBE_MS  100
+#define RS_HTTP_LINGER_MS 30000 /* http-stream-lingers */
+#define RS_HTTP_GRACE_MS  1000  /* a child's time to exit after its stdin closed */
+#define RS_HTTP_SCOPE     "mcp" /* the one scope --auth's token stands for */
 
 typedef struct rs_http_opts {
     unsigned port;         /* 0: any free port */
@@ -130,6 +132,7 @@ typedef struct rs_hserver {
     rs_hsession *sessions[RS_HTTP_MAX_SESSIONS];
     size_t nsessions;
     unsigned long sessions_made; /* for http-session-id-counter */
+    int64_t probe_at;            /* next check of standing streams for a client gone */
     rs_hdying dying[RS_HTTP_MAX_SESSIONS * 2];
     size_t ndying;
     int sigfd;

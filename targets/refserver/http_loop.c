@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,7 +120,19 @@ static int64_t next_deadline(const rs_hserver *h, int64_t keepalive_at)
     return next;
 }
 
-static void run_timers(rs_hserver *h, int64_t now, bool keepalive)
+/* A standing stream's client sends nothing after its request, so a readable socket that
+ * reads as end of file is a client gone. A suspended connection is not watched by the
+ * daemon, and the keep-alive write finds it too late for a client that opens sessions
+ * quickly (the legacy transport ends a session only when its stream's reader goes). */
+static bool reader_gone(const rs_hstream *st)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(st->conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+    char c;
+    return ci && recv(ci->connect_fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
+static void run_timers(rs_hserver *h, int64_t now, bool keepalive, bool probe)
 {
     for (size_t i = 0; i < h->nsessions; i++) {
         for (rs_hstream *st = h->sessions[i]->streams; st; st = st->next) {
@@ -127,6 +140,9 @@ static void run_timers(rs_hserver *h, int64_t now, bool keepalive)
                 st->linger_until = 0;
                 rs_hstream_finish(st);
             }
+            if (probe && st->conn && st->suspended &&
+                (st->kind == RS_HS_GET || st->kind == RS_HS_LEGACY) && reader_gone(st))
+                rs_hstream_finish(st);
             /* A comment makes a vanished reader of a quiet stream show up as a failed write. */
             if (keepalive && st->conn && (st->kind == RS_HS_GET || st->kind == RS_HS_LEGACY))
                 rs_hstream_raw(st, ": keep-alive\n\n");
@@ -187,7 +203,10 @@ static void turn(rs_hserver *h, poll_set *p, int64_t *keepalive_at)
     bool keepalive = now >= *keepalive_at;
     if (keepalive)
         *keepalive_at = now + RS_HTTP_KEEPALIVE_MS;
-    run_timers(h, now, keepalive);
+    bool probe = now >= h->probe_at;
+    if (probe)
+        h->probe_at = now + RS_HTTP_PROBE_MS;
+    run_timers(h, now, keepalive, probe);
     MHD_run(h->daemon);
     rs_hreap(h, false);
     rs_hsession_sweep(h);

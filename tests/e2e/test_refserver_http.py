@@ -411,6 +411,21 @@ class LegacySse(ServerCase):
                                                       "Origin": "https://evil.example"})
         self.assertEqual(resp.status, 403)
 
+    def test_streams_left_end_their_sessions(self):
+        # More streams opened and left than the server holds sessions (256): each one a
+        # client left ends its session, so a new stream is served rather than refused 503.
+        for _ in range(300):
+            conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=TIMEOUT)
+            conn.request("GET", "/sse", headers={"Accept": "text/event-stream"})
+            resp = conn.getresponse()
+            if resp.status == 200:
+                read_events(resp, lambda ev: len(ev) >= 1)
+            conn.close()
+        time.sleep(0.5)  # past the server's check for readers gone (every 100 ms)
+        last = self.c.request("GET", "/sse", headers={"Accept": "text/event-stream"})
+        self.assertEqual(last.status, 200)
+        last.conn.close()
+
 
 class Authorization(ServerCase):
     ARGS = ("--auth", "s3cret")
