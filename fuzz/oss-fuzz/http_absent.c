@@ -42,6 +42,13 @@ unsigned mcps_http_last_request(const mcps_transport *t)
     return 0;
 }
 
+bool mcps_http_request_done(const mcps_transport *t, unsigned n)
+{
+    (void)t;
+    (void)n;
+    return true;
+}
+
 const char *mcps_http_session_id(const mcps_transport *t)
 {
     (void)t;

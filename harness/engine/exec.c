@@ -371,9 +371,27 @@ static mcps_inmsg *find_answer(case_run *cr, const mcps_step *st)
 {
     mcps_inmsg *m = find_candidate(cr, st->json, st->http);
     for (size_t i = 0; !m && i < st->nalts; i++)
-        if (st->alts[i].pattern)
+        if (st->alts[i].pattern && !st->alts[i].http)
             m = find_candidate(cr, st->alts[i].pattern, st->http);
     return m;
+}
+
+/* An HTTP alternative to a message: what HTTP said about the request instead (e.g. a 4xx
+ * refusal, after which the message will not come), or NULL. */
+static mcps_inmsg *http_instead(case_run *cr, const mcps_step *st, size_t *alt)
+{
+    for (size_t i = 0; i < st->nalts; i++) {
+        if (!st->alts[i].http)
+            continue;
+        mcps_inmsg *m = find_candidate(cr, st->alts[i].pattern, true);
+        mcps_match_result r;
+        if (m && mcps_session_request_done(cr->s, m->request) &&
+            mcps_match_peek(st->alts[i].pattern, m->msg, &cr->vars, &r)) {
+            *alt = i;
+            return m;
+        }
+    }
+    return NULL;
 }
 
 /* The message counts as "in a batch" only when the pattern says it must (not) be. */
@@ -488,10 +506,19 @@ static void step_expect(case_run *cr, const mcps_step *st)
 {
     double seconds = wait_seconds(cr, st);
     int64_t deadline = mcps_clock_deadline(seconds);
-    mcps_inmsg *m;
-    while (!(m = find_answer(cr, st)))
+    mcps_inmsg *m, *instead = NULL;
+    size_t alt = 0;
+    while (!(m = find_answer(cr, st)) && !(instead = http_instead(cr, st, &alt)))
         if (!await_more(cr, deadline))
             break;
+    if (!m && instead) {
+        char ex[300];
+        excerpt_of(instead->msg, ex, sizeof ex);
+        instead->consumed = true;
+        cr->met++;
+        grade_alternative(cr, &st->alts[alt], "%s: %s", st->alts[alt].reason, ex);
+        return;
+    }
     if (!m) {
         expectation_timed_out(cr, st, seconds);
         return;

@@ -376,13 +376,14 @@ static bool parse_alternative(loader *ld, step_list *l, char *rest)
     if (strcmp(what, "silence") == 0)
         return true; /* graded when nothing correlates before the timeout */
     bool http = strncmp(what, "http ", 5) == 0;
-    if (http != s->http)
-        return fail(ld, line,
-                    s->http ? "an alternative to '<-- http' is 'http {record}' or silence"
-                            : "'http {record}' is an alternative to '<-- http' only");
+    if (s->http && !http)
+        return fail(ld, line, "an alternative to '<-- http' is 'http {record}' or silence");
+    if (http && s->kind != MCPS_STEP_EXPECT)
+        return fail(ld, line, "'http {record}' is an alternative to '<-- {message}' only");
     if (http)
         what = skip_space(what + 5);
     mcps_alternative *added = &s->alts[s->nalts - 1];
+    added->http = http && !s->http; /* judged when the message does not come */
     added->pattern = read_json(ld, what);
     return added->pattern && check_pattern(ld, added->pattern, line);
 }

@@ -50,6 +50,7 @@ typedef struct mcps_alternative {
     char *breaks;       /* space-separated requirement IDs, or NULL */
     char *reason;
     cJSON *pattern; /* NULL: the alternative is silence; an HTTP record after `<-- http` */
+    bool http;      /* an HTTP record standing in for a message that did not come */
     size_t line;
 } mcps_alternative;
 

@@ -181,6 +181,8 @@ bool mcps_session_send_http(mcps_session *s, const cJSON *spec, char *err, size_
 
 /* The number of the last HTTP request sent (1, 2, ...; stdio: 0). */
 unsigned mcps_session_last_request(const mcps_session *s);
+/* Whether HTTP request n has ended and all it brought is in the inbox (stdio: true). */
+bool mcps_session_request_done(const mcps_session *s, unsigned n);
 
 /* Shut down if needed and free everything. */
 void mcps_session_free(mcps_session *s);

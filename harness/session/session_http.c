@@ -69,6 +69,11 @@ unsigned mcps_session_last_request(const mcps_session *s)
     return s->http ? mcps_http_last_request(s->t) : 0;
 }
 
+bool mcps_session_request_done(const mcps_session *s, unsigned n)
+{
+    return !s->http || mcps_http_request_done(s->t, n);
+}
+
 /* ---- suite-written requests ----------------------------------------------------------------- */
 
 typedef struct http_spec {

@@ -347,6 +347,20 @@ unsigned mcps_http_last_request(const mcps_transport *base)
     return ((const mcps_http_transport *)base)->last_n;
 }
 
+bool mcps_http_request_done(const mcps_transport *base, unsigned n)
+{
+    if (!is_http(base))
+        return true;
+    const mcps_http_transport *t = (const mcps_http_transport *)base;
+    for (const mcps_http_req *r = t->reqs; r; r = r->next)
+        if (r->n == n)
+            return false;
+    for (const mcps_http_ev *e = t->q.head; e; e = e->next)
+        if (e->request == n)
+            return false;
+    return true;
+}
+
 const char *mcps_http_session_id(const mcps_transport *base)
 {
     if (!is_http(base))

@@ -81,6 +81,8 @@ void mcps_http_set_header(mcps_transport *t, const char *name, const char *value
 
 /* The number of the last request started (0 before the first). */
 unsigned mcps_http_last_request(const mcps_transport *t);
+/* Whether request n has ended and every event of it has been handed out by next(). */
+bool mcps_http_request_done(const mcps_transport *t, unsigned n);
 
 /* The session id the server issued, or NULL. */
 const char *mcps_http_session_id(const mcps_transport *t);
