@@ -33,8 +33,15 @@ typedef struct mcps_http_ev {
 
 typedef struct mcps_http_evq {
     mcps_http_ev *head, *tail;
-    size_t bytes; /* payload bytes queued */
+    size_t bytes; /* bytes the queued events take, headers included */
 } mcps_http_evq;
+
+/* What one queued event of len payload bytes takes: a flood of small SSE events
+ * costs its ~200-byte headers too, so the pause threshold must count them. */
+static inline size_t mcps_http_ev_size(size_t len)
+{
+    return sizeof(mcps_http_ev) + len + 1;
+}
 
 /* Queue a copy; false when memory ran out (the event is lost). */
 bool mcps_http_evq_push(mcps_http_evq *q, mcps_tevent_kind kind, unsigned request, const char *data,
