@@ -150,8 +150,9 @@ void mcps_http_event(mcps_http_transport *t, mcps_tevent_kind kind, unsigned n, 
 void mcps_http_finished(mcps_http_transport *t, mcps_http_req *r, CURLcode rc);
 /* Abort and free a transfer (http_req.c). */
 void mcps_http_req_drop(mcps_http_transport *t, mcps_http_req *r);
-/* Pause above this many queued bytes (http.c resumes below half). */
-#define MCPS_HTTP_QUEUE_PAUSE ((size_t)1024 * 1024)
+/* Pause above this many queued bytes (http.c resumes below half): per session, so --jobs 32
+ * sessions of a flooding server hold 8 MiB of events at most. */
+#define MCPS_HTTP_QUEUE_PAUSE ((size_t)256 * 1024)
 /* Callbacks (http_resp.c) */
 size_t mcps_http_on_header(char *buf, size_t size, size_t nitems, void *ud);
 size_t mcps_http_on_body(char *buf, size_t size, size_t nitems, void *ud);

@@ -169,6 +169,16 @@ static void refuse(mcps_http_req *r, const char *why)
         snprintf(r->refused, sizeof r->refused, "%s", why);
 }
 
+/* Past max_message nothing more is judged, so the rest is not downloaded either. */
+static void refuse_cut(mcps_http_req *r, const char *what)
+{
+    char why[160];
+    snprintf(why, sizeof why,
+             "%s passed --max-message (%zu bytes): the transfer was aborted after %llu bytes", what,
+             r->t->max_message, (unsigned long long)r->bytes);
+    refuse(r, why);
+}
+
 /* Whether curl follows this status (with FOLLOWLOCATION) when a Location comes with it. */
 static bool followed_status(long status)
 {
@@ -262,14 +272,18 @@ size_t mcps_http_on_body(char *buf, size_t size, size_t nitems, void *ud)
         r->bytes += len;
         if (!mcps_sse_feed(&r->parser, buf, len))
             refuse(r, "out of memory parsing the event stream");
+        else if (!r->legacy_stream && mcps_sse_end_cut(&r->parser))
+            refuse_cut(r, "an SSE event"); /* the legacy stream is all the session has: read on */
         return r->refused[0] ? 0 : len;
     }
     size_t room = t->max_message - r->body.len;
-    if (len > room)
-        r->body_cut = true;
     mcps_buf_append(&r->body, buf, len < room ? len : room);
     r->bytes += len;
-    return r->body.oom ? 0 : len;
+    if (len > room) {
+        r->body_cut = true;
+        refuse_cut(r, "the body");
+    }
+    return r->body.oom || r->refused[0] ? 0 : len;
 }
 
 /* ---- completion ---- */
@@ -321,6 +335,8 @@ void mcps_http_finished(mcps_http_transport *t, mcps_http_req *r, CURLcode rc)
 {
     if (r->parser_on)
         mcps_sse_finish(&r->parser); /* an unterminated last block is dropped, as WHATWG says */
+    if (r->body_cut)
+        body_complete(r); /* what was kept goes on, oversize, before the error that cut it */
     if (r->refused[0])
         error_record(r, r->refused, !r->final);
     else if (rc != CURLE_OK)

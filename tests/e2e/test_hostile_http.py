@@ -138,21 +138,13 @@ class HostileHttpTest(unittest.TestCase):
     def test_slow_drip_after_handshake(self):
         self.run_fixture("slow-drip", STALL_BUDGET, handshake=True)
 
-    @unittest.expectedFailure
     def test_endless_sse_after_handshake(self):
-        # Known defect (session.c answered()): any message, a notification included,
-        # counts as an answer to the request waiting, so a target that sends
-        # notifications for ever and answers nothing is never judged stopped: every
-        # case waits its --timeout (about 90 s for the default run), and its inboxes
-        # of 4096 notifications each take the peak RSS past 64 MiB.
         self.run_fixture("endless-sse", STALL_BUDGET, handshake=True)
 
     @unittest.expectedFailure
     def test_huge_event_after_handshake(self):
-        # Known defect: every answer is a 200 MB event, cut at --max-message (4 MiB);
-        # each session may hold the parser's 4 MiB and the cut message's 4 MiB, so
-        # the peak grows with --jobs (111 MiB at 8), and an oversize answer counts
-        # as one, so the run is not stopped either.
+        # Known defect: each session may hold the SSE parser's --max-message (4 MiB) of a
+        # cut event and its copy on the way to the session, so the peak grows with --jobs.
         self.run_fixture("huge-event", STALL_BUDGET, handshake=True)
 
 
