@@ -306,6 +306,11 @@ bool mcps_sse_end_cut(mcps_sse_parser *p)
     return true;
 }
 
+size_t mcps_sse_held(const mcps_sse_parser *p)
+{
+    return p->data.len + p->type.len + p->id.len + p->value.len;
+}
+
 void mcps_sse_finish(mcps_sse_parser *p)
 {
     mcps_sse_fn fn = p->fn;

@@ -114,6 +114,8 @@ bool mcps_sse_feed(mcps_sse_parser *p, const char *bytes, size_t len);
  * rest of such a stream (a 200 MB event is not worth downloading to drop it), the stream ends
  * with this block. False, and nothing reported, otherwise. */
 bool mcps_sse_end_cut(mcps_sse_parser *p);
+/* The bytes of the stream the parser holds now (the block being read, the last id). */
+size_t mcps_sse_held(const mcps_sse_parser *p);
 /* End of stream: an unterminated block is discarded, as WHATWG says. The parser is then at
  * the start of a new stream (a BOM may come again, every buffer is empty). */
 void mcps_sse_finish(mcps_sse_parser *p);

@@ -22,7 +22,7 @@
 #define MAX_WIRE_ENTRIES         2000
 #define DEFAULT_MAX_MESSAGE      ((size_t)4 * 1024 * 1024)
 #define MAX_INBOX                4096
-#define INBOX_NOTE_BYTES         ((size_t)512 * 1024) /* estimated memory, for all but responses */
+#define INBOX_NOTE_BYTES         ((size_t)256 * 1024) /* estimated memory, for all but responses */
 #define INBOX_BYTES              ((size_t)8 * 1024 * 1024) /* for responses too */
 #define ALLOC_OVERHEAD           16 /* what malloc adds to each block, roughly */
 #define MAX_IDS                  65536

@@ -97,6 +97,7 @@ typedef struct mcps_http_req {
     bool final; /* the final response's headers are complete */
     bool sse, json;
     bool paused;
+    size_t big; /* bytes of the run's budget for large messages it holds (guard.h) */
     long status;
     size_t header_bytes;
     mcps_http_hdrs hdrs_in;
@@ -121,6 +122,7 @@ struct mcps_http_transport {
     unsigned last_n;
     mcps_http_req *reqs;
     mcps_http_evq q;
+    bool big_waiting;  /* a transfer is paused until the run's large-message budget has room */
     mcps_http_ev *cur; /* handed out by the last next(), freed by the next call */
     size_t max_message;
     double send_timeout;
@@ -153,6 +155,12 @@ void mcps_http_req_drop(mcps_http_transport *t, mcps_http_req *r);
 /* Pause above this many queued bytes (http.c resumes below half): per session, so --jobs 32
  * sessions of a flooding server hold 8 MiB of events at most. */
 #define MCPS_HTTP_QUEUE_PAUSE ((size_t)256 * 1024)
+/* A transfer holding more than this of one message takes max_message from the run's budget for
+ * large messages first (guard.h), or waits; http.c retries that often. */
+#define MCPS_HTTP_BIG      ((size_t)256 * 1024)
+#define MCPS_HTTP_BIG_WAIT 20 /* ms */
+/* Give back what r holds of that budget (a message handed on, the transfer dropped). */
+void mcps_http_big_release(mcps_http_req *r);
 /* Callbacks (http_resp.c) */
 size_t mcps_http_on_header(char *buf, size_t size, size_t nitems, void *ud);
 size_t mcps_http_on_body(char *buf, size_t size, size_t nitems, void *ud);

@@ -257,6 +257,29 @@ size_t mcps_http_on_header(char *buf, size_t size, size_t nitems, void *ud)
     return len;
 }
 
+void mcps_http_big_release(mcps_http_req *r)
+{
+    mcps_guard_give_big(r->t->guard, r->big);
+    r->big = 0;
+}
+
+/* Room to hold len more bytes beside the held ones: past MCPS_HTTP_BIG, only with max_message
+ * of the run's budget for large messages, so that --jobs sessions reading huge messages at
+ * once do not hold --jobs times max_message; false: pause until it has room. */
+static bool big_room(mcps_http_req *r, size_t held, size_t len)
+{
+    mcps_http_transport *t = r->t;
+    if (r->big || held + len <= MCPS_HTTP_BIG)
+        return true;
+    if (mcps_guard_take_big(t->guard, t->max_message)) {
+        r->big = t->max_message;
+        return true;
+    }
+    r->paused = true;
+    t->big_waiting = true;
+    return false;
+}
+
 size_t mcps_http_on_body(char *buf, size_t size, size_t nitems, void *ud)
 {
     mcps_http_req *r = ud;
@@ -269,13 +292,19 @@ size_t mcps_http_on_body(char *buf, size_t size, size_t nitems, void *ud)
             r->paused = true;
             return CURL_WRITEFUNC_PAUSE; /* curl hands us the same bytes again on resume */
         }
+        if (!big_room(r, mcps_sse_held(&r->parser), len))
+            return CURL_WRITEFUNC_PAUSE;
         r->bytes += len;
         if (!mcps_sse_feed(&r->parser, buf, len))
             refuse(r, "out of memory parsing the event stream");
         else if (!r->legacy_stream && mcps_sse_end_cut(&r->parser))
             refuse_cut(r, "an SSE event"); /* the legacy stream is all the session has: read on */
+        if (r->big && mcps_sse_held(&r->parser) <= MCPS_HTTP_BIG)
+            mcps_http_big_release(r); /* the large event went on */
         return r->refused[0] ? 0 : len;
     }
+    if (!big_room(r, r->body.len, len))
+        return CURL_WRITEFUNC_PAUSE;
     size_t room = t->max_message - r->body.len;
     mcps_buf_append(&r->body, buf, len < room ? len : room);
     r->bytes += len;
