@@ -4,6 +4,9 @@
 #include "cli/cli.h"
 
 #include <signal.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -63,6 +66,12 @@ int main(int argc, char **argv)
         return usage(stderr);
     /* A target that closes its stdin must turn our writes into EPIPE, not kill us. */
     signal(SIGPIPE, SIG_IGN);
+#ifdef __GLIBC__
+    /* Large buffers (a message up to --max-message, per session) are mmapped and given back
+     * when freed. Left to itself, glibc raises this threshold after the first such free, and
+     * later ones stay in each thread's arena: --jobs arenas holding a cut 4 MiB event each. */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
 #ifdef __linux__
     /* Orphans of a target's process group come back to us, so shutdown can reap
      * them even where PID 1 does not (containers). */

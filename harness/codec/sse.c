@@ -295,6 +295,22 @@ bool mcps_sse_feed(mcps_sse_parser *p, const char *bytes, size_t len)
     return !(p->data.oom || p->type.oom || p->id.oom || p->value.oom);
 }
 
+bool mcps_sse_end_cut(mcps_sse_parser *p)
+{
+    bool in_value = p->where == MCPS_SSE_VALUE || p->where == MCPS_SSE_VALUE_START;
+    if (!p->data_cut && !p->type_cut && !(in_value && p->field == MCPS_SSE_EVENT && p->value_cut))
+        return false;
+    if (p->where != MCPS_SSE_LINE_START)
+        end_line(p);
+    end_block(p);
+    return true;
+}
+
+size_t mcps_sse_held(const mcps_sse_parser *p)
+{
+    return p->data.len + p->type.len + p->id.len + p->value.len;
+}
+
 void mcps_sse_finish(mcps_sse_parser *p)
 {
     mcps_sse_fn fn = p->fn;

@@ -109,6 +109,13 @@ void mcps_sse_init(mcps_sse_parser *p, size_t max_event, mcps_sse_fn fn, void *c
 /* Read the next bytes of the stream, calling fn for each block they end; false when memory
  * ran out (sticky: the parser drops what it could not keep). */
 bool mcps_sse_feed(mcps_sse_parser *p, const char *bytes, size_t len);
+/* When the block being read has already been cut (its data or event type passed max_event),
+ * report it now as it stands, oversize, and return true: for a reader that will not read the
+ * rest of such a stream (a 200 MB event is not worth downloading to drop it), the stream ends
+ * with this block. False, and nothing reported, otherwise. */
+bool mcps_sse_end_cut(mcps_sse_parser *p);
+/* The bytes of the stream the parser holds now (the block being read, the last id). */
+size_t mcps_sse_held(const mcps_sse_parser *p);
 /* End of stream: an unterminated block is discarded, as WHATWG says. The parser is then at
  * the start of a new stream (a BOM may come again, every buffer is empty). */
 void mcps_sse_finish(mcps_sse_parser *p);

@@ -4,15 +4,16 @@
  * per case.
  *
  * A case "stalls" when, at its shutdown, the target was still running and had
- * been silent on stdout for at least --timeout since a request it never
- * answered; it shows the target "responsive" when a request other than
- * initialize got a line back, and says nothing otherwise (notifications and
- * silence windows only). When enough cases in a row that say something (in
- * the order they finish) stall, a fresh process must answer initialize and
- * then ping (PING-001). If it does not, the run's guard is stopped: no case
- * starts any more, and the rest are ERROR with the reason. One fresh process
- * that answers is enough to go on, so a slow but working target, or one fault
- * in one method, never stops a run.
+ * sent no response for at least --timeout since a request it never answered
+ * (notifications and oversize fragments are no answer: a target that floods
+ * them and answers nothing is stalled all the same); it shows the target
+ * "responsive" when a request other than initialize got a response, and says
+ * nothing otherwise (notifications and silence windows only). When enough
+ * cases in a row that say something (in the order they finish) stall, a fresh
+ * process must answer initialize and then ping (PING-001). If it does not,
+ * the run's guard is stopped: no case starts any more, and the rest are ERROR
+ * with the reason. One fresh process that answers is enough to go on, so a
+ * slow but working target, or one fault in one method, never stops a run.
  */
 #include "engine/internal.h"
 

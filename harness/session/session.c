@@ -22,6 +22,9 @@
 #define MAX_WIRE_ENTRIES         2000
 #define DEFAULT_MAX_MESSAGE      ((size_t)4 * 1024 * 1024)
 #define MAX_INBOX                4096
+#define INBOX_NOTE_BYTES         ((size_t)256 * 1024) /* estimated memory, for all but responses */
+#define INBOX_BYTES              ((size_t)8 * 1024 * 1024) /* for responses too */
+#define ALLOC_OVERHEAD           16 /* what malloc adds to each block, roughly */
 #define MAX_IDS                  65536
 #define ID_BLOCK                 10000000LL  /* integer ids of case N: N * ID_BLOCK +- 10^6 */
 #define STDERR_WIRE_MAX          (8 * 1024)  /* of wire_max_bytes, for stderr lines */
@@ -344,7 +347,7 @@ void mcps_session_begin_case(mcps_session *s, unsigned case_no, mcps_session_fin
         s->t0_us = mcps_clock_us();
     for (size_t i = 0; i < s->ninbox; i++)
         mcps_json_delete(s->inbox[i].msg);
-    s->ninbox = 0;
+    s->ninbox = s->inbox_bytes = s->inbox_dropped = 0;
 }
 
 static bool send_line(mcps_session *s, const cJSON *msg, char *err, size_t errlen)
@@ -436,16 +439,52 @@ static void enqueue(mcps_session *s, cJSON *msg, bool in_batch, size_t line)
     mcps_session_enqueue(s, msg, shape_of(msg), in_batch, line);
 }
 
+/* What a parsed message takes in memory, roughly: its nodes and their strings with the
+ * allocator's overhead, so that a flood of small notifications counts for what it costs. */
+static size_t footprint(const cJSON *j)
+{
+    size_t n = 0;
+    for (; j; j = j->next) {
+        n += sizeof *j + ALLOC_OVERHEAD;
+        if (j->string && !(j->type & cJSON_StringIsConst))
+            n += strlen(j->string) + 1 + ALLOC_OVERHEAD;
+        if (j->valuestring && !(j->type & cJSON_IsReference))
+            n += strlen(j->valuestring) + 1 + ALLOC_OVERHEAD;
+        n += footprint(j->child); /* as deep as the parser's depth limit lets a message be */
+    }
+    return n;
+}
+
+/* Room in the inbox for one more message: responses, which steps wait for, get far more of
+ * it than a target's notifications and our own HTTP records, so that a flood of those cannot
+ * crowd them out, and neither can grow memory by --jobs times 4096 messages. */
+static bool inbox_room(const mcps_session *s, mcps_shape shape)
+{
+    if (s->ninbox >= MAX_INBOX)
+        return false;
+    return s->inbox_bytes < (shape == MCPS_SHAPE_RESPONSE ? INBOX_BYTES : INBOX_NOTE_BYTES);
+}
+
+/* A message left out of the inbox is still logged and judged by the observer; the log says
+ * that the case's steps could not see it. */
+static void inbox_drop(mcps_session *s, cJSON *msg)
+{
+    mcps_json_delete(msg);
+    if (!s->inbox_dropped++)
+        mcps_session_event(s,
+                           "the inbox is full (%zu messages, about %zu KiB): further messages are "
+                           "logged and judged but not kept for this case's steps",
+                           s->ninbox, s->inbox_bytes / 1024);
+}
+
 void mcps_session_enqueue(mcps_session *s, cJSON *msg, mcps_shape shape, bool in_batch, size_t line)
 {
-    if (s->ninbox >= MAX_INBOX) {
-        mcps_json_delete(msg);
+    if (!inbox_room(s, shape) ||
+        !mcps_array_reserve(&s->inbox, &s->cap_inbox, s->ninbox + 1, sizeof *s->inbox, 16)) {
+        inbox_drop(s, msg);
         return;
     }
-    if (!mcps_array_reserve(&s->inbox, &s->cap_inbox, s->ninbox + 1, sizeof *s->inbox, 16)) {
-        mcps_json_delete(msg);
-        return;
-    }
+    s->inbox_bytes += footprint(msg);
     s->inbox[s->ninbox++] =
         (mcps_inmsg){msg, shape, in_batch, false, line, mcps_clock_us() - s->t0_us, s->request};
 }
@@ -505,6 +544,26 @@ static bool restore_ids(mcps_session *s, mcps_observed *m)
     return true;
 }
 
+/* A response, or a batch holding one: an answer of sorts to what waited. Notifications, the
+ * target's own requests and oversize fragments are not: a target that sends only those has
+ * answered nothing, however busy it is. */
+static bool answers(const cJSON *msg)
+{
+    if (!cJSON_IsArray(msg))
+        return shape_of(msg) == MCPS_SHAPE_RESPONSE;
+    for (const cJSON *item = msg->child; item; item = item->next)
+        if (shape_of(item) == MCPS_SHAPE_RESPONSE)
+            return true;
+    return false;
+}
+
+static void answered(mcps_session *s)
+{
+    if (s->pending_since_us && !s->pending_init)
+        s->responsive = true;
+    s->pending_since_us = 0;
+}
+
 static void receive_message(mcps_session *s, const mcps_tevent *ev)
 {
     s->counts.lines++;
@@ -517,6 +576,8 @@ static void receive_message(mcps_session *s, const mcps_tevent *ev)
     s->judging = NULL;
     if (!whole)
         return;
+    if (answers(m.msg))
+        answered(s);
     if (s->nids && !restore_ids(s, &m))
         return;
     if (m.info.kind == MCPS_RPC_BATCH) {
@@ -554,14 +615,6 @@ static bool overdue(mcps_session *s, int64_t deadline_ms)
     return ++s->late_polls > LATE_POLLS;
 }
 
-/* A line from the target: whatever waited has an answer of sorts. */
-static void answered(mcps_session *s)
-{
-    if (s->pending_since_us && !s->pending_init)
-        s->responsive = true;
-    s->pending_since_us = 0;
-}
-
 static void stopped(mcps_session *s, const mcps_tevent *ev)
 {
     s->gone = true;
@@ -578,12 +631,10 @@ bool mcps_session_poll(mcps_session *s, int64_t deadline_ms)
     s->t->ops->next(s->t, deadline_ms, &ev);
     switch (ev.kind) {
     case MCPS_TEV_MESSAGE:
-        answered(s);
         s->request = ev.request;
         receive_message(s, &ev);
         return true;
     case MCPS_TEV_OVERSIZE:
-        answered(s);
         receive_oversize(s, &ev);
         return true;
     case MCPS_TEV_STDERR:
@@ -654,7 +705,7 @@ static const char *shutdown_words(mcps_shutdown_how how)
     }
 }
 
-/* How long the target, still running, has been silent since a request it never answered. */
+/* How long the target, still running, has sent no response since a request it never answered. */
 static void measure_stall(mcps_session *s)
 {
     if (s->stall_measured)
@@ -680,6 +731,10 @@ void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
 void mcps_session_take_log(mcps_session *s, mcps_wire_log *out)
 {
     measure_stall(s);
+    if (s->inbox_dropped > 1)
+        mcps_session_event(s, "%zu messages in all were left out of the full inbox",
+                           s->inbox_dropped);
+    s->inbox_dropped = 0;
     *out = (mcps_wire_log){s->wire,   s->nwire, s->wire_dropped,    s->notes,
                            s->nnotes, s->cut,   s->stalled_seconds, s->responsive};
     /* A session that goes on serving cases measures the next one afresh. */

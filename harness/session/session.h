@@ -5,11 +5,14 @@
  * it sends is serialized, logged and remembered (for id matching); what it
  * receives is logged, judged by the observer and queued in an inbox where the
  * engine looks for the messages its steps expect. Batches are queued whole
- * and element by element. Server pings are answered on the spot, as a
- * client must. The wire log is bounded per session (stderr within that
- * more tightly) and, through the run's guard, over the whole run, so a flood
- * cannot grow the report. A deadline given to poll is absolute: however much
- * keeps arriving, poll says "deadline passed" soon after it.
+ * and element by element. The inbox is bounded by count and by memory, more
+ * tightly for what is not a response, so a flood of notifications is logged
+ * and judged but not kept for the steps (the log says so). Server pings are
+ * answered on the spot, as a client must. The wire log is bounded per session
+ * (stderr within that more tightly) and, through the run's guard, over the
+ * whole run, so a flood cannot grow the report. A deadline given to poll is
+ * absolute: however much keeps arriving, poll says "deadline passed" soon
+ * after it.
  */
 #ifndef MCPS_SESSION_SESSION_H
 #define MCPS_SESSION_SESSION_H
@@ -90,14 +93,16 @@ typedef struct mcps_session {
     /* received messages not yet consumed by an expectation */
     mcps_inmsg *inbox;
     size_t ninbox, cap_inbox;
+    size_t inbox_bytes;   /* the memory its messages take, estimated */
+    size_t inbox_dropped; /* messages left out of it in this case (the log says so) */
     mcps_session_counts counts;
     /* what the target did */
     bool stream_closed, exited, gone, input_closed;
     bool cut;                 /* a wait or send was cut short because the run stopped */
-    int64_t pending_since_us; /* oldest request sent since the target's last line; 0: none */
+    int64_t pending_since_us; /* oldest request sent since the target's last response; 0: none */
     bool pending_init;        /* that request was initialize */
-    bool responsive;          /* a line came while a request other than initialize waited */
-    double stalled_seconds;   /* at shutdown (or take_log): silent that long since an
+    bool responsive;          /* a response came while a request other than initialize waited */
+    double stalled_seconds;   /* at shutdown (or take_log): no response that long since an
                                  unanswered request */
     bool stall_measured;
     int64_t late_deadline; /* the deadline polls have been made past, and how many */

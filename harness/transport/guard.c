@@ -20,8 +20,12 @@
 
 bool mcps_guard_init(mcps_guard *g)
 {
-    *g = (mcps_guard){.fd = {-1, -1}, .wire_budget = MCPS_GUARD_WIRE_BUDGET, .watchdog_fd = -1};
+    *g = (mcps_guard){.fd = {-1, -1},
+                      .wire_budget = MCPS_GUARD_WIRE_BUDGET,
+                      .big_budget = MCPS_GUARD_BIG_BUDGET,
+                      .watchdog_fd = -1};
     atomic_init(&g->wire_used, 0);
+    atomic_init(&g->big_used, 0);
     return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0, g->fd) == 0;
 }
 
@@ -99,6 +103,24 @@ bool mcps_guard_take_wire(mcps_guard *g, size_t n)
             return false;
     while (!atomic_compare_exchange_weak(&g->wire_used, &used, used + n));
     return true;
+}
+
+bool mcps_guard_take_big(mcps_guard *g, size_t n)
+{
+    if (!g || !g->big_budget)
+        return true;
+    size_t used = atomic_load(&g->big_used);
+    do
+        if (used && used + n > g->big_budget)
+            return false;
+    while (!atomic_compare_exchange_weak(&g->big_used, &used, used + n));
+    return true;
+}
+
+void mcps_guard_give_big(mcps_guard *g, size_t n)
+{
+    if (g && g->big_budget && n)
+        atomic_fetch_sub(&g->big_used, n);
 }
 
 /* ---- the watchdog ---- */

@@ -32,11 +32,16 @@ typedef struct mcps_guard {
     int64_t deadline_ms; /* mcps_clock_ms() time the whole run ends by; 0: none */
     size_t wire_budget;  /* wire-log bytes all sessions of the run may keep together */
     atomic_size_t wire_used;
+    size_t big_budget; /* bytes all sessions may hold together in messages past 256 KiB */
+    atomic_size_t big_used;
     int watchdog_fd; /* write end of the watchdog's pipe; -1 without one */
 } mcps_guard;
 
 /* Default wire_budget: what the report may hold in wire logs over a whole run. */
 #define MCPS_GUARD_WIRE_BUDGET ((size_t)12 * 1024 * 1024)
+/* Default big_budget: --jobs sessions each reading a --max-message event would hold jobs
+ * times 4 MiB; past this, a session waits for another to be done with its large message. */
+#define MCPS_GUARD_BIG_BUDGET ((size_t)16 * 1024 * 1024)
 
 /* A running guard with no deadline; false when the socket pair cannot be made. */
 bool mcps_guard_init(mcps_guard *g);
@@ -55,6 +60,11 @@ int mcps_guard_fd(const mcps_guard *g);
 
 /* Take n bytes of the run's wire budget; false when they are not left. */
 bool mcps_guard_take_wire(mcps_guard *g, size_t n);
+/* Take n bytes of the budget for large messages; false when they are not left, unless no one
+ * holds any (one message may always be read, whatever --max-message is). Give them back once
+ * the message is handed on or dropped. */
+bool mcps_guard_take_big(mcps_guard *g, size_t n);
+void mcps_guard_give_big(mcps_guard *g, size_t n);
 
 /*
  * Fork a watchdog (before any thread starts): a small process that outlives

@@ -39,6 +39,7 @@ static void resume_paused(mcps_http_transport *t)
 {
     if (t->q.bytes > QUEUE_RESUME)
         return;
+    t->big_waiting = false; /* set again by a transfer that still finds no room */
     for (mcps_http_req *r = t->reqs; r; r = r->next)
         if (r->paused) {
             r->paused = false;
@@ -70,6 +71,8 @@ static void wait_io(mcps_http_transport *t, int64_t deadline)
     int64_t left = deadline - mcps_clock_ms();
     if (left < 0)
         left = 0;
+    if (t->big_waiting && left > MCPS_HTTP_BIG_WAIT)
+        left = MCPS_HTTP_BIG_WAIT;
     struct curl_waitfd stop = {.fd = mcps_guard_fd(t->guard), .events = CURL_WAIT_POLLIN};
     curl_multi_poll(t->multi, stop.fd >= 0 ? &stop : NULL, stop.fd >= 0 ? 1 : 0,
                     left > INT_MAX ? INT_MAX : (int)left, NULL);

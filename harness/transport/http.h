@@ -7,8 +7,10 @@
  * client is libcurl's multi interface, so every stream the session has open
  * (the POSTs in flight, the GET stream) is served by one poll loop, and every
  * wait is bounded by the caller's deadline and the run's guard. Bodies and
- * SSE events longer than max_message are cut (OVERSIZE). No proxy from the
- * environment and no redirects unless asked, and never to another host.
+ * SSE events longer than max_message are cut (OVERSIZE) and their transfer
+ * aborted (but for the legacy stream, which the session lives on). No proxy
+ * from the environment and no redirects unless asked, and never to another
+ * host.
  *
  * ops->name is "streamable-http" or "sse" (for the report). What the session
  * sees through next():
@@ -45,12 +47,12 @@
  * default. body may be NULL (no body).
  */
 typedef struct mcps_http_request {
-    const char *method;             /* "POST", "GET", "DELETE", ... */
-    const char *const *headers;     /* "Name: value" strings, NULL-terminated; NULL: none */
+    const char *method;         /* "POST", "GET", "DELETE", ... */
+    const char *const *headers; /* "Name: value" strings, NULL-terminated; NULL: none */
     const char *body;
     size_t body_len;
-    const char *path;               /* NULL: the endpoint; else a path or URL resolved
-                                       against it (same origin only) */
+    const char *path; /* NULL: the endpoint; else a path or URL resolved
+                         against it (same origin only) */
 } mcps_http_request;
 
 /*
@@ -66,8 +68,7 @@ mcps_transport *mcps_http_open(const mcps_target_config *cfg, char *err, size_t 
  * started (the legacy endpoint event has not come within send_timeout, the
  * transport was shut down, the guard stopped).
  */
-unsigned mcps_http_send(mcps_transport *t, const mcps_http_request *rq, char *err,
-                        size_t errlen);
+unsigned mcps_http_send(mcps_transport *t, const mcps_http_request *rq, char *err, size_t errlen);
 
 /*
  * Set (value non-NULL) or remove (NULL) a header sent with every later
@@ -107,9 +108,10 @@ bool mcps_http_wait_listening(const char *url, int64_t deadline_ms, const mcps_g
  *      Content-Type is application/json (or +json) and the body is not blank,
  *      and the request went to the endpoint: a body from another URL (a request
  *      with a path, e.g. a metadata document) is always given as "body".
- *      Then, when present: "body_bytes":N (the body passed max_message: its
- *      full length) and "headers_dropped":N (headers beyond 64 or 16 KiB);
- *      string values are valid JSON whatever the bytes (bad UTF-8 as U+FFFD);
+ *      Then, when present: "body_bytes":N (the body passed max_message: the
+ *      bytes read before the transfer was aborted, see "error") and
+ *      "headers_dropped":N (headers beyond 64 or 16 KiB); string values are
+ *      valid JSON whatever the bytes (bad UTF-8 as U+FFFD);
  *   {"request":N,"event":"sse","id":"7","type":"message","retry":3000,
  *    "data_bytes":120}  one per SSE block (codec/sse.h: every block with a
  *      line, dispatched or not), before its MESSAGE: "id" when the block had
@@ -121,7 +123,8 @@ bool mcps_http_wait_listening(const char *url, int64_t deadline_ms, const mcps_g
  *      (the server closed it);
  *   {"request":N,"event":"error","error":"Connection refused"}  the request
  *      failed below HTTP (connect, reset mid-body, timeout), or we aborted it
- *      ("redirect to another host refused", headers over 256 KiB).
+ *      ("redirect to another host refused", headers over 256 KiB, a body or
+ *      an SSE event past max_message: what was kept came first, oversize).
  * For the legacy transport the GET of the SSE endpoint is request 1; its
  * first "endpoint" event (resolved against url, same origin only) is where
  * every send() POSTs, and send() waits up to send_timeout for it.

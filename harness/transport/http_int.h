@@ -33,8 +33,15 @@ typedef struct mcps_http_ev {
 
 typedef struct mcps_http_evq {
     mcps_http_ev *head, *tail;
-    size_t bytes; /* payload bytes queued */
+    size_t bytes; /* bytes the queued events take, headers included */
 } mcps_http_evq;
+
+/* What one queued event of len payload bytes takes: a flood of small SSE events
+ * costs its ~200-byte headers too, so the pause threshold must count them. */
+static inline size_t mcps_http_ev_size(size_t len)
+{
+    return sizeof(mcps_http_ev) + len + 1;
+}
 
 /* Queue a copy; false when memory ran out (the event is lost). */
 bool mcps_http_evq_push(mcps_http_evq *q, mcps_tevent_kind kind, unsigned request, const char *data,
@@ -91,6 +98,7 @@ typedef struct mcps_http_req {
     bool final;        /* the final response's headers are complete */
     bool sse, json;
     bool paused;
+    size_t big; /* bytes of the run's budget for large messages it holds (guard.h) */
     long status;
     size_t header_bytes;
     mcps_http_hdrs hdrs_in;
@@ -115,6 +123,7 @@ struct mcps_http_transport {
     unsigned last_n;
     mcps_http_req *reqs;
     mcps_http_evq q;
+    bool big_waiting;  /* a transfer is paused until the run's large-message budget has room */
     mcps_http_ev *cur; /* handed out by the last next(), freed by the next call */
     size_t max_message;
     double send_timeout;
@@ -144,8 +153,15 @@ void mcps_http_event(mcps_http_transport *t, mcps_tevent_kind kind, unsigned n, 
 void mcps_http_finished(mcps_http_transport *t, mcps_http_req *r, CURLcode rc);
 /* Abort and free a transfer (http_req.c). */
 void mcps_http_req_drop(mcps_http_transport *t, mcps_http_req *r);
-/* Pause above this many queued bytes (http.c resumes below half). */
-#define MCPS_HTTP_QUEUE_PAUSE ((size_t)1024 * 1024)
+/* Pause above this many queued bytes (http.c resumes below half): per session, so --jobs 32
+ * sessions of a flooding server hold 8 MiB of events at most. */
+#define MCPS_HTTP_QUEUE_PAUSE ((size_t)256 * 1024)
+/* A transfer holding more than this of one message takes max_message from the run's budget for
+ * large messages first (guard.h), or waits; http.c retries that often. */
+#define MCPS_HTTP_BIG      ((size_t)256 * 1024)
+#define MCPS_HTTP_BIG_WAIT 20 /* ms */
+/* Give back what r holds of that budget (a message handed on, the transfer dropped). */
+void mcps_http_big_release(mcps_http_req *r);
 /* Callbacks (http_resp.c) */
 size_t mcps_http_on_header(char *buf, size_t size, size_t nitems, void *ud);
 size_t mcps_http_on_body(char *buf, size_t size, size_t nitems, void *ud);

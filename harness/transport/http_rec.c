@@ -35,7 +35,7 @@ bool mcps_http_evq_push(mcps_http_evq *q, mcps_tevent_kind kind, unsigned reques
     else
         q->head = e;
     q->tail = e;
-    q->bytes += len;
+    q->bytes += mcps_http_ev_size(len);
     return true;
 }
 
@@ -47,7 +47,7 @@ mcps_http_ev *mcps_http_evq_pop(mcps_http_evq *q)
     q->head = e->next;
     if (!q->head)
         q->tail = NULL;
-    q->bytes -= e->len;
+    q->bytes -= mcps_http_ev_size(e->len);
     e->next = NULL;
     return e;
 }

@@ -295,6 +295,7 @@ void mcps_http_req_drop(mcps_http_transport *t, mcps_http_req *r)
             break;
         }
     curl_multi_remove_handle(t->multi, r->easy);
+    mcps_http_big_release(r);
     curl_easy_cleanup(r->easy);
     curl_slist_free_all(r->hdrs);
     mcps_http_hdrs_reset(&r->hdrs_in);

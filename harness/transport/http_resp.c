@@ -169,6 +169,16 @@ static void refuse(mcps_http_req *r, const char *why)
         snprintf(r->refused, sizeof r->refused, "%s", why);
 }
 
+/* Past max_message nothing more is judged, so the rest is not downloaded either. */
+static void refuse_cut(mcps_http_req *r, const char *what)
+{
+    char why[160];
+    snprintf(why, sizeof why,
+             "%s passed --max-message (%zu bytes): the transfer was aborted after %llu bytes", what,
+             r->t->max_message, (unsigned long long)r->bytes);
+    refuse(r, why);
+}
+
 /* Whether curl follows this status (with FOLLOWLOCATION) when a Location comes with it. */
 static bool followed_status(long status)
 {
@@ -247,6 +257,29 @@ size_t mcps_http_on_header(char *buf, size_t size, size_t nitems, void *ud)
     return len;
 }
 
+void mcps_http_big_release(mcps_http_req *r)
+{
+    mcps_guard_give_big(r->t->guard, r->big);
+    r->big = 0;
+}
+
+/* Room to hold len more bytes beside the held ones: past MCPS_HTTP_BIG, only with max_message
+ * of the run's budget for large messages, so that --jobs sessions reading huge messages at
+ * once do not hold --jobs times max_message; false: pause until it has room. */
+static bool big_room(mcps_http_req *r, size_t held, size_t len)
+{
+    mcps_http_transport *t = r->t;
+    if (r->big || held + len <= MCPS_HTTP_BIG)
+        return true;
+    if (mcps_guard_take_big(t->guard, t->max_message)) {
+        r->big = t->max_message;
+        return true;
+    }
+    r->paused = true;
+    t->big_waiting = true;
+    return false;
+}
+
 size_t mcps_http_on_body(char *buf, size_t size, size_t nitems, void *ud)
 {
     mcps_http_req *r = ud;
@@ -259,17 +292,27 @@ size_t mcps_http_on_body(char *buf, size_t size, size_t nitems, void *ud)
             r->paused = true;
             return CURL_WRITEFUNC_PAUSE; /* curl hands us the same bytes again on resume */
         }
+        if (!big_room(r, mcps_sse_held(&r->parser), len))
+            return CURL_WRITEFUNC_PAUSE;
         r->bytes += len;
         if (!mcps_sse_feed(&r->parser, buf, len))
             refuse(r, "out of memory parsing the event stream");
+        else if (!r->legacy_stream && mcps_sse_end_cut(&r->parser))
+            refuse_cut(r, "an SSE event"); /* the legacy stream is all the session has: read on */
+        if (r->big && mcps_sse_held(&r->parser) <= MCPS_HTTP_BIG)
+            mcps_http_big_release(r); /* the large event went on */
         return r->refused[0] ? 0 : len;
     }
+    if (!big_room(r, r->body.len, len))
+        return CURL_WRITEFUNC_PAUSE;
     size_t room = t->max_message - r->body.len;
-    if (len > room)
-        r->body_cut = true;
     mcps_buf_append(&r->body, buf, len < room ? len : room);
     r->bytes += len;
-    return r->body.oom ? 0 : len;
+    if (len > room) {
+        r->body_cut = true;
+        refuse_cut(r, "the body");
+    }
+    return r->body.oom || r->refused[0] ? 0 : len;
 }
 
 /* ---- completion ---- */
@@ -330,6 +373,8 @@ void mcps_http_finished(mcps_http_transport *t, mcps_http_req *r, CURLcode rc)
 {
     if (r->parser_on)
         mcps_sse_finish(&r->parser); /* an unterminated last block is dropped, as WHATWG says */
+    if (r->body_cut)
+        body_complete(r); /* what was kept goes on, oversize, before the error that cut it */
     if (r->refused[0])
         error_record(r, r->refused, !r->final);
     else if (rc != CURLE_OK)

@@ -1,11 +1,17 @@
 #!/usr/bin/python3
 """mcpspec against real MCP servers from npm (pinned in tests/servers/), over
-stdio. Each run's verdicts must equal the committed snapshot in
-tests/snapshots/, so a change in what mcpspec says about a real server shows
-up in review. To accept a change: MCPSPEC_UPDATE_SNAPSHOTS=1 and run again.
+stdio, Streamable HTTP and the legacy HTTP+SSE. Each run's verdicts must equal
+the committed snapshot in tests/snapshots/, so a change in what mcpspec says
+about a real server shows up in review. To accept a change:
+MCPSPEC_UPDATE_SNAPSHOTS=1 and run again.
+
+Over HTTP, mcpspec itself starts the server (--server CMD --env PORT=N --url
+URL) on a free port of 127.0.0.1, through tests/servers/loopback-only.cjs so
+that it never listens beyond loopback, and stops it at the end.
 """
 import json
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -16,6 +22,8 @@ from common import MCPSPEC, ROOT  # noqa: E402
 
 SNAPSHOTS = os.path.join(ROOT, "tests", "snapshots")
 UPDATE = os.environ.get("MCPSPEC_UPDATE_SNAPSHOTS") == "1"
+# MCPSPEC_KEEP_REPORTS=DIR keeps each run's reports in DIR/<snapshot name>/.
+KEEP = os.environ.get("MCPSPEC_KEEP_REPORTS")
 
 
 def install():
@@ -26,9 +34,33 @@ def install():
     return r.stdout.strip()
 
 
+def free_port():
+    """A port of 127.0.0.1 nobody listens on now (closed again: the server takes it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def verdict_lines(report):
     lines = ["%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"]) for c in report["cases"]]
     return sorted(lines)
+
+
+LOOPBACK = os.path.join(ROOT, "tests", "servers", "loopback-only.cjs")
+# The tool calls server-everything consents to, on every transport.
+EVERYTHING_CALLS = {
+    "tool": {"name": "get-structured-content", "arguments": {"location": "Chicago"}},
+    "slow_tool": {"name": "trigger-long-running-operation",
+                  "arguments": {"duration": 2, "steps": 4}},
+    "task_required_tool": {"name": "simulate-research-query",
+                           "arguments": {"topic": "mcpspec"}},
+    # Registered only for clients that declare the capability they use.
+    "sampling_tool": {"name": "trigger-sampling-request",
+                      "arguments": {"prompt": "What is 2 + 2?", "maxTokens": 50}},
+    "elicitation_tool": {"name": "trigger-elicitation-request", "arguments": {}},
+    "url_elicitation_tool": {"name": "trigger-url-elicitation",
+                             "arguments": {"url": "https://example.com/connect"}},
+}
 
 
 class RealServerTest(unittest.TestCase):
@@ -36,9 +68,12 @@ class RealServerTest(unittest.TestCase):
     def setUpClass(cls):
         cls.modules = os.path.join(install(), "node_modules", "@modelcontextprotocol")
 
-    def run_server(self, name, config, extra=()):
+    def run_server(self, name, config, extra=(), snapshot=True):
         """Run mcpspec with this target configuration (a dict) and compare with the snapshot."""
         with tempfile.TemporaryDirectory() as out:
+            if KEEP:
+                out = os.path.join(KEEP, name)
+                os.makedirs(out, exist_ok=True)
             path = os.path.join(out, "target.json")
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(config, f)
@@ -49,6 +84,8 @@ class RealServerTest(unittest.TestCase):
                 report = json.load(f)
         self.assertIn(r.returncode, (0, 1), "the run completes: " + r.stderr)
         self.assertIsNone(report["fatal"])
+        if not snapshot:
+            return report
         got = verdict_lines(report)
         path = os.path.join(SNAPSHOTS, name + ".tsv")
         if UPDATE or not os.path.exists(path):
@@ -59,28 +96,67 @@ class RealServerTest(unittest.TestCase):
             want = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
         if got != want:
             changed = sorted(set(got) ^ set(want))
+            seen = {"%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"]): c
+                    for c in report["cases"]}
+
+            def why(line):
+                c = seen.get(line)
+                return " (%s)" % (c.get("observed") or c.get("reason") or "")[:300] if c else ""
             self.fail("verdicts on %s changed (- snapshot, + now):\n%s" % (name, "\n".join(
-                ("+ " if l in got else "- ") + l for l in changed)))
+                ("+ " if l in got else "- ") + l + why(l) for l in changed)))
+        return report
+
+    def run_http(self, name, command, path, transport, snapshot=True, extra=(), calls=None):
+        """mcpspec starts `node --require loopback-only.cjs COMMAND` with PORT set, tests
+        http://127.0.0.1:PORT/PATH over this transport, and stops it."""
+        port = free_port()
+        config = {"server": "node --require %s %s" % (LOOPBACK, command)}
+        if calls:
+            config["calls"] = calls
+        report = self.run_server(name, config, snapshot=snapshot, extra=[
+            "--env", "PORT=%d" % port, "--url", "http://127.0.0.1:%d%s" % (port, path),
+            "--transport", transport] + list(extra))
+        self.assertEqual(report["target"], "http://127.0.0.1:%d%s" % (port, path))
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            self.assertNotEqual(s.connect_ex(("127.0.0.1", port)), 0,
+                                "the server still listens after the run: not stopped")
         return report
 
     def test_server_everything(self):
         script = os.path.join(self.modules, "server-everything", "dist", "index.js")
         self.run_server("server-everything", {
             "server": "node %s stdio" % script,
-            "calls": {
-                "tool": {"name": "get-structured-content", "arguments": {"location": "Chicago"}},
-                "slow_tool": {"name": "trigger-long-running-operation",
-                              "arguments": {"duration": 2, "steps": 4}},
-                "task_required_tool": {"name": "simulate-research-query",
-                                       "arguments": {"topic": "mcpspec"}},
-                # Registered only for clients that declare the capability they use.
-                "sampling_tool": {"name": "trigger-sampling-request",
-                                  "arguments": {"prompt": "What is 2 + 2?", "maxTokens": 50}},
-                "elicitation_tool": {"name": "trigger-elicitation-request", "arguments": {}},
-                "url_elicitation_tool": {"name": "trigger-url-elicitation",
-                                         "arguments": {"url": "https://example.com/connect"}},
-            },
+            "calls": EVERYTHING_CALLS,
         })
+
+    def test_server_everything_http(self):
+        script = os.path.join(self.modules, "server-everything", "dist", "index.js")
+        report = self.run_http("server-everything-http", script + " streamableHttp", "/mcp",
+                               "streamable-http", calls=EVERYTHING_CALLS)
+        self.assertEqual(report["transport"], "streamable-http")
+
+    def test_server_everything_sse(self):
+        script = os.path.join(self.modules, "server-everything", "dist", "index.js")
+        report = self.run_http("server-everything-sse", script + " sse", "/sse", "sse",
+                               calls=EVERYTHING_CALLS)
+        self.assertEqual(report["transport"], "sse")
+        # auto: the POST of initialize to /sse is refused, so the legacy GET is tried,
+        # and 2024-11-05 (the revision of HTTP+SSE) is found there. The SDK answers the
+        # later revisions over it too.
+        report = self.run_http("server-everything-sse-auto", script + " sse", "/sse", "auto",
+                               snapshot=False, extra=["--suite", "ping"])
+        self.assertEqual(report["transport"], "sse")
+        supported = [r["revision"] for r in report["revisions"] if r["supported"]]
+        self.assertIn("2024-11-05", supported)
+        self.assertTrue(any(c["revision"] == "2024-11-05" and c["verdict"] == "PASS"
+                            for c in report["cases"] if c["suite"] == "ping"))
+
+    def test_server_basic_vanillajs_http(self):
+        """Stateless Streamable HTTP (no Mcp-Session-Id), from the 2.0 SDK packages."""
+        script = os.path.join(self.modules, "server-basic-vanillajs", "dist", "index.js")
+        report = self.run_http("server-basic-vanillajs-http", script, "/mcp", "streamable-http",
+                               calls={"tool": {"name": "get-time", "arguments": {}}})
+        self.assertEqual(report["transport"], "streamable-http")
 
     def test_server_filesystem(self):
         """Traversal probes run on a root folder this test creates (tools/path-traversal)."""

@@ -356,6 +356,27 @@ static void test_oversize_type_and_id(void **state)
     free(got);
 }
 
+/* A reader that stops at a cut event (mcps_sse_end_cut) gets it at once, oversize, as the
+ * blank line would have ended it; a block not cut is not ended early. */
+static void test_end_cut(void **state)
+{
+    (void)state;
+    mcps_buf out = {0};
+    mcps_sse_parser p;
+    mcps_sse_init(&p, 4, record, &out);
+    assert_true(mcps_sse_feed(&p, "id:7\ndata:ab", 12));
+    assert_false(mcps_sse_end_cut(&p));
+    assert_true(mcps_sse_feed(&p, "cdef", 4));
+    assert_true(mcps_sse_end_cut(&p));
+    assert_false(mcps_sse_end_cut(&p));                   /* reported once */
+    assert_true(mcps_sse_feed(&p, "event:abcdefgh", 14)); /* a type line being cut */
+    assert_true(mcps_sse_end_cut(&p));
+    mcps_sse_free(&p);
+    mcps_buf_putc(&out, '\0');
+    assert_string_equal(out.data, "message|abcd|7|DIO f2 c0\nabcd||7|O f1 c0\n");
+    mcps_buf_free(&out);
+}
+
 /* Feed a block of `fill` bytes after `head`, a chunk at a time, and check no buffer grew. */
 static void flood(const char *head, char fill, const char *tail, size_t max_event)
 {
@@ -473,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_finish_starts_a_new_stream),
         cmocka_unit_test(test_oversize_data),
         cmocka_unit_test(test_oversize_type_and_id),
+        cmocka_unit_test(test_end_cut),
         cmocka_unit_test(test_long_lines_stay_bounded),
         cmocka_unit_test(test_every_byte_boundary),
     };
