@@ -4,7 +4,8 @@
  * per case.
  *
  * A case "stalls" when, at its shutdown, the target was still running and had
- * sent no response for at least --timeout since a request it never answered
+ * sent no response for at least --timeout since a request it never answered,
+ * or over HTTP had ended every exchange without one (a 500 for everything)
  * (notifications and oversize fragments are no answer: a target that floods
  * them and answers nothing is stalled all the same); it shows the target
  * "responsive" when a request other than initialize got a response, and says
@@ -131,7 +132,7 @@ void mcps_liveness_after_case(mcps_liveness *l, const mcps_exec_env *env, const 
     if (!alive)
         snprintf(l->dead, sizeof l->dead,
                  "the target stopped responding: %zu cases in a row ended with a request "
-                 "unanswered for %.1f s or more, then %.160s",
+                 "unanswered for %.1f s or more (or refused at the HTTP level), then %.160s",
                  stalls, cfg->timeout, why);
     l->probing = false;
     mtx_unlock(&l->lock);

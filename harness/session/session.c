@@ -712,7 +712,9 @@ static void measure_stall(mcps_session *s)
         return;
     s->stall_measured = true;
     if (s->pending_since_us && !s->exited && !s->stream_closed && !s->gone)
-        s->stalled_seconds = (double)(mcps_clock_us() - s->pending_since_us) / 1e6;
+        s->stalled_seconds = mcps_session_idle(s)
+                                 ? MCPS_STALLED_FOR_GOOD
+                                 : (double)(mcps_clock_us() - s->pending_since_us) / 1e6;
 }
 
 void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)

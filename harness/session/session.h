@@ -29,6 +29,9 @@
 #include "transport/transport.h"
 
 /* The shape a message has, whatever is wrong with it: what the engine waits for. */
+/* stalled_seconds of a request whose HTTP exchange ended without an answer: it never will. */
+#define MCPS_STALLED_FOR_GOOD 1e9
+
 typedef enum mcps_shape {
     MCPS_SHAPE_OTHER,        /* not an object the engine can correlate */
     MCPS_SHAPE_REQUEST,      /* method and id */
@@ -103,7 +106,8 @@ typedef struct mcps_session {
     bool pending_init;        /* that request was initialize */
     bool responsive;          /* a response came while a request other than initialize waited */
     double stalled_seconds;   /* at shutdown (or take_log): no response that long since an
-                                 unanswered request */
+                                 unanswered request; MCPS_STALLED_FOR_GOOD when over HTTP
+                                 every exchange had ended without its answer */
     bool stall_measured;
     int64_t late_deadline; /* the deadline polls have been made past, and how many */
     size_t late_polls;
