@@ -868,6 +868,9 @@ static void note_process(case_run *cr, const mcps_proc *p)
                            "%s is shared (--isolation shared): the cases after "
                            "this one run on it too, with ids of their own",
                            where);
+    else if (!mcps_rev_is_handshake(p->rev))
+        mcps_session_event(cr->s, "case %u on the shared %s (2026-07-28: no handshake)", p->cases,
+                           where);
     else
         mcps_session_event(cr->s,
                            "case %u on the shared %s; its handshake (initialize "
@@ -918,10 +921,12 @@ static bool barrier(case_run *cr, unsigned n)
 {
     char id[64], err[200];
     snprintf(id, sizeof id, "\"mcpspec-sync-%u\"", n);
-    cJSON *ping = mcps_rpc_request(id, "ping", NULL);
+    /* 2026-07-28 has no ping (PING-004): server/discover is its liveness request. */
+    cJSON *ping =
+        mcps_rpc_request(id, mcps_rev_is_handshake(cr->rev) ? "ping" : "server/discover", NULL);
     cJSON *want = mcps_json_parse_simple(id, strlen(id));
-    mcps_session_event(cr->s,
-                       "sync: what arrives before the answer to ping %s belongs to this case", id);
+    mcps_session_event(cr->s, "sync: what arrives before the answer to %s %s belongs to this case",
+                       mcps_rev_is_handshake(cr->rev) ? "ping" : "server/discover", id);
     bool ok = ping && want && mcps_session_send(cr->s, ping, err, sizeof err);
     double seconds = cr->env->cfg->timeout;
     int64_t deadline = mcps_clock_deadline(seconds);

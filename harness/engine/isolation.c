@@ -19,7 +19,7 @@ static bool read_only_method(const char *method)
     static const char *const methods[] = {
         "ping",         "tools/list",  "resources/list",      "resources/templates/list",
         "prompts/list", "prompts/get", "completion/complete", "resources/read",
-        "tasks/get",    "tasks/list",
+        "tasks/get",    "tasks/list",  "server/discover",
     };
     for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
         if (strcmp(method, methods[i]) == 0)

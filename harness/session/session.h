@@ -114,6 +114,8 @@ typedef struct mcps_session {
     cJSON *init_id;   /* the id of the last initialize we sent */
     int http_status;  /* status of the last HTTP response, 0 before one (or after an error) */
     bool http_failed; /* the last request failed below HTTP */
+    /* 2026-07-28 (session_stateless.c): the capabilities every request declares; NULL: {} */
+    cJSON *client_caps;
     /* the line being judged, so findings can quote it */
     const char *judging;
     size_t judging_len;
@@ -175,6 +177,22 @@ bool mcps_session_send_http(mcps_session *s, const cJSON *spec, char *err, size_
 
 /* The number of the last HTTP request sent (1, 2, ...; stdio: 0). */
 unsigned mcps_session_last_request(const mcps_session *s);
+
+/*
+ * The stateless model of 2026-07-28 (session_stateless.c). A session whose
+ * revision is 2026-07-28 has no handshake: every request it sends gets
+ * params._meta io.modelcontextprotocol/protocolVersion, clientCapabilities
+ * (set_client's, default {}) and clientInfo, unless the message already has
+ * the key (kept as written) or has it as null (left out).
+ */
+bool mcps_session_stateless(const mcps_session *s);
+void mcps_session_set_client(mcps_session *s, const cJSON *client_caps);
+/* msg with the per-request _meta added (the caller frees it), or NULL when nothing changes. */
+cJSON *mcps_session_stamp(const mcps_session *s, const cJSON *msg);
+/* The seam for the 2026-07-28 HTTP headers: MCP-Protocol-Version (the _meta version, or NULL),
+ * Mcp-Method and Mcp-Name (NULL for methods without one) of a stamped request. */
+bool mcps_stateless_header_values(const cJSON *request, const char **version, const char **method,
+                                  const char **name);
 
 /* Shut down if needed and free everything. */
 void mcps_session_free(mcps_session *s);
