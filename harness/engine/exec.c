@@ -827,8 +827,10 @@ static void set_content_types(case_run *cr)
 static void set_builtins(case_run *cr)
 {
     cJSON *supported = cJSON_CreateArray();
+    /* Of the case's era: a handshake's answer never names 2026-07-28, which has none. */
     for (int r = MCPS_REV_COUNT - 1; r >= 0; r--)
-        if (mcps_discovery_supports(cr->env->discovery, (mcps_rev)r)) {
+        if (mcps_discovery_supports(cr->env->discovery, (mcps_rev)r) &&
+            mcps_rev_is_handshake((mcps_rev)r) == mcps_rev_is_handshake(cr->rev)) {
             if (!cJSON_GetArraySize(supported))
                 mcps_vars_set_string(&cr->vars, "latest_revision", mcps_rev_name((mcps_rev)r));
             cJSON_AddItemToArray(supported, cJSON_CreateString(mcps_rev_name((mcps_rev)r)));
@@ -839,6 +841,9 @@ static void set_builtins(case_run *cr)
     for (size_t i = 0; config && i < config->n; i++)
         mcps_vars_set(&cr->vars, config->items[i].name, config->items[i].value);
     mcps_vars_set_string(&cr->vars, "revision", mcps_rev_name(cr->rev));
+    /* The request that shows a target alive: 2026-07-28 has no ping (PING-004). */
+    mcps_vars_set_string(&cr->vars, "liveness_method",
+                         mcps_rev_is_handshake(cr->rev) ? "ping" : "server/discover");
     set_content_types(cr);
     mcps_vars_set_string(&cr->vars, "mcpspec_version", MCPS_VERSION);
     mcps_vars_set_string(&cr->vars, "case", cr->c->id);
