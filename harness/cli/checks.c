@@ -128,7 +128,7 @@ static void add_builtins(cJSON *checks, const mcps_run_config *cfg, const mcps_b
         if (cfg && !mcps_run_selects(cfg, &observe, &c))
             continue;
         /* Graded once per revision the run covers. */
-        cJSON *o = record(id, "observer", "observe", title, reqs, MCPS_REV_HANDSHAKE_ERA);
+        cJSON *o = record(id, "observer", "observe", title, reqs, MCPS_REV_ALL);
         add_builtin_proofs(o, id, "observe", bp);
         cJSON_AddItemToArray(checks, o);
     }

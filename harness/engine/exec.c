@@ -946,6 +946,31 @@ static bool barrier(case_run *cr, unsigned n)
     return ok;
 }
 
+/* The sync request and its answer are mcpspec's, not the case's: the observer checks count
+ * what the case made the target say (on 2026-07-28 no handshake result stands in for them). */
+static void uncount_sync(case_run *cr, unsigned n)
+{
+    char id[64];
+    snprintf(id, sizeof id, "\"mcpspec-sync-%u\"", n);
+    cJSON *want = mcps_json_parse_simple(id, strlen(id));
+    mcps_session_counts *k = &cr->s->counts;
+    for (size_t i = 0; want && i < cr->s->ninbox; i++) {
+        const cJSON *m = cr->s->inbox[i].msg;
+        if (cr->s->inbox[i].shape != MCPS_SHAPE_RESPONSE ||
+            !mcps_rpc_id_equal(cJSON_GetObjectItemCaseSensitive(m, "id"), want))
+            continue;
+        size_t *kind = cJSON_HasObjectItem(m, "error") ? &k->errors : &k->results;
+        if (k->sent && k->lines && k->responses && *kind) {
+            k->sent--;
+            k->lines--;
+            k->responses--;
+            (*kind)--;
+        }
+        break;
+    }
+    mcps_json_delete(want);
+}
+
 static size_t since(size_t now, size_t base)
 {
     return now >= base ? now - base : 0;
@@ -1051,6 +1076,8 @@ bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const 
     bool again = run_on(&cr, p, at, r) && keep && mcps_proc_usable(p);
     bool cut = cr.s->cut; /* the case itself; a stop during the sync only ends the process */
     bool synced = !again || barrier(&cr, p->cases);
+    if (again && synced)
+        uncount_sync(&cr, p->cases);
     again = again && synced && mcps_proc_usable(p);
     if (!again)
         mcps_session_shutdown(cr.s, NULL);
