@@ -271,6 +271,7 @@ void rs_initialize(rs_server *s, const rs_req *req, rs_reply *r)
     if (!negotiate(s, requested, r))
         return;
     s->initialized = true;
+    mcps_json_delete(s->client_caps); /* a 2026-07-28 request's, on a dual-era process */
     s->client_caps =
         cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(req->params, "capabilities"), true);
     rs_debug(s, "initialized: client asked %s, server speaks %s", requested, s->announced);
