@@ -112,10 +112,11 @@ static void add_builtins(cJSON *checks, const mcps_run_config *cfg, const mcps_b
 {
     const char *name, *title, *reqs;
     static const mcps_suite observe = {.name = "observe"}, discovery = {.name = "discovery"};
-    if (mcps_run_discovery_check(&name, &title, &reqs)) {
-        mcps_case c = {.id = (char *)name, .name = "initialize"};
+    mcps_rev_set revs;
+    for (size_t i = 0; mcps_run_discovery_check(i, &name, &title, &reqs, &revs); i++) {
+        mcps_case c = {.id = (char *)name, .name = (char *)strchr(name, '/') + 1};
         if (!cfg || mcps_run_selects(cfg, &discovery, &c)) {
-            cJSON *o = record(name, "discovery", "discovery", title, reqs, MCPS_REV_HANDSHAKE_ERA);
+            cJSON *o = record(name, "discovery", "discovery", title, reqs, revs);
             add_builtin_proofs(o, name, "discovery", bp);
             cJSON_AddItemToArray(checks, o);
         }
@@ -127,7 +128,7 @@ static void add_builtins(cJSON *checks, const mcps_run_config *cfg, const mcps_b
         if (cfg && !mcps_run_selects(cfg, &observe, &c))
             continue;
         /* Graded once per revision the run covers. */
-        cJSON *o = record(id, "observer", "observe", title, reqs, MCPS_REV_HANDSHAKE_ERA);
+        cJSON *o = record(id, "observer", "observe", title, reqs, MCPS_REV_ALL);
         add_builtin_proofs(o, id, "observe", bp);
         cJSON_AddItemToArray(checks, o);
     }

@@ -7,8 +7,9 @@
  * not; an error or silence means it is not, and is recorded. Every probe is
  * kept as a "discovery" record with its wire log, so a user can see why a
  * revision was not tested. The probes are independent processes and run at
- * once, so a target that never answers costs one probe timeout, not four. 2026-07-28 has no
- * handshake; its probe (server/discover, step 2) slots in here once the stateless suites exist.
+ * once, so a target that never answers costs one probe timeout, not five.
+ * 2026-07-28 has no handshake: its probe, server/discover on a process of its
+ * own beside these (step 2), is in discover_stateless.c.
  */
 #include "engine/internal.h"
 
@@ -16,6 +17,7 @@
 #include "codec/json.h"
 #include "base/clock.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,10 +51,10 @@ static bool http_refused(const mcps_session *s)
     return s->http && (s->http_failed || s->http_status >= 300);
 }
 
-/* The probe's answer, or NULL after the deadline or the target's exit. */
-static const cJSON *await_probe_answer(mcps_session *s, int64_t deadline)
+/* The answer to the request with this id (JSON text), or NULL after the deadline or the exit. */
+const cJSON *mcps_discovery_await(mcps_session *s, const char *id, int64_t deadline)
 {
-    cJSON *want = mcps_json_parse_simple(PROBE_ID, strlen(PROBE_ID));
+    cJSON *want = mcps_json_parse_simple(id, strlen(id));
     const cJSON *found = NULL;
     bool refused = false;
     while (!found) {
@@ -74,13 +76,18 @@ static const cJSON *await_probe_answer(mcps_session *s, int64_t deadline)
     return found;
 }
 
-static void set_detail(mcps_rev_probe *p, const char *fmt, const char *a, const char *b)
+void mcps_discovery_detail(mcps_rev_probe *p, const char *fmt, ...)
 {
     mcps_buf d = {0};
-    mcps_buf_printf(&d, fmt, a, b);
+    va_list ap;
+    va_start(ap, fmt);
+    mcps_buf_vprintf(&d, fmt, ap);
+    va_end(ap);
     free(p->detail);
     p->detail = mcps_buf_take(&d);
 }
+
+#define set_detail mcps_discovery_detail
 
 /* Read the answer: supported, another version, or an error. */
 static mcps_verdict judge_answer(mcps_discovery *d, mcps_rev rev, const cJSON *answer)
@@ -114,11 +121,17 @@ static mcps_verdict judge_answer(mcps_discovery *d, mcps_rev rev, const cJSON *a
 #define CHECK_TITLE "Revision discovery: initialize on a fresh process"
 #define CHECK_REQS  "LIFE-INIT-003 LIFE-VER-003"
 
-bool mcps_run_discovery_check(const char **id, const char **title, const char **reqs)
+bool mcps_run_discovery_check(size_t i, const char **id, const char **title, const char **reqs,
+                              mcps_rev_set *revs)
 {
+    if (i == 1)
+        return mcps_discovery_stateless_check(id, title, reqs, revs);
+    if (i > 1)
+        return false;
     *id = CHECK_ID;
     *title = CHECK_TITLE;
     *reqs = CHECK_REQS;
+    *revs = MCPS_REV_HANDSHAKE_ERA;
     return true;
 }
 
@@ -157,7 +170,7 @@ static void probe(const mcps_run_config *cfg, mcps_discovery *d, mcps_rev rev, c
     cJSON *init = mcps_exec_initialize_request(PROBE_ID, mcps_rev_name(rev), NULL);
     const cJSON *answer = NULL;
     if (mcps_session_send(s, init, err, sizeof err))
-        answer = await_probe_answer(s, mcps_clock_deadline(cfg->probe_timeout));
+        answer = mcps_discovery_await(s, PROBE_ID, mcps_clock_deadline(cfg->probe_timeout));
     cJSON_Delete(init);
     if (answer) {
         c->verdict = judge_answer(d, rev, answer);
@@ -196,20 +209,24 @@ typedef struct probe_job {
 static int probe_thread(void *arg)
 {
     probe_job *j = arg;
-    probe(j->cfg, j->d, j->rev, j->fatal, sizeof j->fatal);
+    if (mcps_rev_is_handshake(j->rev))
+        probe(j->cfg, j->d, j->rev, j->fatal, sizeof j->fatal);
+    else
+        mcps_discover_stateless(j->cfg, j->d, j->fatal, sizeof j->fatal);
     return 0;
 }
 
 /* Which revisions to probe; the others get a detail saying why not. */
 static bool wanted(const mcps_run_config *cfg, mcps_discovery *d, mcps_rev rev)
 {
-    if (!mcps_rev_is_handshake(rev)) {
-        set_detail(&d->probes[rev], "%s%s",
-                   "not probed: mcpspec has no 2026-07-28 (stateless) suites yet", "");
+    if (!mcps_rev_is_handshake(rev) && cfg->target.kind != MCPS_TRANSPORT_STDIO) {
+        set_detail(&d->probes[rev], "%s",
+                   "not probed: mcpspec probes 2026-07-28 on stdio only so far (over HTTP it "
+                   "needs the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers)");
         return false;
     }
     if (cfg->revisions && !mcps_rev_set_has(cfg->revisions, rev)) {
-        set_detail(&d->probes[rev], "%s%s", "not probed: excluded by --revision", "");
+        set_detail(&d->probes[rev], "%s", "not probed: excluded by --revision");
         return false;
     }
     return true;

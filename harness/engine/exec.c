@@ -876,8 +876,10 @@ static void set_content_types(case_run *cr)
 static void set_builtins(case_run *cr)
 {
     cJSON *supported = cJSON_CreateArray();
+    /* Of the case's era: a handshake's answer never names 2026-07-28, which has none. */
     for (int r = MCPS_REV_COUNT - 1; r >= 0; r--)
-        if (mcps_discovery_supports(cr->env->discovery, (mcps_rev)r)) {
+        if (mcps_discovery_supports(cr->env->discovery, (mcps_rev)r) &&
+            mcps_rev_is_handshake((mcps_rev)r) == mcps_rev_is_handshake(cr->rev)) {
             if (!cJSON_GetArraySize(supported))
                 mcps_vars_set_string(&cr->vars, "latest_revision", mcps_rev_name((mcps_rev)r));
             cJSON_AddItemToArray(supported, cJSON_CreateString(mcps_rev_name((mcps_rev)r)));
@@ -888,6 +890,9 @@ static void set_builtins(case_run *cr)
     for (size_t i = 0; config && i < config->n; i++)
         mcps_vars_set(&cr->vars, config->items[i].name, config->items[i].value);
     mcps_vars_set_string(&cr->vars, "revision", mcps_rev_name(cr->rev));
+    /* The request that shows a target alive: 2026-07-28 has no ping (PING-004). */
+    mcps_vars_set_string(&cr->vars, "liveness_method",
+                         mcps_rev_is_handshake(cr->rev) ? "ping" : "server/discover");
     set_content_types(cr);
     mcps_vars_set_string(&cr->vars, "mcpspec_version", MCPS_VERSION);
     mcps_vars_set_string(&cr->vars, "case", cr->c->id);
@@ -916,6 +921,9 @@ static void note_process(case_run *cr, const mcps_proc *p)
         mcps_session_event(cr->s,
                            "%s is shared (--isolation shared): the cases after "
                            "this one run on it too, with ids of their own",
+                           where);
+    else if (!mcps_rev_is_handshake(p->rev))
+        mcps_session_event(cr->s, "case %u on the shared %s (2026-07-28: no handshake)", p->cases,
                            where);
     else
         mcps_session_event(cr->s,
@@ -967,10 +975,12 @@ static bool ping_barrier(case_run *cr, unsigned n)
 {
     char id[64], err[200];
     snprintf(id, sizeof id, "\"mcpspec-sync-%u\"", n);
-    cJSON *ping = mcps_rpc_request(id, "ping", NULL);
+    /* 2026-07-28 has no ping (PING-004): server/discover is its liveness request. */
+    cJSON *ping =
+        mcps_rpc_request(id, mcps_rev_is_handshake(cr->rev) ? "ping" : "server/discover", NULL);
     cJSON *want = mcps_json_parse_simple(id, strlen(id));
-    mcps_session_event(cr->s,
-                       "sync: what arrives before the answer to ping %s belongs to this case", id);
+    mcps_session_event(cr->s, "sync: what arrives before the answer to %s %s belongs to this case",
+                       mcps_rev_is_handshake(cr->rev) ? "ping" : "server/discover", id);
     bool ok = ping && want && mcps_session_send(cr->s, ping, err, sizeof err);
     double seconds = cr->env->cfg->timeout;
     int64_t deadline = mcps_clock_deadline(seconds);
@@ -1013,6 +1023,31 @@ static bool barrier(case_run *cr, unsigned n)
                            STREAM_END_GRACE_MS);
     }
     return ping_barrier(cr, n);
+}
+
+/* The sync request and its answer are mcpspec's, not the case's: the observer checks count
+ * what the case made the target say (on 2026-07-28 no handshake result stands in for them). */
+static void uncount_sync(case_run *cr, unsigned n)
+{
+    char id[64];
+    snprintf(id, sizeof id, "\"mcpspec-sync-%u\"", n);
+    cJSON *want = mcps_json_parse_simple(id, strlen(id));
+    mcps_session_counts *k = &cr->s->counts;
+    for (size_t i = 0; want && i < cr->s->ninbox; i++) {
+        const cJSON *m = cr->s->inbox[i].msg;
+        if (cr->s->inbox[i].shape != MCPS_SHAPE_RESPONSE ||
+            !mcps_rpc_id_equal(cJSON_GetObjectItemCaseSensitive(m, "id"), want))
+            continue;
+        size_t *kind = cJSON_HasObjectItem(m, "error") ? &k->errors : &k->results;
+        if (k->sent && k->lines && k->responses && *kind) {
+            k->sent--;
+            k->lines--;
+            k->responses--;
+            (*kind)--;
+        }
+        break;
+    }
+    mcps_json_delete(want);
 }
 
 static size_t since(size_t now, size_t base)
@@ -1120,6 +1155,8 @@ bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const 
     bool again = run_on(&cr, p, at, r) && keep && mcps_proc_usable(p);
     bool cut = cr.s->cut; /* the case itself; a stop during the sync only ends the process */
     bool synced = !again || barrier(&cr, p->cases);
+    if (again && synced)
+        uncount_sync(&cr, p->cases);
     again = again && synced && mcps_proc_usable(p);
     if (!again)
         mcps_session_shutdown(cr.s, NULL);

@@ -20,16 +20,27 @@ void mcps_case_take_log(mcps_case_result *c, mcps_session *s);
 
 typedef struct mcps_discovery {
     mcps_rev_probe probes[MCPS_REV_COUNT];
-    cJSON *init_result[MCPS_REV_COUNT];     /* initialize result per supported revision */
+    cJSON *init_result[MCPS_REV_COUNT];     /* initialize result per supported revision (2026-07-28:
+                                               the server/discover result; both hold capabilities) */
     mcps_case_result cases[MCPS_REV_COUNT]; /* one "discovery" record per probed revision */
     bool has_case[MCPS_REV_COUNT];
     int http_status[MCPS_REV_COUNT]; /* HTTP: the status that refused the probe, else 0 */
-    char fatal[300]; /* the target could not be started at all */
+    char fatal[300];                 /* the target could not be started at all */
 } mcps_discovery;
 
 void mcps_discover(const mcps_run_config *cfg, mcps_discovery *d);
 void mcps_discovery_free(mcps_discovery *d);
 bool mcps_discovery_supports(const mcps_discovery *d, mcps_rev rev);
+/* The answer to our request with this id (JSON text), or NULL after deadline or the exit. */
+const cJSON *mcps_discovery_await(mcps_session *s, const char *id, int64_t deadline);
+void mcps_discovery_detail(mcps_rev_probe *p, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The 2026-07-28 probe (discover_stateless.c): fills d's 2026-07-28 slots, and fatal when the
+ * target cannot be started. */
+void mcps_discover_stateless(const mcps_run_config *cfg, mcps_discovery *d, char *fatal,
+                             size_t fatal_len);
+bool mcps_discovery_stateless_check(const char **id, const char **title, const char **reqs,
+                                    mcps_rev_set *revs);
 
 /* ---- the observer tally (observers.c) ---- */
 

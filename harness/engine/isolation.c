@@ -17,10 +17,11 @@
 /* Requests that read and change nothing a later case could see. */
 static bool read_only_method(const char *method)
 {
+    /* ${liveness_method} is the built-in: ping, or server/discover on 2026-07-28. */
     static const char *const methods[] = {
         "ping",         "tools/list",  "resources/list",      "resources/templates/list",
         "prompts/list", "prompts/get", "completion/complete", "resources/read",
-        "tasks/get",    "tasks/list",
+        "tasks/get",    "tasks/list",  "server/discover",     "${liveness_method}",
     };
     for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
         if (strcmp(method, methods[i]) == 0)

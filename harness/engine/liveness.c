@@ -11,10 +11,11 @@
  * "responsive" when a request other than initialize got a response, and says
  * nothing otherwise (notifications and silence windows only). When enough
  * cases in a row that say something (in the order they finish) stall, a fresh
- * process must answer initialize and then ping (PING-001). If it does not,
- * the run's guard is stopped: no case starts any more, and the rest are ERROR
- * with the reason. One fresh process that answers is enough to go on, so a
- * slow but working target, or one fault in one method, never stops a run.
+ * process must answer initialize and then ping (PING-001), or on 2026-07-28,
+ * which has neither, server/discover. If it does not, the run's guard is
+ * stopped: no case starts any more, and the rest are ERROR with the reason.
+ * One fresh process that answers is enough to go on, so a slow but working
+ * target, or one fault in one method, never stops a run.
  */
 #include "engine/internal.h"
 
@@ -80,9 +81,16 @@ static bool target_alive(const mcps_exec_env *env, char *why, size_t n)
         return false;
     }
     bool alive = false;
-    if (!live_request(
-            s, mcps_exec_initialize_request("\"" LIVE_INIT_ID "\"", mcps_rev_name(sc.rev), NULL),
-            LIVE_INIT_ID, cfg->probe_timeout)) {
+    if (mcps_session_stateless(s)) { /* 2026-07-28: no handshake, no ping; server/discover */
+        alive = live_request(s, mcps_rpc_request("\"" LIVE_PING_ID "\"", "server/discover", NULL),
+                             LIVE_PING_ID, cfg->probe_timeout);
+        if (!alive)
+            snprintf(why, n, "a fresh process did not answer server/discover within %.1f s",
+                     cfg->probe_timeout);
+    } else if (!live_request(s,
+                             mcps_exec_initialize_request("\"" LIVE_INIT_ID "\"",
+                                                          mcps_rev_name(sc.rev), NULL),
+                             LIVE_INIT_ID, cfg->probe_timeout)) {
         snprintf(why, n, "a fresh process did not answer initialize within %.1f s",
                  cfg->probe_timeout);
     } else {

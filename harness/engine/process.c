@@ -6,7 +6,9 @@
  * initialize overlap other work), and with --isolation shared it may serve
  * several cases that need the same handshake (revision and client
  * capabilities). The handshake is the one every initialized case gets:
- * initialize with the case's revision, then notifications/initialized.
+ * initialize with the case's revision, then notifications/initialized; on
+ * 2026-07-28 there is none, and the session stamps every request with the
+ * case's revision and client capabilities instead (session_stateless.c).
  */
 #include "engine/internal.h"
 
@@ -55,8 +57,10 @@ mcps_proc *mcps_proc_start(const mcps_exec_env *env, const mcps_case *c, mcps_re
         return NULL;
     }
     p->pid = p->s->http ? -1 : mcps_stdio_pid(p->s->t);
+    /* 2026-07-28 has no handshake: each request declares these itself. */
+    mcps_session_set_client(p->s, c->client_capabilities);
     /* A failed send is found again, and reported, by the handshake. */
-    if (!p->raw)
+    if (!p->raw && mcps_rev_is_handshake(rev))
         send_initialize(p, c->client_capabilities, why, n);
     return p;
 }
@@ -105,6 +109,8 @@ static bool await_init_answer(mcps_proc *p, const mcps_exec_env *env, char *why,
 bool mcps_proc_handshake(mcps_proc *p, const mcps_exec_env *env, const cJSON *client_caps,
                          char *why, size_t n)
 {
+    if (!mcps_rev_is_handshake(p->rev)) /* 2026-07-28: nothing to do before the first request */
+        return p->ready = true;
     if (!p->init_sent && !send_initialize(p, client_caps, why, n))
         return false;
     if (!await_init_answer(p, env, why, n))

@@ -87,8 +87,10 @@ void mcps_proof_free(mcps_proof *p)
 static const char *builtin_reqs(const char *check)
 {
     const char *id, *title, *reqs;
-    if (mcps_run_discovery_check(&id, &title, &reqs) && strcmp(check, id) == 0)
-        return reqs;
+    mcps_rev_set revs;
+    for (size_t i = 0; mcps_run_discovery_check(i, &id, &title, &reqs, &revs); i++)
+        if (strcmp(check, id) == 0)
+            return reqs;
     if (strncmp(check, "observe/", 8) != 0)
         return NULL;
     for (size_t i = 0; mcps_run_observer_rule(i, &id, &title, &reqs); i++)
@@ -147,7 +149,7 @@ static bool parse_builtin_line(const char *path, size_t lineno, char *text,
     const char *reqs = builtin_reqs(check);
     if (!reqs) {
         snprintf(why, sizeof why,
-                 "'%s' is no built-in check (observe/RULE or discovery/initialize; cases say "
+                 "'%s' is no built-in check (observe/RULE or discovery/...; cases say "
                  "proven-by in their suite)",
                  check);
         return load_fail(err, errlen, path, lineno, why);

@@ -70,8 +70,15 @@ static mcps_rev_set case_revisions(const mcps_run_config *cfg, const mcps_case *
         p += n;
         p += strspn(p, " ");
     }
-    mcps_rev_set set = c->revisions & reqs & MCPS_REV_HANDSHAKE_ERA;
+    mcps_rev_set set = c->revisions & reqs;
     return cfg->revisions ? set & cfg->revisions : set;
+}
+
+/* 2026-07-28 cases are planned only for a target that speaks it: the discovery record says why
+ * not, and a handshake-era target's report is not padded with a SKIP per case. */
+static bool planned(const mcps_discovery *d, mcps_rev rev)
+{
+    return mcps_rev_is_handshake(rev) || mcps_discovery_supports(d, rev);
 }
 
 /* ---- the list of case instances ------------------------------------------------------- */
@@ -88,7 +95,8 @@ typedef struct plan {
 } plan;
 
 /* Newest revision first, then suites and cases in file order. */
-static bool make_plan(const mcps_suite_set *suites, const mcps_run_config *cfg, plan *p)
+static bool make_plan(const mcps_suite_set *suites, const mcps_run_config *cfg,
+                      const mcps_discovery *d, plan *p)
 {
     size_t cap = 0;
     *p = (plan){0};
@@ -96,7 +104,7 @@ static bool make_plan(const mcps_suite_set *suites, const mcps_run_config *cfg, 
         for (size_t s = 0; s < suites->nsuites; s++)
             for (size_t i = 0; i < suites->suites[s].ncases; i++) {
                 const mcps_case *c = &suites->suites[s].cases[i];
-                if (!mcps_run_selects(cfg, &suites->suites[s], c) ||
+                if (!mcps_run_selects(cfg, &suites->suites[s], c) || !planned(d, (mcps_rev)r) ||
                     !mcps_rev_set_has(case_revisions(cfg, c), (mcps_rev)r) ||
                     (c->transports && !(c->transports & (1u << cfg->target.kind))))
                     continue;
@@ -356,7 +364,7 @@ static void take_discovery(const mcps_run_config *cfg, mcps_discovery *d, mcps_r
 static void run_cases(const mcps_exec_env *env, const mcps_suite_set *suites, mcps_run_result *out)
 {
     plan p;
-    if (!make_plan(suites, env->cfg, &p)) {
+    if (!make_plan(suites, env->cfg, env->discovery, &p)) {
         out->fatal = strdup("out of memory planning the run");
         free(p.items);
         return;

@@ -6,7 +6,8 @@
  * for each revision it applies to that the target speaks, on a process of its
  * own or (--isolation shared, the default) on one it shares with other cases
  * that leave the session clean (suite.h: mcps_case_shareable). The stateless 2026-07-28 revision
- * has its own probe slot (server/discover) that is not written yet: it is reported as not probed.
+ * is probed with server/discover instead, and its cases run without a handshake, every request
+ * carrying its own _meta (session.h: mcps_session_stamp).
  * Observer checks (what every message must satisfy) are graded per revision
  * from everything the target sent in all cases.
  */
@@ -40,8 +41,8 @@ typedef struct mcps_run_config {
     const mcps_vars *config_vars; /* from the target configuration (call_tool, ...); may be NULL */
     size_t jobs;                  /* cases run at once (default 8) */
     bool fresh_processes;         /* --isolation fresh: every case on a process of its own */
-    bool transport_auto; /* --transport auto: Streamable HTTP first, then legacy HTTP+SSE */
-    mcps_run_hooks hooks;         /* called under a lock, from whichever thread ran the case */
+    bool transport_auto;  /* --transport auto: Streamable HTTP first, then legacy HTTP+SSE */
+    mcps_run_hooks hooks; /* called under a lock, from whichever thread ran the case */
 } mcps_run_config;
 
 /* Defaults: 5 s expectations, 10 s probes, 8 jobs, limits from the transport. */
@@ -56,8 +57,10 @@ void mcps_run(const mcps_suite_set *suites, const mcps_run_config *cfg, mcps_run
 
 /* The observer checks, for listing: false past the last one. name is "json-text" etc. */
 bool mcps_run_observer_rule(size_t i, const char **name, const char **title, const char **reqs);
-/* The discovery check (discovery/initialize), for listing. */
-bool mcps_run_discovery_check(const char **id, const char **title, const char **reqs);
+/* The discovery checks (discovery/initialize, discovery/server-discover), for listing: false past
+ * the last one. revs: the revisions it is graded on. */
+bool mcps_run_discovery_check(size_t i, const char **id, const char **title, const char **reqs,
+                              mcps_rev_set *revs);
 
 /* True when the case passes the --suite and --case filters. */
 bool mcps_run_selects(const mcps_run_config *cfg, const mcps_suite *suite, const mcps_case *c);

@@ -382,12 +382,21 @@ static bool reserved_label(const char *s, size_t n)
            (n == 3 && strncmp(s, "mcp", 3) == 0);
 }
 
-static bool defined_key(const char *key)
+/* The keys under reserved prefixes the spec defines (GEN-META-003), per era. */
+static bool defined_key(const mcps_observer *obs, const char *key)
 {
     static const char *const keys[] = {"io.modelcontextprotocol/related-task",
                                        "io.modelcontextprotocol/model-immediate-response"};
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+    static const char *const stateless[] = {
+        "io.modelcontextprotocol/protocolVersion",    "io.modelcontextprotocol/clientInfo",
+        "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/logLevel",
+        "io.modelcontextprotocol/subscriptionId",     "io.modelcontextprotocol/serverInfo"};
+    bool modern = obs->rev == MCPS_REV_2026_07_28;
+    for (size_t i = 0; !modern && i < sizeof keys / sizeof *keys; i++)
         if (strcmp(key, keys[i]) == 0)
+            return true;
+    for (size_t i = 0; modern && i < sizeof stateless / sizeof *stateless; i++)
+        if (strcmp(key, stateless[i]) == 0)
             return true;
     return false;
 }
@@ -421,7 +430,7 @@ static void judge_meta_key(mcps_observer *obs, const char *key, mcps_dir dir, ui
                "malformed _meta key \"%.80s\"", key);
         return;
     }
-    if (!slash || defined_key(key))
+    if (!slash || defined_key(obs, key))
         return;
     /* 2025-11-25: the second label is modelcontextprotocol or mcp (io.modelcontextprotocol/);
      * 2025-06-18: such a label followed by another one (modelcontextprotocol.io/). */

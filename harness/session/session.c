@@ -365,7 +365,7 @@ static bool send_line(mcps_session *s, const cJSON *msg, char *err, size_t errle
     return ok;
 }
 
-bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errlen)
+static bool send_msg(mcps_session *s, const cJSON *msg, char *err, size_t errlen)
 {
     if (!s->case_no)
         return send_line(s, msg, err, errlen);
@@ -376,6 +376,15 @@ bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errl
     }
     bool ok = send_line(s, copy, err, errlen);
     mcps_json_delete(copy);
+    return ok;
+}
+
+/* 2026-07-28: each request carries its own _meta (session_stateless.c). */
+bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errlen)
+{
+    cJSON *stamped = mcps_session_stamp(s, msg);
+    bool ok = send_msg(s, stamped ? stamped : msg, err, errlen);
+    mcps_json_delete(stamped);
     return ok;
 }
 
@@ -756,6 +765,7 @@ void mcps_session_free(mcps_session *s)
     s->t->ops->destroy(s->t);
     mcps_observer_free(&s->obs);
     mcps_json_delete(s->init_id);
+    mcps_json_delete(s->client_caps);
     for (size_t i = 0; i < s->ninbox; i++)
         mcps_json_delete(s->inbox[i].msg);
     free(s->inbox);

@@ -124,6 +124,8 @@ typedef struct mcps_session {
     int http_status;  /* status of the last HTTP response, 0 before one (or after an error) */
     bool http_failed; /* the last request failed below HTTP */
     bool lingering;   /* a stream outlived its case once: cases here end with a ping */
+    /* 2026-07-28 (session_stateless.c): the capabilities every request declares; NULL: {} */
+    cJSON *client_caps;
     /* the line being judged, so findings can quote it */
     const char *judging;
     size_t judging_len;
@@ -192,6 +194,22 @@ bool mcps_session_send_http(mcps_session *s, const cJSON *spec, char *err, size_
 unsigned mcps_session_last_request(const mcps_session *s);
 /* Whether HTTP request n has ended and all it brought is in the inbox (stdio: true). */
 bool mcps_session_request_done(const mcps_session *s, unsigned n);
+
+/*
+ * The stateless model of 2026-07-28 (session_stateless.c). A session whose
+ * revision is 2026-07-28 has no handshake: every request it sends gets
+ * params._meta io.modelcontextprotocol/protocolVersion, clientCapabilities
+ * (set_client's, default {}) and clientInfo, unless the message already has
+ * the key (kept as written) or has it as null (left out).
+ */
+bool mcps_session_stateless(const mcps_session *s);
+void mcps_session_set_client(mcps_session *s, const cJSON *client_caps);
+/* msg with the per-request _meta added (the caller frees it), or NULL when nothing changes. */
+cJSON *mcps_session_stamp(const mcps_session *s, const cJSON *msg);
+/* The seam for the 2026-07-28 HTTP headers: MCP-Protocol-Version (the _meta version, or NULL),
+ * Mcp-Method and Mcp-Name (NULL for methods without one) of a stamped request. */
+bool mcps_stateless_header_values(const cJSON *request, const char **version, const char **method,
+                                  const char **name);
 
 /* Shut down if needed and free everything. */
 void mcps_session_free(mcps_session *s);

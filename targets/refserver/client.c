@@ -193,6 +193,8 @@ static cJSON *sampling_params(const rs_server *s, const char *question)
 
 void rs_tool_ask_llm(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
 {
+    if (rs_stateless_ask_client(s, "sampling", NULL, r))
+        return;
     if (!client_cap(s, "sampling", NULL) || req->task_id) {
         rs_ok(r,
               rs_tool_result("The client offers no sampling, so there is no model to ask.", true));
@@ -256,6 +258,8 @@ static cJSON *contact_schema(const rs_server *s)
 void rs_tool_ask_user(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
 {
     (void)args;
+    if (rs_stateless_ask_client(s, "elicitation", NULL, r))
+        return;
     if (!rs_rev_at_least(s, MCPS_REV_2025_06_18) || !client_has_form(s) || req->task_id) {
         rs_ok(r,
               rs_tool_result("The client offers no form elicitation to ask the user with.", true));
@@ -312,6 +316,8 @@ static void url_required(rs_server *s, rs_reply *r, const char *url, const char 
 void rs_tool_connect_account(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
 {
     (void)args;
+    if (rs_stateless_ask_client(s, "elicitation", "url", r))
+        return;
     if (!rs_rev_at_least(s, MCPS_REV_2025_11_25) || req->task_id) {
         rs_ok(r, rs_tool_result("URL elicitation needs protocol revision 2025-11-25.", true));
         return;

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef void rs_handler(rs_server *s, const rs_req *req, rs_reply *r);
 typedef void rs_listener(rs_server *s, const rs_req *req);
 
 typedef struct rs_method {
@@ -101,6 +100,8 @@ static bool gate_uninitialized(rs_server *s, const rs_req *req)
 
 static void handle_request(rs_server *s, const rs_req *req)
 {
+    if (rs_stateless_request(s, req, find_method))
+        return;
     if (gate_uninitialized(s, req))
         return;
     if (req->batch && rs_streq(req->method, "initialize")) {

@@ -18,6 +18,7 @@
 #include "faults_content.h"
 #include "faults_http.h"
 #include "faults_session.h"
+#include "faults_stateless.h"
 #include "faults_tasks.h"
 #include "faults_tools.h"
 #include "faults_wire.h"
@@ -28,7 +29,8 @@
     RS_FAULTS_TASKS(X)                                                                             \
     RS_FAULTS_TOOLS(X)                                                                             \
     RS_FAULTS_CONTENT(X)                                                                           \
-    RS_FAULTS_HTTP(X)
+    RS_FAULTS_HTTP(X)                                                                              \
+    RS_FAULTS_STATELESS(X)
 
 #define RS_FAULT_ENUM(suffix, name, reqs, desc) RS_FAULT_##suffix,
 typedef enum rs_fault { RS_FAULT_TABLE(RS_FAULT_ENUM) RS_FAULT_COUNT } rs_fault;

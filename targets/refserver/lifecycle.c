@@ -4,7 +4,8 @@
  *
  * The server speaks the four handshake-era revisions. A supported requested
  * version is answered as is (LIFE-VER-003); any other one with the newest,
- * 2025-11-25 (LIFE-VER-004/005), including 2026-07-28, which has no handshake.
+ * 2025-11-25 (LIFE-VER-004/005), including 2026-07-28, which has no handshake
+ * (refserver serves it without one: stateless.c).
  */
 #include "server.h"
 
@@ -107,17 +108,41 @@ static void add_list_changed(const rs_server *s, cJSON *cap)
         cJSON_AddBoolToObject(cap, "listChanged", true);
 }
 
-/* Tasks exist from 2025-11-25 (the tasks-every-revision fault declares them in every one). */
+bool rs_tasks_era(const rs_server *s)
+{
+    return s->rev == MCPS_REV_2025_11_25;
+}
+
+/* Tasks exist in 2025-11-25 (the tasks-every-revision fault declares them in every handshake-era
+ * one). */
 static bool declares_tasks(const rs_server *s)
 {
-    return (rs_rev_at_least(s, MCPS_REV_2025_11_25) ||
-            rs_fault_on(s, RS_FAULT_TASKS_EVERY_REVISION)) &&
+    return (rs_tasks_era(s) ||
+            (rs_fault_on(s, RS_FAULT_TASKS_EVERY_REVISION) && !rs_stateless(s))) &&
            declares(s, RS_CAP_TASKS) && !s->refused[RS_CAP_TOOLS] &&
            !rs_fault_on(s, RS_FAULT_TASK_NO_CAPABILITY);
 }
 
-static cJSON *capabilities(const rs_server *s)
+/* 2026-07-28: no logging (deprecated, and refserver honours no per-request logLevel yet), and no
+ * subscribe or listChanged, which now mean subscriptions/listen streams refserver lacks. */
+static cJSON *stateless_capabilities(const rs_server *s)
 {
+    cJSON *caps = cJSON_CreateObject();
+    if (declares(s, RS_CAP_COMPLETIONS))
+        cJSON_AddItemToObject(caps, "completions", cJSON_CreateObject());
+    if (declares(s, RS_CAP_PROMPTS))
+        cJSON_AddItemToObject(caps, "prompts", cJSON_CreateObject());
+    if (declares(s, RS_CAP_RESOURCES))
+        cJSON_AddItemToObject(caps, "resources", cJSON_CreateObject());
+    if (declares(s, RS_CAP_TOOLS))
+        cJSON_AddItemToObject(caps, "tools", cJSON_CreateObject());
+    return caps;
+}
+
+cJSON *rs_capabilities(const rs_server *s)
+{
+    if (rs_stateless(s))
+        return stateless_capabilities(s);
     cJSON *caps = cJSON_CreateObject();
     if (declares(s, RS_CAP_LOGGING))
         cJSON_AddItemToObject(caps, "logging", cJSON_CreateObject());
@@ -170,7 +195,7 @@ static cJSON *init_result(const rs_server *s)
     cJSON *result = cJSON_CreateObject();
     if (!rs_fault_on(s, RS_FAULT_INIT_NO_PROTOCOL_VERSION))
         cJSON_AddStringToObject(result, "protocolVersion", s->announced);
-    cJSON_AddItemToObject(result, "capabilities", capabilities(s));
+    cJSON_AddItemToObject(result, "capabilities", rs_capabilities(s));
     if (!rs_fault_on(s, RS_FAULT_INIT_NO_SERVERINFO))
         cJSON_AddItemToObject(result, "serverInfo", server_info(s));
     if (rs_fault_on(s, RS_FAULT_INSTRUCTIONS_NOT_STRING)) {
@@ -246,6 +271,7 @@ void rs_initialize(rs_server *s, const rs_req *req, rs_reply *r)
     if (!negotiate(s, requested, r))
         return;
     s->initialized = true;
+    mcps_json_delete(s->client_caps); /* a 2026-07-28 request's, on a dual-era process */
     s->client_caps =
         cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(req->params, "capabilities"), true);
     rs_debug(s, "initialized: client asked %s, server speaks %s", requested, s->announced);

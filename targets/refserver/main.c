@@ -19,16 +19,19 @@ enum { RS_EXIT_OK = 0, RS_EXIT_FAIL = 1, RS_EXIT_USAGE = 2 };
 static void usage(FILE *out)
 {
     fprintf(out, "usage: refserver [--fault NAME]... [--without CAP]... [--root DIR] [--verbose]\n"
+                 "                 [--modern-only]\n"
                  "                 [--http PORT [--bind ADDR] [--port-file FILE] [--auth TOKEN]]\n"
                  "       refserver --list-faults | --help | --version\n\n"
                  "A reference MCP server on stdin/stdout (protocol revisions 2024-11-05,\n"
-                 "2025-03-26, 2025-06-18, 2025-11-25). Exits on end of input.\n\n"
+                 "2025-03-26, 2025-06-18, 2025-11-25 and, stateless, 2026-07-28). Exits on end\n"
+                 "of input.\n\n"
                  "  --fault NAME   switch on a fault (repeatable); see --list-faults\n"
                  "  --list-faults  print NAME<TAB>REQUIREMENT-IDS<TAB>description per fault\n"
                  "  --without CAP  neither declare nor serve CAP (repeatable): tools, resources,\n"
                  "                 prompts, logging, completions or tasks\n"
                  "  --root DIR     serve files below DIR as file:///{+path} resources\n"
                  "  --verbose      diagnostics on stderr (default: quiet)\n"
+                 "  --modern-only  speak 2026-07-28 alone: refuse initialize (default: both eras)\n"
                  "  --http PORT    serve Streamable HTTP on /mcp and HTTP+SSE on /sse instead\n"
                  "                 (PORT 0: any free port); one stdio child per session;\n"
                  "                 runs until SIGTERM or SIGINT\n"
@@ -127,6 +130,8 @@ static int parse_args(int argc, char **argv, rs_server *s, rs_http_opts *http, b
             return RS_EXIT_OK;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
             s->verbose = true;
+        } else if (strcmp(a, "--modern-only") == 0) {
+            s->modern_only = true;
         } else if (strcmp(a, "--fault") == 0 && has_value) {
             status = add_fault(s, argv[++i]);
         } else if (strcmp(a, "--without") == 0 && has_value) {

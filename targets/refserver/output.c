@@ -251,6 +251,7 @@ cJSON *rs_error_object(const rs_server *s, int code, const char *message, cJSON 
 /* Send msg (a complete response) now, or add it to its batch reply; takes msg. */
 void rs_emit_response(rs_server *s, rs_batch *batch, cJSON *msg)
 {
+    rs_stateless_result(s, msg);
     if (rs_fault_on(s, RS_FAULT_DUPLICATE_KEY))
         cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
     if (batch)
@@ -300,7 +301,8 @@ void rs_answer_error(rs_server *s, const cJSON *id, rs_batch *batch, int code, c
 void rs_notify(rs_server *s, const char *method, cJSON *params)
 {
     rs_cap cap = rs_cap_of(method);
-    if (cap != RS_CAP_COUNT && s->refused[cap]) { /* --without: nothing of it is sent */
+    /* --without: nothing of it is sent; 2026-07-28: nothing that is not request-scoped */
+    if ((cap != RS_CAP_COUNT && s->refused[cap]) || !rs_stateless_notification_ok(s, method)) {
         mcps_json_delete(params);
         return;
     }

@@ -203,11 +203,15 @@ static cJSON *lookup(const rs_server *s, const char *uri, rs_reply *r)
     return rs_mem_contents(s, uri);
 }
 
-/* RES-004: -32002 with the uri in data, as the spec's example does. */
+/* RES-004: -32002 with the uri in data, as the spec's example does; 2026-07-28 retired -32002
+ * for -32602 (RES-014, RPC-CODE-004). */
 static void not_found(const rs_server *s, rs_reply *r, const char *uri)
 {
     bool wrong = rs_fault_on(s, RS_FAULT_RESOURCE_NOT_FOUND_WRONG_CODE);
-    rs_fail(r, wrong ? RS_INTERNAL_ERROR : RS_RESOURCE_NOT_FOUND, "Resource not found");
+    int code = rs_stateless(s) && !rs_fault_on(s, RS_FAULT_NOT_FOUND_RETIRED_CODE)
+                   ? RS_INVALID_PARAMS
+                   : RS_RESOURCE_NOT_FOUND;
+    rs_fail(r, wrong ? RS_INTERNAL_ERROR : code, "Resource not found");
     r->data = cJSON_CreateObject();
     cJSON_AddStringToObject(r->data, "uri", uri);
 }

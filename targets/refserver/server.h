@@ -33,6 +33,8 @@ enum {
     RS_INTERNAL_ERROR = -32603,
     RS_RESOURCE_NOT_FOUND = -32002,
     RS_URL_ELICITATION_REQUIRED = -32042,
+    RS_MISSING_CAPABILITY = -32021,           /* 2026-07-28 */
+    RS_UNSUPPORTED_PROTOCOL_VERSION = -32022, /* 2026-07-28 */
 };
 
 /* RFC 5424 severities, least severe first, so "at or above" is >=. */
@@ -72,6 +74,7 @@ typedef struct rs_server {
     bool faults[RS_FAULT_COUNT];
     char *root; /* canonical --root directory; NULL: no file:// resources */
     bool verbose;
+    bool modern_only;           /* --modern-only: 2026-07-28 alone, no initialize (stateless.c) */
     bool refused[RS_CAP_COUNT]; /* --without: its methods are unknown, its notifications unsent */
     int in_fd, out_fd;
     /* lifecycle */
@@ -93,6 +96,7 @@ typedef struct rs_server {
     size_t ntasks;             /* how many are stored */
     size_t task_seq;           /* creation number of the newest task: tasks/list cursors */
     unsigned long notify_id;   /* ids for the notification-with-id fault */
+    unsigned long listings;    /* tools/list answers, for the tools-order-unstable fault */
     /* input and output */
     mcps_framer framer;
     bool eof;  /* stdin reached end of file */
@@ -175,6 +179,20 @@ void rs_calls_expire(rs_server *s);
 void rs_calls_free(rs_server *s);
 void rs_ask_roots_early(rs_server *s);
 
+/* ---- stateless.c: 2026-07-28 ---- */
+typedef void rs_handler(rs_server *s, const rs_req *req, rs_reply *r);
+typedef rs_handler *rs_method_finder(const rs_server *s, const char *name);
+/* Serving 2026-07-28: no handshake on this process, and a 2026-07-28 request came. */
+bool rs_stateless(const rs_server *s);
+/* Handle req the 2026-07-28 way if it is such a request (true: answered). */
+bool rs_stateless_request(rs_server *s, const rs_req *req, rs_method_finder *find);
+/* A response about to be written: resultType and serverInfo on a 2026-07-28 result. */
+void rs_stateless_result(const rs_server *s, cJSON *msg);
+/* May this notification be sent? In 2026-07-28 only request-scoped progress. */
+bool rs_stateless_notification_ok(const rs_server *s, const char *method);
+/* A tool that asks the client for cap (.sub): in 2026-07-28 answers r itself (true). */
+bool rs_stateless_ask_client(rs_server *s, const char *cap, const char *sub, rs_reply *r);
+
 /* ---- dispatch.c ---- */
 void rs_handle_line(rs_server *s, const char *line, size_t len, bool oversize);
 
@@ -183,6 +201,10 @@ int rs_run(rs_server *s);
 
 /* ---- lifecycle.c ---- */
 void rs_initialize(rs_server *s, const rs_req *req, rs_reply *r);
+/* The server's capabilities in the revision it serves (initialize, server/discover). */
+cJSON *rs_capabilities(const rs_server *s);
+/* Tasks are a 2025-11-25 utility (an extension from 2026-07-28 on, which refserver lacks). */
+bool rs_tasks_era(const rs_server *s);
 void rs_ping(rs_server *s, const rs_req *req, rs_reply *r);
 void rs_on_initialized(rs_server *s, const rs_req *req);
 /* The capability called name ("tools", "completions", ...); false when there is none. */

@@ -250,7 +250,7 @@ static cJSON *tool_json(const rs_server *s, const rs_tool *t)
     }
     if (rs_rev_at_least(s, MCPS_REV_2025_03_26))
         cJSON_AddItemToObject(j, "annotations", annotations(s, t));
-    if (t->tasks != RS_TASKS_DEFAULT && rs_rev_at_least(s, MCPS_REV_2025_11_25)) {
+    if (t->tasks != RS_TASKS_DEFAULT && rs_tasks_era(s)) {
         cJSON *execution = cJSON_AddObjectToObject(j, "execution");
         cJSON_AddStringToObject(execution, "taskSupport", task_support_name(t->tasks));
     }
@@ -384,7 +384,7 @@ static void run_tool(rs_server *s, const rs_req *req, const rs_tool *tool, const
  */
 static const cJSON *task_param(const rs_server *s, const rs_req *req, rs_reply *r)
 {
-    if (!rs_rev_at_least(s, MCPS_REV_2025_11_25) || s->refused[RS_CAP_TASKS])
+    if (!rs_tasks_era(s) || s->refused[RS_CAP_TASKS])
         return NULL;
     return rs_param_object(s, req->params, "task", false, r);
 }
@@ -392,7 +392,7 @@ static const cJSON *task_param(const rs_server *s, const rs_req *req, rs_reply *
 /* Tool-level negotiation (2025-11-25): -32601 both ways (TASK-004 SHOULD, TASK-006 MUST). */
 static bool task_support_ok(const rs_server *s, const rs_tool *tool, bool as_task, rs_reply *r)
 {
-    if (!rs_rev_at_least(s, MCPS_REV_2025_11_25))
+    if (!rs_tasks_era(s))
         return true;
     bool allows = tool->tasks == RS_TASKS_OPTIONAL || tool->tasks == RS_TASKS_REQUIRED;
     if (as_task && !allows && !rs_fault_on(s, RS_FAULT_TASK_FORBIDDEN_ACCEPTED)) {

@@ -312,6 +312,48 @@ static void test_unknown_version(void **state)
     }
 }
 
+#define MODERN_META                                                                                \
+    "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","                       \
+    "\"io.modelcontextprotocol/clientCapabilities\":{}}"
+
+/* 2026-07-28 without a handshake: discover gets a DiscoverResult; then initialize still starts a
+ * handshake-era session on a dual-era process (VER-008), and a modern-only one refuses it naming
+ * the supported versions (-32022, VER-006). */
+static void test_stateless(void **state)
+{
+    (void)state;
+    const char *modern_only[] = {"--modern-only", NULL};
+    for (int i = 0; i < 2; i++) {
+        child c;
+        child_start(&c, i ? modern_only : NULL);
+        child_send(
+            &c,
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"server/discover\",\"params\":{" MODERN_META
+            "}}");
+        char *raw = child_recv_within(&c, TIMEOUT_MS);
+        assert_non_null(raw);
+        cJSON *r = mcps_json_parse_simple(raw, strlen(raw));
+        assert_string_equal(at(r, "result.supportedVersions.0")->valuestring, "2026-07-28");
+        assert_string_equal(at(r, "result.resultType")->valuestring, "complete");
+        assert_non_null(at(r, "result.ttlMs"));
+        mcps_json_delete(r);
+        free(raw);
+        child_send(&c, "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"initialize\",\"params\":{"
+                       "\"protocolVersion\":\"2025-11-25\",\"capabilities\":{},"
+                       "\"clientInfo\":{\"name\":\"t\",\"version\":\"1\"}}}");
+        raw = child_recv_within(&c, TIMEOUT_MS);
+        assert_non_null(raw);
+        r = mcps_json_parse_simple(raw, strlen(raw));
+        if (i)
+            assert_int_equal(int_at(r, "error.code"), -32022);
+        else
+            assert_string_equal(at(r, "result.protocolVersion")->valuestring, "2025-11-25");
+        mcps_json_delete(r);
+        free(raw);
+        assert_int_equal(child_finish(&c), 0);
+    }
+}
+
 static void expect_error(child *c, const char *line, const char *id_text, int code)
 {
     child_send(c, line);
@@ -1012,6 +1054,7 @@ int main(void)
         cmocka_unit_test(test_revisions),
         cmocka_unit_test(test_capabilities),
         cmocka_unit_test(test_unknown_version),
+        cmocka_unit_test(test_stateless),
         cmocka_unit_test(test_jsonrpc_errors),
         cmocka_unit_test(test_batches),
         cmocka_unit_test(test_slow_progress_cancel),

@@ -1,0 +1,241 @@
+/*
+ * stateless.c - protocol revision 2026-07-28 on stdio: no handshake, every
+ * request self-describing.
+ *
+ * A process that has not been initialized serves any request whose
+ * params._meta names a protocol version (and server/discover always) the
+ * 2026-07-28 way: the version must be 2026-07-28 (else -32022 with
+ * data.supported and data.requested, VER-002), clientCapabilities must be
+ * there (else -32602, STATE-002), and the request is handled with only what
+ * it carries (STATE-006): its capabilities replace any earlier request's.
+ * Methods 2026-07-28 removed (ping, logging/setLevel, resources/subscribe,
+ * tasks/...) are unknown (-32601, PING-004, TASK-028). Every result gets
+ * resultType (RPC-RT-001) and serverInfo in _meta (STATE-004); the cacheable
+ * ones get ttlMs and cacheScope (CACHE-001). Nothing is sent that is not
+ * request-scoped: no log messages (LOG-009: refserver honours no per-request
+ * logLevel yet), no list_changed or updated notifications (those belong on
+ * subscriptions/listen streams, which refserver does not offer yet), and no
+ * requests to the client (RPC-DIR-001): the tools that would ask the client
+ * answer -32021 without the capability they need (STATE-008).
+ *
+ * By default refserver is dual-era (VER-007): `initialize` (which carries no
+ * per-request version) still starts a handshake-era session, and from then on
+ * the process is that revision's (VER-008). With --modern-only
+ * every request is a 2026-07-28 one, and initialize is refused naming the
+ * supported versions (VER-006).
+ */
+#include "server.h"
+#include "tools.h"
+
+#include "codec/json.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define META_VERSION "io.modelcontextprotocol/protocolVersion"
+#define META_CAPS    "io.modelcontextprotocol/clientCapabilities"
+#define META_SERVER  "io.modelcontextprotocol/serverInfo"
+#define MODERN       "2026-07-28"
+
+bool rs_stateless(const rs_server *s)
+{
+    return !s->initialized && s->rev == MCPS_REV_2026_07_28;
+}
+
+static const cJSON *meta_of(const rs_req *req)
+{
+    return cJSON_GetObjectItemCaseSensitive(req->params, "_meta");
+}
+
+/* Is req a 2026-07-28 request? A dual-era process decides by the request (VER-008). */
+static bool modern_request(const rs_server *s, const rs_req *req)
+{
+    if (s->initialized)
+        return false;
+    if (s->modern_only || rs_streq(req->method, "server/discover"))
+        return true;
+    return cJSON_GetObjectItemCaseSensitive(meta_of(req), META_VERSION) != NULL;
+}
+
+static bool removed_method(const char *method)
+{
+    static const char *const removed[] = {
+        "ping",       "logging/setLevel", "resources/subscribe", "resources/unsubscribe",
+        "tasks/get",  "tasks/result",     "tasks/list",          "tasks/cancel",
+        "initialize",
+    };
+    for (size_t i = 0; i < sizeof removed / sizeof *removed; i++)
+        if (strcmp(method, removed[i]) == 0)
+            return true;
+    return false;
+}
+
+static bool cacheable(const char *method)
+{
+    static const char *const methods[] = {
+        "server/discover",          "tools/list",    "prompts/list", "resources/list",
+        "resources/templates/list", "resources/read"};
+    for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
+        if (strcmp(method, methods[i]) == 0)
+            return true;
+    return false;
+}
+
+/* -32022 (VER-002); the unsupported-version-bare fault leaves out data. */
+static void refuse_version(const rs_server *s, const char *requested, rs_reply *r)
+{
+    rs_fail(r, RS_UNSUPPORTED_PROTOCOL_VERSION, "Unsupported protocol version");
+    if (rs_fault_on(s, RS_FAULT_UNSUPPORTED_VERSION_BARE))
+        return;
+    r->data = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r->data, "supported"), cJSON_CreateString(MODERN));
+    cJSON_AddStringToObject(r->data, "requested", requested ? requested : "");
+}
+
+/* The version and capabilities every request carries; false with r failed. */
+static bool check_meta(rs_server *s, const rs_req *req, rs_reply *r)
+{
+    const cJSON *meta = meta_of(req);
+    const cJSON *version = cJSON_GetObjectItemCaseSensitive(meta, META_VERSION);
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(meta, META_CAPS);
+    if (!cJSON_IsString(version)) {
+        rs_fail(r, RS_INVALID_PARAMS, "Invalid params: _meta \"%s\" is required", META_VERSION);
+        return false;
+    }
+    if (strcmp(version->valuestring, MODERN) != 0) {
+        refuse_version(s, version->valuestring, r);
+        return false;
+    }
+    if (!cJSON_IsObject(caps) && !rs_fault_on(s, RS_FAULT_MISSING_CAPS_ACCEPTED)) {
+        rs_fail(r, RS_INVALID_PARAMS, "Invalid params: _meta \"%s\" is required", META_CAPS);
+        return false;
+    }
+    /* This request's capabilities, and nobody else's (STATE-006). */
+    mcps_json_delete(s->client_caps);
+    s->client_caps = cJSON_IsObject(caps) ? cJSON_Duplicate(caps, true) : NULL;
+    return true;
+}
+
+static void discover(rs_server *s, rs_reply *r)
+{
+    cJSON *result = cJSON_CreateObject();
+    cJSON *versions = cJSON_AddArrayToObject(result, "supportedVersions");
+    if (!rs_fault_on(s, RS_FAULT_DISCOVER_NO_VERSION))
+        cJSON_AddItemToArray(versions, cJSON_CreateString(MODERN));
+    else
+        cJSON_AddItemToArray(versions, cJSON_CreateString("2025-11-25"));
+    cJSON_AddItemToObject(result, "capabilities", rs_capabilities(s));
+    cJSON_AddStringToObject(result, "instructions",
+                            "Reference MCP server of the mcpspec conformance harness.");
+    rs_ok(r, result);
+}
+
+/* CACHE-001: refserver's lists and resources can change with any tool call, so at once stale. */
+static void cache_hints(const rs_server *s, const char *method, cJSON *result)
+{
+    if (!cJSON_IsObject(result) || !cacheable(method) ||
+        (rs_streq(method, "server/discover") && rs_fault_on(s, RS_FAULT_DISCOVER_NO_CACHE_HINTS)))
+        return;
+    cJSON_AddNumberToObject(result, "ttlMs", rs_streq(method, "server/discover") ? 60000 : 0);
+    cJSON_AddStringToObject(result, "cacheScope", "public");
+}
+
+/* The tools-order-unstable fault: every other listing comes reversed (TOOL-019). */
+static void shuffle(rs_server *s, const char *method, cJSON *result)
+{
+    if (!rs_streq(method, "tools/list") || !rs_fault_on(s, RS_FAULT_TOOLS_ORDER_UNSTABLE))
+        return;
+    cJSON *tools = cJSON_GetObjectItemCaseSensitive(result, "tools");
+    if (!cJSON_IsArray(tools) || s->listings++ % 2 == 0)
+        return;
+    cJSON *reversed = cJSON_CreateArray();
+    while (tools->child)
+        cJSON_InsertItemInArray(reversed, 0, cJSON_DetachItemViaPointer(tools, tools->child));
+    cJSON_ReplaceItemInObjectCaseSensitive(result, "tools", reversed);
+}
+
+bool rs_stateless_request(rs_server *s, const rs_req *req, rs_method_finder *find)
+{
+    if (!modern_request(s, req))
+        return false;
+    s->rev = MCPS_REV_2026_07_28; /* shapes every answer; no handshake will change it now */
+    rs_reply r = {0};
+    if (s->modern_only && rs_streq(req->method, "initialize")) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(req->params, "protocolVersion");
+        refuse_version(s, cJSON_IsString(v) ? v->valuestring : NULL, &r);
+        rs_answer(s, req->id, req->batch, &r);
+        return true;
+    }
+    if (!check_meta(s, req, &r)) {
+        rs_answer(s, req->id, req->batch, &r);
+        return true;
+    }
+    rs_handler *handle = NULL;
+    if (rs_streq(req->method, "server/discover"))
+        discover(s, &r);
+    else if (removed_method(req->method) &&
+             !(rs_streq(req->method, "ping") && rs_fault_on(s, RS_FAULT_REMOVED_METHOD_SERVED)))
+        rs_fail(&r, RS_METHOD_NOT_FOUND, "Method not found");
+    else if ((handle = find(s, req->method)) != NULL)
+        handle(s, req, &r);
+    else
+        rs_fail(&r, RS_METHOD_NOT_FOUND, "Method not found");
+    shuffle(s, req->method, r.result);
+    cache_hints(s, req->method, r.result);
+    rs_answer(s, req->id, req->batch, &r);
+    return true;
+}
+
+void rs_stateless_result(const rs_server *s, cJSON *msg)
+{
+    cJSON *result = cJSON_GetObjectItemCaseSensitive(msg, "result");
+    if (!rs_stateless(s) || !cJSON_IsObject(result))
+        return;
+    if (!cJSON_HasObjectItem(result, "resultType") && !rs_fault_on(s, RS_FAULT_NO_RESULT_TYPE))
+        cJSON_AddStringToObject(result, "resultType", "complete");
+    cJSON *meta = cJSON_GetObjectItemCaseSensitive(result, "_meta");
+    if (!meta)
+        meta = cJSON_AddObjectToObject(result, "_meta");
+    if (cJSON_IsObject(meta) && !cJSON_HasObjectItem(meta, META_SERVER)) {
+        cJSON *info = cJSON_AddObjectToObject(meta, META_SERVER);
+        cJSON_AddStringToObject(info, "name", RS_NAME);
+        cJSON_AddStringToObject(info, "version", MCPS_VERSION);
+    }
+}
+
+bool rs_stateless_notification_ok(const rs_server *s, const char *method)
+{
+    return !rs_stateless(s) || strcmp(method, "notifications/progress") == 0;
+}
+
+/* {"sampling":{}} or {"elicitation":{"url":{}}}: what a tool needs, as requiredCapabilities. */
+static cJSON *required(const char *cap, const char *sub)
+{
+    cJSON *caps = cJSON_CreateObject();
+    cJSON *c = cJSON_AddObjectToObject(caps, cap);
+    if (sub)
+        cJSON_AddObjectToObject(c, sub);
+    return caps;
+}
+
+bool rs_stateless_ask_client(rs_server *s, const char *cap, const char *sub, rs_reply *r)
+{
+    if (!rs_stateless(s))
+        return false;
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(s->client_caps, cap);
+    bool declared = cJSON_IsObject(c) && (!sub || cJSON_HasObjectItem(c, sub));
+    if (!declared) {
+        int code = rs_fault_on(s, RS_FAULT_MISSING_CAPABILITY_WRONG_CODE) ? RS_INTERNAL_ERROR
+                                                                          : RS_MISSING_CAPABILITY;
+        rs_fail(r, code, "Missing required client capability: %s%s%s", cap, sub ? "." : "",
+                sub ? sub : "");
+        r->data = cJSON_CreateObject();
+        cJSON_AddItemToObject(r->data, "requiredCapabilities", required(cap, sub));
+        return true;
+    }
+    /* Declared: the input would travel in an InputRequiredResult (MRTR), not written yet. */
+    rs_ok(r, rs_tool_result("refserver does not ask the client for input in 2026-07-28 yet "
+                            "(multi round-trip requests).",
+                            true));
+    return true;
+}
