@@ -173,6 +173,8 @@ static void probe(const mcps_run_config *cfg, mcps_discovery *d, mcps_rev rev, c
         answer = mcps_discovery_await(s, PROBE_ID, mcps_clock_deadline(cfg->probe_timeout));
     cJSON_Delete(init);
     if (answer) {
+        int64_t none = 0;
+        atomic_compare_exchange_strong(&d->answered_ms, &none, mcps_clock_ms());
         c->verdict = judge_answer(d, rev, answer);
         c->observed = strdup(d->probes[rev].detail);
     } else {
@@ -256,6 +258,7 @@ void mcps_discover(const mcps_run_config *cfg, mcps_discovery *d)
         any |= d->probes[r].supported;
         probed |= d->probes[r].probed;
     }
+    mcps_discovery_stateless_settle(d, any);
     if (probed && !any && !d->fatal[0])
         snprintf(d->fatal, sizeof d->fatal,
                  "the target speaks none of the probed revisions: nothing to test (see the "

@@ -6,6 +6,7 @@
 #define MCPS_ENGINE_INTERNAL_H
 
 #include <cjson/cJSON.h>
+#include <stdatomic.h>
 #include <threads.h>
 
 #include "engine/result.h"
@@ -26,6 +27,8 @@ typedef struct mcps_discovery {
     bool has_case[MCPS_REV_COUNT];
     int http_status[MCPS_REV_COUNT]; /* HTTP: the status that refused the probe, else 0 */
     char fatal[300];                 /* the target could not be started at all */
+    _Atomic int64_t answered_ms;     /* when a handshake probe was first answered (clock ms), or 0:
+                                        the 2026-07-28 probe waits on a live target no longer */
 } mcps_discovery;
 
 void mcps_discover(const mcps_run_config *cfg, mcps_discovery *d);
@@ -41,6 +44,9 @@ void mcps_discover_stateless(const mcps_run_config *cfg, mcps_discovery *d, char
                              size_t fatal_len);
 bool mcps_discovery_stateless_check(const char **id, const char **title, const char **reqs,
                                     mcps_rev_set *revs);
+/* After every probe: a target that spoke no revision at all gives no evidence that it does
+ * not speak 2026-07-28 either, so a silent 2026-07-28 probe becomes an ERROR. */
+void mcps_discovery_stateless_settle(mcps_discovery *d, bool any_spoken);
 
 /* ---- the observer tally (observers.c) ---- */
 
