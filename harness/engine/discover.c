@@ -126,13 +126,20 @@ bool mcps_run_discovery_check(size_t i, const char **id, const char **title, con
 {
     if (i == 1)
         return mcps_discovery_stateless_check(id, title, reqs, revs);
-    if (i > 1)
+    if (i == 2)
+        return mcps_loopback_check(id, title, reqs, revs);
+    if (i > 2)
         return false;
     *id = CHECK_ID;
     *title = CHECK_TITLE;
     *reqs = CHECK_REQS;
     *revs = MCPS_REV_HANDSHAKE_ERA;
     return true;
+}
+
+unsigned mcps_run_discovery_transports(size_t i)
+{
+    return i == 2 ? (1u << MCPS_TRANSPORT_STREAMABLE_HTTP) | (1u << MCPS_TRANSPORT_SSE) : 0;
 }
 
 static void describe_probe(mcps_case_result *c, mcps_rev rev)
