@@ -83,16 +83,15 @@ static const char *binds_name(mcps_binds b)
     return b == MCPS_BINDS_SERVER ? "server" : b == MCPS_BINDS_CLIENT ? "client" : "both";
 }
 
-/* What scripts/coverage --check counts: a server-side stdio row above MAY, on a handshake-era
- * revision (HTTP rows wait for the Streamable HTTP work). */
+/* What scripts/coverage --check counts: a server-side stdio row above MAY (HTTP rows are
+ * counted apart). */
 static bool counted(const mcps_req *r)
 {
     static const char *const http[] = {"HTTP-", "SSE-", "HDR-", "AUTH-"};
     for (size_t i = 0; i < sizeof http / sizeof *http; i++)
         if (strncmp(r->id, http[i], strlen(http[i])) == 0)
             return false;
-    return r->binds != MCPS_BINDS_CLIENT && r->level != MCPS_LEVEL_MAY &&
-           (r->revs & MCPS_REV_HANDSHAKE_ERA);
+    return r->binds != MCPS_BINDS_CLIENT && r->level != MCPS_LEVEL_MAY && r->revs;
 }
 
 /* A check as it concerns r: the revisions on which it grades r. */
@@ -111,10 +110,19 @@ static cJSON *citing_check(const cJSON *check, const mcps_req *r)
 static cJSON *coverage(const mcps_req *r, const cJSON *citing, const explain_ctx *x)
 {
     cJSON *o = cJSON_CreateObject();
-    bool covered = false;
-    for (const cJSON *c = citing->child; c; c = c->next)
-        covered = covered || cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(c, "revisions"));
-    cJSON_AddStringToObject(o, "status", covered ? "covered" : "uncovered");
+    /* "partial": checked on some of the row's revisions only (e.g. not yet on 2026-07-28). */
+    mcps_rev_set on = 0;
+    for (const cJSON *c = citing->child; c; c = c->next) {
+        const cJSON *revs = cJSON_GetObjectItemCaseSensitive(c, "revisions");
+        for (const cJSON *v = revs ? revs->child : NULL; v; v = v->next)
+            for (int i = 0; i < MCPS_REV_COUNT; i++)
+                if (cJSON_IsString(v) && strcmp(v->valuestring, mcps_rev_name((mcps_rev)i)) == 0)
+                    on |= (mcps_rev_set)1 << i;
+    }
+    cJSON_AddStringToObject(o, "status",
+                            !on                         ? "uncovered"
+                            : (on & r->revs) == r->revs ? "covered"
+                                                        : "partial");
     cJSON_AddBoolToObject(o, "counted", counted(r));
     const cJSON *why = cJSON_GetObjectItemCaseSensitive(x->reasons, r->id);
     if (why)
@@ -223,7 +231,7 @@ static void print_coverage(const cJSON *cov)
     if (why)
         printf(" (%s: %s; %s:%d)", str(why, "kind"), str(why, "reason"), str(why, "file"),
                (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(why, "line")));
-    else if (strcmp(str(cov, "status"), "uncovered") == 0)
+    else if (strcmp(str(cov, "status"), "covered") != 0)
         printf(is_counted ? " (no reason recorded in suites/uncovered.tsv)"
                           : " (not counted: client-side, Streamable HTTP or MAY)");
     printf("\n");

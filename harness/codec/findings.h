@@ -39,7 +39,13 @@
     X(URL_ELICITATION_ERRORS)                                                                      \
     X(EMBEDDED_RESOURCES)                                                                          \
     X(NO_SECRETS_IN_LOGS)                                                                          \
-    X(TASK_STATUS)
+    X(TASK_STATUS)                                                                                 \
+    X(RESULT_TYPE_VALUE)                                                                           \
+    X(INPUT_REQUIRED)                                                                              \
+    X(ERROR_CODES)                                                                                 \
+    X(NO_SERVER_REQUESTS)                                                                          \
+    X(SERVER_INFO)                                                                                 \
+    X(REQUEST_SCOPED)
 
 #define MCPS_RULE_ENUM_(name) MCPS_RULE_##name,
 typedef enum mcps_rule { MCPS_RULES(MCPS_RULE_ENUM_) MCPS_RULE_COUNT } mcps_rule;
@@ -107,7 +113,21 @@ typedef enum mcps_rule { MCPS_RULES(MCPS_RULE_ENUM_) MCPS_RULE_COUNT } mcps_rule
     X(URL_ELICITATION_ERROR, URL_ELICITATION_ERRORS, "ELIC-013 ELIC-014")                          \
     X(UNDECLARED_EMBEDDED_RESOURCE, EMBEDDED_RESOURCES, "TOOL-017")                                \
     X(SECRET_IN_LOG, NO_SECRETS_IN_LOGS, "LOG-007")                                                \
-    X(TASK_STATUS_BACKWARDS, TASK_STATUS, "TASK-012")
+    X(TASK_STATUS_BACKWARDS, TASK_STATUS, "TASK-012")                                              \
+    X(RESULT_TYPE_UNKNOWN, RESULT_TYPE_VALUE, "RPC-RT-004 VER-010")                                \
+    X(INPUT_REQUIRED_EMPTY, INPUT_REQUIRED, "MRTR-003")                                            \
+    X(INPUT_REQUEST_SHAPE, INPUT_REQUIRED, "MRTR-004")                                             \
+    X(INPUT_REQUEST_UNDECLARED, INPUT_REQUIRED, "MRTR-005")                                        \
+    X(INPUT_REQUIRED_CACHED, INPUT_REQUIRED, "CACHE-003")                                          \
+    X(CODE_MCP_UNDEFINED, ERROR_CODES, "RPC-CODE-001")                                             \
+    X(CODE_LEGACY_RANGE, ERROR_CODES, "RPC-CODE-002 RPC-CODE-005")                                 \
+    X(CODE_RESERVED_BLOCK, ERROR_CODES, "RPC-CODE-005")                                            \
+    X(SERVER_REQUEST, NO_SERVER_REQUESTS, "RPC-DIR-001")                                           \
+    X(SERVER_REQUEST_STDIO, NO_SERVER_REQUESTS, "RPC-DIR-001 STDIO-008")                           \
+    X(NO_SERVER_INFO, SERVER_INFO, "STATE-004")                                                    \
+    X(NO_SERVER_INFO_DISCOVER, SERVER_INFO, "STATE-004 DISC-004")                                  \
+    X(LOG_WITHOUT_LEVEL, REQUEST_SCOPED, "LOG-009")                                                \
+    X(CANCELLED_NOT_LISTEN, REQUEST_SCOPED, "CANC-013")
 
 #define MCPS_FINDING_ENUM_(kind, rule, reqs) MCPS_FINDING_##kind,
 typedef enum mcps_finding_kind {

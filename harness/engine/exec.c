@@ -1068,7 +1068,8 @@ static mcps_session_counts case_counts(const case_run *cr)
                                  .sent = since(a->sent, b->sent),
                                  .progress = since(a->progress, b->progress),
                                  .canary_logs = since(a->canary_logs, b->canary_logs),
-                                 .task_reports = since(a->task_reports, b->task_reports)};
+                                 .task_reports = since(a->task_reports, b->task_reports),
+                                 .input_required = since(a->input_required, b->input_required)};
 }
 
 /* The case's traffic as a whole, its counts and its wire log; then the session forgets it. */

@@ -30,6 +30,7 @@ typedef enum judged_kind {
     ON_PROGRESS,
     ON_CANARY_LOGS, /* log messages, when the configuration planted secrets */
     ON_TASK_REPORTS,
+    ON_INPUT_REQUIRED, /* 2026-07-28 InputRequiredResults */
 } judged_kind;
 
 typedef struct rule {
@@ -37,6 +38,7 @@ typedef struct rule {
     const char *title;
     const char *reqs; /* requirement IDs the rule grades; its findings' kinds share one */
     judged_kind judged;
+    bool modern; /* judged on 2026-07-28 only (session/observe_stateless.c); SKIP elsewhere */
 } rule;
 
 /* Indexed by mcps_rule; each finding kind (codec/findings.h) names its entry. */
@@ -113,6 +115,30 @@ static const rule rules[MCPS_RULE_COUNT] = {
                                       "LOG-007", ON_CANARY_LOGS},
     [MCPS_RULE_TASK_STATUS] = {"task-status", "Task statuses only move forward along the lifecycle",
                                "TASK-012", ON_TASK_REPORTS},
+    [MCPS_RULE_RESULT_TYPE_VALUE] = {"result-type-value",
+                                     "resultType is \"complete\" or \"input_required\" (no "
+                                     "extension value the client did not advertise)",
+                                     "RPC-RT-004 VER-010", ON_RESULTS, true},
+    [MCPS_RULE_INPUT_REQUIRED] =
+        {"input-required",
+         "An InputRequiredResult has inputRequests or requestState, asks only what the request "
+         "declared, in {method, params} form, and carries no caching hints",
+         "MRTR-003 MRTR-004 MRTR-005 CACHE-003", ON_INPUT_REQUIRED, true},
+    [MCPS_RULE_ERROR_CODES] = {"error-codes",
+                               "Error codes: from -32020..-32099 only -32020, -32021, -32022; "
+                               "none from -32000..-32019 or elsewhere in the reserved block",
+                               "RPC-CODE-001 RPC-CODE-002 RPC-CODE-005", ON_ERRORS, true},
+    [MCPS_RULE_NO_SERVER_REQUESTS] = {"no-server-requests",
+                                      "The server sends no JSON-RPC requests of its own",
+                                      "RPC-DIR-001 STDIO-008", ON_LINES, true},
+    [MCPS_RULE_SERVER_INFO] = {"server-info",
+                               "Every result names the server in _meta "
+                               "io.modelcontextprotocol/serverInfo",
+                               "STATE-004 DISC-004", ON_RESULTS, true},
+    [MCPS_RULE_REQUEST_SCOPED] = {"request-scoped",
+                                  "Log messages only for a request that set logLevel; "
+                                  "notifications/cancelled only for a subscriptions/listen",
+                                  "LOG-009 CANC-013", ON_CALLS, true},
 };
 
 #define NRULES MCPS_RULE_COUNT
@@ -213,6 +239,7 @@ void mcps_tally_counts(mcps_tally *t, mcps_rev rev, const mcps_session_counts *c
     sum->progress += c->progress;
     sum->canary_logs += c->canary_logs;
     sum->task_reports += c->task_reports;
+    sum->input_required += c->input_required;
     mtx_unlock(&t->lock);
 }
 
@@ -235,6 +262,8 @@ static size_t judged(const mcps_session_counts *c, judged_kind k)
         return c->canary_logs;
     case ON_TASK_REPORTS:
         return c->task_reports;
+    case ON_INPUT_REQUIRED:
+        return c->input_required;
     default:
         return c->lines;
     }
@@ -250,7 +279,8 @@ static const char *judged_noun(judged_kind k)
                                         "requests or notifications",
                                         "progress notifications",
                                         "log messages with planted secrets to look for",
-                                        "task statuses"};
+                                        "task statuses",
+                                        "InputRequiredResults"};
     return nouns[k];
 }
 
@@ -263,7 +293,11 @@ static void grade_rule(const mcps_tally *t, mcps_rev rev, size_t i, mcps_case_re
     mcps_level level = MCPS_LEVEL_MAY;
     mcps_catalog_level_of(r->reqs, rev, &level);
     c->level = level;
-    if (rt->findings) {
+    if (r->modern && rev != MCPS_REV_2026_07_28) {
+        c->verdict = MCPS_VERDICT_SKIP;
+        mcps_buf_printf(&obs, "a rule of protocol revision 2026-07-28 only");
+        c->reason = strdup(obs.data);
+    } else if (rt->findings) {
         /* Graded by what was broken: a SHOULD finding alone is a warning. */
         if (rt->graded)
             c->level = level = rt->worst;

@@ -21,11 +21,11 @@
 #define MAX_HELD_LINES      256
 #define LOOSE_LOOKBACK      256
 
-static void report(mcps_observer *obs, mcps_finding_kind kind, mcps_dir dir, uint64_t offset,
-                   size_t line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/* Every finding goes out through mcps_observe_report (observe.h). */
+#define report(...) mcps_observe_report(__VA_ARGS__)
 
-static void report(mcps_observer *obs, mcps_finding_kind kind, mcps_dir dir, uint64_t offset,
-                   size_t line, const char *fmt, ...)
+void mcps_observe_report(mcps_observer *obs, mcps_finding_kind kind, mcps_dir dir, uint64_t offset,
+                         size_t line, const char *fmt, ...)
 {
     mcps_finding f = {.kind = kind,
                       .reqs = mcps_finding_kind_reqs(kind),
@@ -214,6 +214,8 @@ static void remember_request(mcps_observer *obs, const mcps_rpc_info *info, mcps
                                 .dir = dir,
                                 .line = line,
                                 .progress_token = token ? cJSON_Duplicate(token, true) : NULL};
+    if (obs->rev == MCPS_REV_2026_07_28)
+        r->caps = mcps_observe_request_caps(info->params, &r->log_level);
     snprintf(r->method, sizeof r->method, "%s", info->method ? info->method : "");
     if (!r->id || !r->key) {
         cJSON_Delete(r->id);
@@ -623,6 +625,8 @@ static void accept_message(mcps_observer *obs, const mcps_json_result *r, mcps_d
     if (out->info.kind == MCPS_RPC_NOTIFICATION &&
         strcmp(out->info.method, "notifications/progress") == 0)
         judge_progress(obs, &out->info, dir, offset, line);
+    if (obs->rev == MCPS_REV_2026_07_28 && dir != MCPS_DIR_TO_SERVER)
+        mcps_observe_stateless(obs, &out->info, dir, offset, line);
     if (out->info.kind == MCPS_RPC_BATCH)
         judge_batch(obs, r->root, dir, offset, line);
     else

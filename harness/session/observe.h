@@ -65,7 +65,17 @@ typedef struct mcps_tracked_request {
     double last_progress;  /* the last progress value reported for it */
     bool progress_seen;
     bool task_created; /* answered with a CreateTaskResult: progress goes on (PROG-010) */
+    unsigned caps;     /* 2026-07-28: MCPS_OBS_CAP_* the request's _meta declared */
+    bool log_level;    /* 2026-07-28: its _meta set io.modelcontextprotocol/logLevel */
 } mcps_tracked_request;
+
+/* Client capabilities a 2026-07-28 request declared, for what its InputRequiredResult may ask. */
+enum {
+    MCPS_OBS_CAP_SAMPLING = 1,
+    MCPS_OBS_CAP_ELICITATION_FORM = 2,
+    MCPS_OBS_CAP_ELICITATION_URL = 4,
+    MCPS_OBS_CAP_ROOTS = 8,
+};
 
 typedef struct mcps_observer {
     mcps_rev rev;
@@ -121,6 +131,16 @@ void mcps_observer_finish(mcps_observer *obs);
 /* The request a response answers, or NULL; for callers that want its method. */
 const mcps_tracked_request *mcps_observer_request_for(const mcps_observer *obs, const cJSON *id,
                                                       mcps_dir request_dir);
+
+/* 2026-07-28 (observe_stateless.c): judge one whole message; a result of resultType
+ * "input_required" (1) or not (0), for the count of what the input-required rule judged. */
+void mcps_observe_stateless(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                            uint64_t offset, size_t line);
+unsigned mcps_observe_request_caps(const cJSON *params, bool *log_level);
+int mcps_observe_input_required(const mcps_rpc_info *info);
+/* Report a finding (observe.c), for the observer's other files. */
+void mcps_observe_report(mcps_observer *obs, mcps_finding_kind kind, mcps_dir dir, uint64_t offset,
+                         size_t line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
 /* A short, printable, quoted excerpt of raw bytes for a message: non-ASCII,
  * control bytes, quotes and backslashes become \xHH; cut to fit dst. */

@@ -595,6 +595,7 @@ static void receive_message(mcps_session *s, const mcps_tevent *ev)
             enqueue(s, cJSON_Duplicate(item, true), true, m.line);
     } else {
         count_kind(s, m.info.kind);
+        s->counts.input_required += mcps_observe_input_required(&m.info);
         if (m.info.method && strcmp(m.info.method, "notifications/progress") == 0)
             s->counts.progress++;
         if (shape_of(m.msg) == MCPS_SHAPE_REQUEST)

@@ -54,10 +54,11 @@ typedef struct mcps_inmsg {
 /* Counts of what the observer judged, for observer checks that saw nothing to judge. */
 typedef struct mcps_session_counts {
     size_t lines, requests, notifications, responses, results, errors;
-    size_t sent;         /* messages (or raw lines) we sent */
-    size_t progress;     /* notifications/progress received */
-    size_t canary_logs;  /* log messages judged for planted secrets (engine) */
-    size_t task_reports; /* task statuses seen (engine) */
+    size_t sent;           /* messages (or raw lines) we sent */
+    size_t progress;       /* notifications/progress received */
+    size_t canary_logs;    /* log messages judged for planted secrets (engine) */
+    size_t task_reports;   /* task statuses seen (engine) */
+    size_t input_required; /* 2026-07-28 results with resultType "input_required" */
 } mcps_session_counts;
 
 typedef void (*mcps_session_finding_fn)(void *ctx, const mcps_finding *finding,

@@ -9,6 +9,8 @@
  * deadline (LIFE-TIME-001): from 2025-03-26 with notifications/cancelled
  * naming it (LIFE-TIME-002), and the tool call ends with an isError result.
  * Requests go only to clients that declared the capability (CAP-GEN-001).
+ * In 2026-07-28 the same tools send no request: they answer with an
+ * InputRequiredResult holding it, and the retry brings the answer (MRTR).
  */
 #include "tools.h"
 
@@ -33,6 +35,11 @@ struct rs_call {
     int64_t deadline; /* give up then; -1: never (the sampling-never-gives-up fault) */
     rs_call *next;
 };
+
+/* 2026-07-28: the tools' questions inside InputRequiredResults (below). */
+static void stateless_ask_llm(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r);
+static void stateless_ask_user(rs_server *s, const rs_req *req, rs_reply *r);
+static void stateless_connect_account(rs_server *s, const rs_req *req, rs_reply *r);
 
 /* ---- what the client declared ---- */
 
@@ -193,8 +200,10 @@ static cJSON *sampling_params(const rs_server *s, const char *question)
 
 void rs_tool_ask_llm(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
 {
-    if (rs_stateless_ask_client(s, "sampling", NULL, r))
+    if (rs_stateless(s)) {
+        stateless_ask_llm(s, req, args, r);
         return;
+    }
     if (!client_cap(s, "sampling", NULL) || req->task_id) {
         rs_ok(r,
               rs_tool_result("The client offers no sampling, so there is no model to ask.", true));
@@ -258,8 +267,10 @@ static cJSON *contact_schema(const rs_server *s)
 void rs_tool_ask_user(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
 {
     (void)args;
-    if (rs_stateless_ask_client(s, "elicitation", NULL, r))
+    if (rs_stateless(s)) {
+        stateless_ask_user(s, req, r);
         return;
+    }
     if (!rs_rev_at_least(s, MCPS_REV_2025_06_18) || !client_has_form(s) || req->task_id) {
         rs_ok(r,
               rs_tool_result("The client offers no form elicitation to ask the user with.", true));
@@ -278,7 +289,7 @@ void rs_tool_ask_user(rs_server *s, const rs_req *req, const cJSON *args, rs_rep
 }
 
 /* ELIC-018: accepted content must fit the requested schema before it is used. */
-static cJSON *form_answered(const rs_server *s, const rs_call *c, const cJSON *result)
+static cJSON *form_answered(const rs_server *s, const cJSON *schema, const cJSON *result)
 {
     const cJSON *action = cJSON_GetObjectItemCaseSensitive(result, "action");
     const char *a = cJSON_IsString(action) ? action->valuestring : "";
@@ -289,7 +300,7 @@ static cJSON *form_answered(const rs_server *s, const rs_call *c, const cJSON *r
     const cJSON *content = cJSON_GetObjectItemCaseSensitive(result, "content");
     mcps_schema_result check;
     bool fits = cJSON_IsObject(content) &&
-                mcps_schema_validate(c->schema, content, NULL, &check) == MCPS_SCHEMA_VALID;
+                mcps_schema_validate(schema, content, NULL, &check) == MCPS_SCHEMA_VALID;
     if (cJSON_IsObject(content))
         mcps_schema_result_free(&check);
     if (!fits && !rs_fault_on(s, RS_FAULT_ELICIT_TRUSTS_ANSWER))
@@ -316,8 +327,10 @@ static void url_required(rs_server *s, rs_reply *r, const char *url, const char 
 void rs_tool_connect_account(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
 {
     (void)args;
-    if (rs_stateless_ask_client(s, "elicitation", "url", r))
+    if (rs_stateless(s)) {
+        stateless_connect_account(s, req, r);
         return;
+    }
     if (!rs_rev_at_least(s, MCPS_REV_2025_11_25) || req->task_id) {
         rs_ok(r, rs_tool_result("URL elicitation needs protocol revision 2025-11-25.", true));
         return;
@@ -351,6 +364,93 @@ static cJSON *url_answered(const cJSON *result)
                           false);
 }
 
+/* ---- 2026-07-28: the same questions inside InputRequiredResults ---- */
+
+static cJSON *input_request(const char *method, cJSON *params)
+{
+    cJSON *q = cJSON_CreateObject();
+    cJSON_AddStringToObject(q, "method", method);
+    cJSON_AddItemToObject(q, "params", params);
+    return q;
+}
+
+/* A CreateMessageResult: a role and content. */
+static bool sampling_answer_ok(const cJSON *a)
+{
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(a, "content");
+    return cJSON_IsObject(a) && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(a, "role")) &&
+           (cJSON_IsObject(content) || cJSON_IsArray(content));
+}
+
+/* An ElicitResult: an action of the three, content an object if present. */
+static bool elicit_answer_ok(const cJSON *a)
+{
+    const cJSON *action = cJSON_GetObjectItemCaseSensitive(a, "action");
+    const cJSON *content = cJSON_GetObjectItemCaseSensitive(a, "content");
+    return cJSON_IsObject(a) && cJSON_IsString(action) &&
+           (strcmp(action->valuestring, "accept") == 0 ||
+            strcmp(action->valuestring, "decline") == 0 ||
+            strcmp(action->valuestring, "cancel") == 0) &&
+           (!content || cJSON_IsObject(content));
+}
+
+/* The decline-unanswered fault: a declined or cancelled question leaves the call hanging. */
+static bool hangs_on(const rs_server *s, const cJSON *answer, rs_reply *r)
+{
+    const cJSON *action = cJSON_GetObjectItemCaseSensitive(answer, "action");
+    if (!rs_fault_on(s, RS_FAULT_DECLINE_UNANSWERED) || strcmp(action->valuestring, "accept") == 0)
+        return false;
+    r->handled = true;
+    return true;
+}
+
+static void stateless_ask_llm(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
+{
+    if (rs_stateless_ask_client(s, "sampling", NULL, r))
+        return;
+    const char *question = cJSON_GetObjectItemCaseSensitive(args, "question")->valuestring;
+    cJSON *q = input_request("sampling/createMessage", sampling_params(s, question));
+    const cJSON *answer = rs_mrtr_answer(s, req, "llm", q, sampling_answer_ok, r);
+    if (answer)
+        rs_ok(r, sampled(answer));
+}
+
+static void stateless_ask_user(rs_server *s, const rs_req *req, rs_reply *r)
+{
+    if (rs_stateless_ask_client(s, "elicitation", NULL, r))
+        return;
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "mode", "form");
+    if (!rs_fault_on(s, RS_FAULT_ELICIT_NO_MESSAGE))
+        cJSON_AddStringToObject(params, "message", "Please share your contact details.");
+    cJSON *schema = contact_schema(s);
+    cJSON_AddItemToObject(params, "requestedSchema", cJSON_Duplicate(schema, true));
+    cJSON *q = input_request("elicitation/create", params);
+    const cJSON *answer = rs_mrtr_answer(s, req, "contact", q, elicit_answer_ok, r);
+    if (answer && !hangs_on(s, answer, r))
+        rs_ok(r, form_answered(s, schema, answer));
+    mcps_json_delete(schema);
+}
+
+/* URL mode without elicitationId (ELIC-019): the retry's requestState correlates. */
+static void stateless_connect_account(rs_server *s, const rs_req *req, rs_reply *r)
+{
+    if (rs_stateless_ask_client(s, "elicitation", "url", r))
+        return;
+    char url[128];
+    snprintf(url, sizeof url, "%s://accounts.example.com/connect%s",
+             rs_fault_on(s, RS_FAULT_URL_ELICIT_HTTP) ? "http" : "https",
+             rs_fault_on(s, RS_FAULT_URL_ELICIT_TOKEN) ? "?access_token=s3cr3t" : "");
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "mode", "url");
+    cJSON_AddStringToObject(params, "message", "Open the page to connect your account.");
+    cJSON_AddStringToObject(params, "url", url);
+    const cJSON *answer = rs_mrtr_answer(
+        s, req, "account", input_request("elicitation/create", params), elicit_answer_ok, r);
+    if (answer && !hangs_on(s, answer, r))
+        rs_ok(r, url_answered(answer));
+}
+
 /* ---- responses and deadlines ---- */
 
 void rs_on_response(rs_server *s, const cJSON *msg)
@@ -370,7 +470,7 @@ void rs_on_response(rs_server *s, const cJSON *msg)
     else if (c->kind == RS_ASK_SAMPLING)
         answer = sampled(result);
     else if (c->kind == RS_ASK_FORM)
-        answer = form_answered(s, c, result);
+        answer = form_answered(s, c->schema, result);
     else
         answer = url_answered(result);
     answer_call(s, c, answer);

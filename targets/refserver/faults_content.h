@@ -30,7 +30,7 @@
     X(SUBSCRIBE_EXTRA_RESULT, "subscribe-extra-result", "RES-007",                                 \
       "answer resources/subscribe and unsubscribe with {\"subscribed\": true}, not an empty "      \
       "result")                                                                                    \
-    X(RESOURCE_TRAVERSAL, "resource-traversal", "RES-010",                                         \
+    X(RESOURCE_TRAVERSAL, "resource-traversal", "RES-010 RES-017",                                 \
       "resolve file:// URIs without confining them to --root (\"..\" climbs out)")                 \
     X(UPDATE_UNSUBSCRIBED, "update-unsubscribed", "RES-008",                                       \
       "on resources/subscribe also send resources/updated for a URI nobody subscribed to")         \

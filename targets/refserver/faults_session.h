@@ -7,11 +7,11 @@
 #define RS_FAULTS_SESSION_H
 
 #define RS_FAULTS_SESSION(X)                                                                       \
-    X(TOOLS_UNDECLARED, "tools-undeclared", "CAP-SRV-003 CAP-GEN-003",                             \
+    X(TOOLS_UNDECLARED, "tools-undeclared", "CAP-SRV-003 CAP-GEN-003 DISC-003",                    \
       "leave tools out of the capabilities but serve tools/* anyway")                              \
-    X(RESOURCES_UNDECLARED, "resources-undeclared", "CAP-SRV-002 CAP-GEN-003",                     \
+    X(RESOURCES_UNDECLARED, "resources-undeclared", "CAP-SRV-002 CAP-GEN-003 DISC-003",            \
       "leave resources out of the capabilities but serve resources/* anyway")                      \
-    X(PROMPTS_UNDECLARED, "prompts-undeclared", "CAP-SRV-001 CAP-GEN-003",                         \
+    X(PROMPTS_UNDECLARED, "prompts-undeclared", "CAP-SRV-001 CAP-GEN-003 DISC-003",                \
       "leave prompts out of the capabilities but serve prompts/* anyway")                          \
     X(COMPLETIONS_UNDECLARED, "completions-undeclared", "CAP-SRV-005 CAP-GEN-003",                 \
       "leave completions out of the capabilities but serve completion/complete anyway")            \

@@ -25,6 +25,38 @@
       "2026-07-28: serve a request whose _meta has no clientCapabilities")                         \
     X(MISSING_CAPABILITY_WRONG_CODE, "missing-capability-wrong-code", "STATE-008",                 \
       "2026-07-28: refuse a tool call that needs an undeclared client capability with -32603, "    \
-      "not -32021")
+      "not -32021")                                                                                \
+    X(RESULT_TYPE_UNKNOWN, "result-type-unknown", "RPC-RT-004 VER-010",                            \
+      "2026-07-28: answer tools/list with resultType \"partial\", a value of no extension")        \
+    X(RESERVED_ERROR_CODE, "reserved-error-code", "RPC-CODE-001",                                  \
+      "2026-07-28: answer an unknown method with -32050, an MCP code the revision never defined")  \
+    X(LEGACY_ERROR_CODE, "legacy-error-code", "RPC-CODE-002 RPC-CODE-005",                         \
+      "2026-07-28: answer prompts/get for an unknown prompt with -32001 (the legacy range)")       \
+    X(SERVER_REQUEST_SENT, "server-request-sent", "RPC-DIR-001 STDIO-008",                         \
+      "2026-07-28: send the client a roots/list request after answering tools/list")               \
+    X(NO_SERVER_INFO, "no-server-info", "STATE-004 DISC-004",                                      \
+      "2026-07-28: leave _meta io.modelcontextprotocol/serverInfo out of every result")            \
+    X(LOG_WITHOUT_LEVEL, "log-without-level", "LOG-009",                                           \
+      "2026-07-28: log a message for tools/list, whose _meta set no logLevel")                     \
+    X(CANCELLED_NOT_LISTEN, "cancelled-not-listen", "CANC-013",                                    \
+      "2026-07-28: send notifications/cancelled for a tools/list it just answered")                \
+    X(INPUT_REQUIRED_EMPTY, "input-required-empty", "MRTR-003",                                    \
+      "2026-07-28: answer input_required with neither inputRequests nor requestState")             \
+    X(INPUT_REQUEST_JSONRPC, "input-request-jsonrpc", "MRTR-004",                                  \
+      "2026-07-28: write inputRequests entries as whole JSON-RPC requests (jsonrpc, id)")          \
+    X(INPUT_REQUEST_UNDECLARED, "input-request-undeclared", "MRTR-005",                            \
+      "2026-07-28: ask for sampling or elicitation the request did not declare, not -32021")       \
+    X(INPUT_REQUIRED_CACHED, "input-required-cached", "CACHE-003",                                 \
+      "2026-07-28: put ttlMs and cacheScope on an InputRequiredResult")                            \
+    X(REQUEST_STATE_UNCHECKED, "request-state-unchecked", "MRTR-007",                              \
+      "2026-07-28: act on a retry whatever its requestState says (no integrity check)")            \
+    X(INPUT_RESPONSES_UNCHECKED, "input-responses-unchecked", "MRTR-015",                          \
+      "2026-07-28: take a malformed inputResponses entry as an answer instead of -32602")          \
+    X(EXTRA_RESPONSES_REJECTED, "extra-responses-rejected", "MRTR-016",                            \
+      "2026-07-28: refuse a retry whose inputResponses has an entry it did not ask for")           \
+    X(REASK_AS_ERROR, "reask-as-error", "MRTR-017",                                                \
+      "2026-07-28: answer a retry without the needed answers with -32602, not input_required")     \
+    X(DECLINE_UNANSWERED, "decline-unanswered", "ELIC-020",                                        \
+      "2026-07-28: never answer a retry whose elicitation was declined or cancelled")
 
 #endif

@@ -97,6 +97,7 @@ typedef struct rs_server {
     size_t task_seq;           /* creation number of the newest task: tasks/list cursors */
     unsigned long notify_id;   /* ids for the notification-with-id fault */
     unsigned long listings;    /* tools/list answers, for the tools-order-unstable fault */
+    uint64_t state_key;        /* 2026-07-28: keys requestState (stateless.c), set at first use */
     /* input and output */
     mcps_framer framer;
     bool eof;  /* stdin reached end of file */
@@ -192,6 +193,10 @@ void rs_stateless_result(const rs_server *s, cJSON *msg);
 bool rs_stateless_notification_ok(const rs_server *s, const char *method);
 /* A tool that asks the client for cap (.sub): in 2026-07-28 answers r itself (true). */
 bool rs_stateless_ask_client(rs_server *s, const char *cap, const char *sub, rs_reply *r);
+/* 2026-07-28 multi round-trip: the retry's answer to inputRequests[key], or NULL with r
+ * answered (an InputRequiredResult asking input_request, or -32602). Takes input_request. */
+const cJSON *rs_mrtr_answer(rs_server *s, const rs_req *req, const char *key, cJSON *input_request,
+                            bool (*well_formed)(const cJSON *answer), rs_reply *r);
 
 /* ---- dispatch.c ---- */
 void rs_handle_line(rs_server *s, const char *line, size_t len, bool oversize);

@@ -16,7 +16,9 @@
  * logLevel yet), no list_changed or updated notifications (those belong on
  * subscriptions/listen streams, which refserver does not offer yet), and no
  * requests to the client (RPC-DIR-001): the tools that would ask the client
- * answer -32021 without the capability they need (STATE-008).
+ * answer -32021 without the capability they need (STATE-008), and with it an
+ * InputRequiredResult (MRTR): the retry carries the answer in inputResponses
+ * and the requestState refserver gave, which it checks (MRTR-007).
  *
  * By default refserver is dual-era (VER-007): `initialize` (which carries no
  * per-request version) still starts a handshake-era session, and from then on
@@ -29,8 +31,10 @@
 
 #include "codec/json.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS    "io.modelcontextprotocol/clientCapabilities"
@@ -154,6 +158,48 @@ static void shuffle(rs_server *s, const char *method, cJSON *result)
     cJSON_ReplaceItemInObjectCaseSensitive(result, "tools", reversed);
 }
 
+/* The faults that bend an answer's code or resultType. */
+static void misshape(const rs_server *s, const rs_req *req, rs_reply *r)
+{
+    if (r->result && rs_streq(req->method, "tools/list") &&
+        rs_fault_on(s, RS_FAULT_RESULT_TYPE_UNKNOWN))
+        cJSON_AddStringToObject(r->result, "resultType", "partial");
+    if (r->code == RS_METHOD_NOT_FOUND && rs_fault_on(s, RS_FAULT_RESERVED_ERROR_CODE))
+        r->code = -32050;
+    if (r->code == RS_INVALID_PARAMS && rs_streq(req->method, "prompts/get") &&
+        rs_fault_on(s, RS_FAULT_LEGACY_ERROR_CODE))
+        r->code = -32001;
+}
+
+static void write_notification(rs_server *s, const char *method, cJSON *params)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(m, "method", method);
+    cJSON_AddItemToObject(m, "params", params);
+    rs_write_response(s, m);
+}
+
+/* The faults that send what 2026-07-28 forbids around a tools/list. */
+static void stray_messages(rs_server *s, const rs_req *req, bool answered)
+{
+    if (!rs_streq(req->method, "tools/list"))
+        return;
+    if (!answered && rs_fault_on(s, RS_FAULT_LOG_WITHOUT_LEVEL)) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddStringToObject(p, "level", "info");
+        cJSON_AddStringToObject(p, "data", "listing the tools");
+        write_notification(s, "notifications/message", p);
+    }
+    if (answered && rs_fault_on(s, RS_FAULT_CANCELLED_NOT_LISTEN) && req->id) {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddItemToObject(p, "requestId", cJSON_Duplicate(req->id, true));
+        write_notification(s, "notifications/cancelled", p);
+    }
+    if (answered && rs_fault_on(s, RS_FAULT_SERVER_REQUEST_SENT))
+        rs_ask_roots_early(s);
+}
+
 bool rs_stateless_request(rs_server *s, const rs_req *req, rs_method_finder *find)
 {
     if (!modern_request(s, req))
@@ -182,7 +228,10 @@ bool rs_stateless_request(rs_server *s, const rs_req *req, rs_method_finder *fin
         rs_fail(&r, RS_METHOD_NOT_FOUND, "Method not found");
     shuffle(s, req->method, r.result);
     cache_hints(s, req->method, r.result);
+    misshape(s, req, &r);
+    stray_messages(s, req, false);
     rs_answer(s, req->id, req->batch, &r);
+    stray_messages(s, req, true);
     return true;
 }
 
@@ -196,7 +245,8 @@ void rs_stateless_result(const rs_server *s, cJSON *msg)
     cJSON *meta = cJSON_GetObjectItemCaseSensitive(result, "_meta");
     if (!meta)
         meta = cJSON_AddObjectToObject(result, "_meta");
-    if (cJSON_IsObject(meta) && !cJSON_HasObjectItem(meta, META_SERVER)) {
+    if (cJSON_IsObject(meta) && !cJSON_HasObjectItem(meta, META_SERVER) &&
+        !rs_fault_on(s, RS_FAULT_NO_SERVER_INFO)) {
         cJSON *info = cJSON_AddObjectToObject(meta, META_SERVER);
         cJSON_AddStringToObject(info, "name", RS_NAME);
         cJSON_AddStringToObject(info, "version", MCPS_VERSION);
@@ -218,24 +268,102 @@ static cJSON *required(const char *cap, const char *sub)
     return caps;
 }
 
+/* -32021 when the request did not declare what a tool needs (STATE-008); false to go on. */
 bool rs_stateless_ask_client(rs_server *s, const char *cap, const char *sub, rs_reply *r)
 {
-    if (!rs_stateless(s))
-        return false;
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(s->client_caps, cap);
     bool declared = cJSON_IsObject(c) && (!sub || cJSON_HasObjectItem(c, sub));
-    if (!declared) {
-        int code = rs_fault_on(s, RS_FAULT_MISSING_CAPABILITY_WRONG_CODE) ? RS_INTERNAL_ERROR
-                                                                          : RS_MISSING_CAPABILITY;
-        rs_fail(r, code, "Missing required client capability: %s%s%s", cap, sub ? "." : "",
-                sub ? sub : "");
-        r->data = cJSON_CreateObject();
-        cJSON_AddItemToObject(r->data, "requiredCapabilities", required(cap, sub));
-        return true;
-    }
-    /* Declared: the input would travel in an InputRequiredResult (MRTR), not written yet. */
-    rs_ok(r, rs_tool_result("refserver does not ask the client for input in 2026-07-28 yet "
-                            "(multi round-trip requests).",
-                            true));
+    if (declared || rs_fault_on(s, RS_FAULT_INPUT_REQUEST_UNDECLARED))
+        return false;
+    int code = rs_fault_on(s, RS_FAULT_MISSING_CAPABILITY_WRONG_CODE) ? RS_INTERNAL_ERROR
+                                                                      : RS_MISSING_CAPABILITY;
+    rs_fail(r, code, "Missing required client capability: %s%s%s", cap, sub ? "." : "",
+            sub ? sub : "");
+    r->data = cJSON_CreateObject();
+    cJSON_AddItemToObject(r->data, "requiredCapabilities", required(cap, sub));
     return true;
+}
+
+/* ---- multi round-trip requests (MRTR) ---- */
+
+/* FNV-1a over the text, from h: a keyed digest, enough for a test server's requestState. */
+static uint64_t digest(uint64_t h, const char *text)
+{
+    for (; *text; text++)
+        h = (h ^ (unsigned char)*text) * 1099511628211u;
+    return h;
+}
+
+/* The requestState that binds this tool (or method) and input key, keyed per process. */
+static void state_for(rs_server *s, const rs_req *req, const char *key, char *out, size_t n)
+{
+    if (!s->state_key)
+        s->state_key = ((uint64_t)rs_now_ms() << 16) ^ (uint64_t)getpid() ^ 14695981039346656037u;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(req->params, "name");
+    uint64_t h = digest(s->state_key, req->method);
+    h = digest(h, cJSON_IsString(name) ? name->valuestring : "");
+    snprintf(out, n, "rs1.%016llx", (unsigned long long)digest(h, key));
+}
+
+static void input_required(const rs_server *s, const char *key, cJSON *input_request,
+                           const char *state, rs_reply *r)
+{
+    cJSON *result = cJSON_CreateObject();
+    cJSON_AddStringToObject(result, "resultType", "input_required");
+    if (rs_fault_on(s, RS_FAULT_INPUT_REQUEST_JSONRPC)) {
+        cJSON_AddStringToObject(input_request, "jsonrpc", "2.0");
+        cJSON_AddNumberToObject(input_request, "id", 1);
+    }
+    if (!rs_fault_on(s, RS_FAULT_INPUT_REQUIRED_EMPTY)) {
+        cJSON_AddItemToObject(cJSON_AddObjectToObject(result, "inputRequests"), key, input_request);
+        cJSON_AddStringToObject(result, "requestState", state);
+    } else {
+        mcps_json_delete(input_request);
+    }
+    if (rs_fault_on(s, RS_FAULT_INPUT_REQUIRED_CACHED)) {
+        cJSON_AddNumberToObject(result, "ttlMs", 0);
+        cJSON_AddStringToObject(result, "cacheScope", "private");
+    }
+    rs_ok(r, result);
+}
+
+static bool only_key(const cJSON *responses, const char *key)
+{
+    for (const cJSON *e = responses->child; e; e = e->next)
+        if (strcmp(e->string, key) != 0)
+            return false;
+    return true;
+}
+
+const cJSON *rs_mrtr_answer(rs_server *s, const rs_req *req, const char *key, cJSON *input_request,
+                            bool (*well_formed)(const cJSON *answer), rs_reply *r)
+{
+    const cJSON *responses = cJSON_GetObjectItemCaseSensitive(req->params, "inputResponses");
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(req->params, "requestState");
+    bool unchecked = rs_fault_on(s, RS_FAULT_INPUT_RESPONSES_UNCHECKED);
+    const cJSON *answer =
+        cJSON_IsObject(responses) ? cJSON_GetObjectItemCaseSensitive(responses, key) : NULL;
+    char want[40];
+    state_for(s, req, key, want, sizeof want);
+    if (responses && !cJSON_IsObject(responses) && !unchecked)
+        rs_fail(r, RS_INVALID_PARAMS, "Invalid params: inputResponses must be an object");
+    else if (answer && !well_formed(answer) && !unchecked)
+        rs_fail(r, RS_INVALID_PARAMS, "Invalid params: inputResponses[\"%s\"] is malformed", key);
+    else if (cJSON_IsObject(responses) && !only_key(responses, key) &&
+             rs_fault_on(s, RS_FAULT_EXTRA_RESPONSES_REJECTED))
+        rs_fail(r, RS_INVALID_PARAMS, "Invalid params: inputResponses has unknown entries");
+    else if (answer && !(cJSON_IsString(state) && strcmp(state->valuestring, want) == 0) &&
+             !rs_fault_on(s, RS_FAULT_REQUEST_STATE_UNCHECKED))
+        rs_fail(r, RS_INVALID_PARAMS, "Invalid params: requestState failed verification");
+    else if (answer) {
+        mcps_json_delete(input_request);
+        return answer;
+    } else if (responses && rs_fault_on(s, RS_FAULT_REASK_AS_ERROR))
+        rs_fail(r, RS_INVALID_PARAMS, "Invalid params: inputResponses[\"%s\"] is missing", key);
+    else {
+        input_required(s, key, input_request, want, r);
+        return NULL;
+    }
+    mcps_json_delete(input_request);
+    return NULL;
 }

@@ -28,7 +28,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import BIN_DIR, MCPSPEC, ROOT, run  # noqa: E402
+from common import BIN_DIR, CATALOG, MCPSPEC, ROOT, run  # noqa: E402
 
 REFSERVER = os.path.join(BIN_DIR, "refserver")
 OBSERVERS = os.path.join("harness", "engine", "observers.c")
@@ -143,10 +143,15 @@ class OrphanTest(unittest.TestCase):
             for n, line in enumerate(f, 1):
                 if line.strip() and not line.startswith("#"):
                     reasons[line.split("\t")[0]] = n
+        with open(CATALOG, encoding="utf-8") as f:
+            main = {row["id"] for row in json.load(f)}
         bad = []
         for r in rows:
             cov = r["coverage"]
-            if cov["status"] == "uncovered" and cov["counted"] and r["id"] not in reasons:
+            # partial: checked on some of its revisions only (e.g. not yet on 2026-07-28), which
+            # scripts/coverage counts per revision for the catalog's rows (not the RFC ones)
+            if ((cov["status"] == "uncovered" or (cov["status"] == "partial" and r["id"] in main))
+                    and cov["counted"] and r["id"] not in reasons):
                 bad.append("%s: %s is cited by no check; add a row saying why (%s)" % (
                     UNCOVERED, r["id"], r["text"][:80]))
             if cov["status"] == "covered" and r["id"] in reasons:
