@@ -2,9 +2,9 @@
  * http_modern.c - protocol revision 2026-07-28 on /mcp: no sessions, every
  * POST a request of its own.
  *
- * A POST without Mcp-Session-Id is a 2026-07-28 one when its body's _meta
- * names a protocol version or its MCP-Protocol-Version header names no
- * handshake-era revision (with --modern-only: always). The front end checks
+ * A POST is a 2026-07-28 one when its body's _meta names a protocol version
+ * or its MCP-Protocol-Version header names no handshake-era revision (with
+ * --modern-only: always); any Mcp-Session-Id is then ignored. The front end checks
  * what only HTTP shows, the standard headers against the body (HDR-002,
  * HDR-004, HDR-006, HDR-008: 400 with HeaderMismatch -32020), and hands the
  * request to a child of its own (refserver on stdio, which judges the rest
@@ -34,18 +34,22 @@ static const cJSON *meta_version(const cJSON *msg)
                                             META_VERSION);
 }
 
-/* A version header that is there and names no handshake-era revision (2026-07-28, or garbage
- * a modern server refuses with -32022). */
+/* A version header that names no handshake-era revision (2026-07-28, or garbage a modern
+ * server refuses with -32022). With a session id, only 2026-07-28 itself: a legacy session's
+ * garbage version is that session's to refuse (HTTP-045), whereas a 2026-07-28 request
+ * ignores any session id (HTTP-055). */
 static bool modern_header(struct MHD_Connection *conn)
 {
     const char *v = rs_hheader(conn, "MCP-Protocol-Version");
-    return v && !mcps_rev_is_handshake(mcps_rev_parse(v));
+    if (!v)
+        return false;
+    mcps_rev rev = mcps_rev_parse(v);
+    return rs_hheader(conn, "Mcp-Session-Id") ? rev == MCPS_REV_2026_07_28
+                                              : !mcps_rev_is_handshake(rev);
 }
 
 bool rs_hmodern_wants(const rs_hserver *h, struct MHD_Connection *conn, const cJSON *msg)
 {
-    if (rs_hheader(conn, "Mcp-Session-Id"))
-        return false;
     if (h->cfg->modern_only)
         return true;
     if (cJSON_IsArray(msg))
@@ -55,7 +59,7 @@ bool rs_hmodern_wants(const rs_hserver *h, struct MHD_Connection *conn, const cJ
 
 bool rs_hmodern_refuses(const rs_hserver *h, struct MHD_Connection *conn)
 {
-    return h->cfg->modern_only || (!rs_hheader(conn, "Mcp-Session-Id") && modern_header(conn));
+    return h->cfg->modern_only || modern_header(conn);
 }
 
 enum MHD_Result rs_hmodern_not_allowed(const rs_hserver *h, struct MHD_Connection *conn)
