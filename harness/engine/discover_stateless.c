@@ -148,7 +148,7 @@ static void no_answer(probe_ctx *x, const char *what)
     const mcps_session *s = x->s;
     if (s->http && s->http_status)
         mcps_discovery_detail(x->p,
-                              "not spoken: %s answered HTTP %d with no JSON-RPC answer, as a "
+                              "not spoken: %s got HTTP %d and no response with its id, as a "
                               "handshake-era server refusing MCP-Protocol-Version 2026-07-28 does "
                               "(HTTP-045)",
                               what, s->http_status);
