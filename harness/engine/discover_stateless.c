@@ -146,15 +146,25 @@ static const cJSON *ask(probe_ctx *x, const char *id, const char *method)
 static void no_answer(probe_ctx *x, const char *what)
 {
     const mcps_session *s = x->s;
-    if (s->http && s->http_status)
+    if (s->http && s->http_status >= 400 && s->http_status < 500) {
         mcps_discovery_detail(x->p,
                               "not spoken: %s got HTTP %d and no response with its id, as a "
                               "handshake-era server refusing MCP-Protocol-Version 2026-07-28 does "
                               "(HTTP-045)",
                               what, s->http_status);
-    else if (s->http && s->http_failed)
-        mcps_discovery_detail(x->p, "not spoken: no answer to %s: %s", what, s->last_event);
-    else if (s->exited || s->gone)
+    } else if (s->http) {
+        /* A handshake-era HTTP server refuses with a 4xx; a 5xx, a failure or silence says
+         * nothing about the revision. */
+        if (s->http_status)
+            mcps_discovery_detail(x->p, "no answer to %s: HTTP %d", what, s->http_status);
+        else if (s->http_failed)
+            mcps_discovery_detail(x->p, "no answer to %s: %s", what, s->last_event);
+        else
+            mcps_discovery_detail(x->p, "no answer to %s within %.0f s", what,
+                                  x->cfg->probe_timeout);
+        verdict(x, MCPS_VERDICT_ERROR, false);
+        return;
+    } else if (s->exited || s->gone)
         mcps_discovery_detail(x->p,
                               "not spoken: no answer to %s (%s); a handshake-era server may "
                               "exit on it (STDIO-010)",
