@@ -117,6 +117,8 @@ static void add_builtins(cJSON *checks, const mcps_run_config *cfg, const mcps_b
         mcps_case c = {.id = (char *)name, .name = (char *)strchr(name, '/') + 1};
         if (!cfg || mcps_run_selects(cfg, &discovery, &c)) {
             cJSON *o = record(name, "discovery", "discovery", title, reqs, revs);
+            cJSON_AddItemToObject(o, "transports",
+                                  transport_array(mcps_run_discovery_transports(i)));
             add_builtin_proofs(o, name, "discovery", bp);
             cJSON_AddItemToArray(checks, o);
         }

@@ -126,13 +126,20 @@ bool mcps_run_discovery_check(size_t i, const char **id, const char **title, con
 {
     if (i == 1)
         return mcps_discovery_stateless_check(id, title, reqs, revs);
-    if (i > 1)
+    if (i == 2)
+        return mcps_loopback_check(id, title, reqs, revs);
+    if (i > 2)
         return false;
     *id = CHECK_ID;
     *title = CHECK_TITLE;
     *reqs = CHECK_REQS;
     *revs = MCPS_REV_HANDSHAKE_ERA;
     return true;
+}
+
+unsigned mcps_run_discovery_transports(size_t i)
+{
+    return i == 2 ? (1u << MCPS_TRANSPORT_STREAMABLE_HTTP) | (1u << MCPS_TRANSPORT_SSE) : 0;
 }
 
 static void describe_probe(mcps_case_result *c, mcps_rev rev)
@@ -173,6 +180,8 @@ static void probe(const mcps_run_config *cfg, mcps_discovery *d, mcps_rev rev, c
         answer = mcps_discovery_await(s, PROBE_ID, mcps_clock_deadline(cfg->probe_timeout));
     cJSON_Delete(init);
     if (answer) {
+        int64_t none = 0;
+        atomic_compare_exchange_strong(&d->answered_ms, &none, mcps_clock_ms());
         c->verdict = judge_answer(d, rev, answer);
         c->observed = strdup(d->probes[rev].detail);
     } else {
@@ -255,6 +264,7 @@ void mcps_discover(const mcps_run_config *cfg, mcps_discovery *d)
         any |= d->probes[r].supported;
         probed |= d->probes[r].probed;
     }
+    mcps_discovery_stateless_settle(d, any);
     if (probed && !any && !d->fatal[0])
         snprintf(d->fatal, sizeof d->fatal,
                  "the target speaks none of the probed revisions: nothing to test (see the "

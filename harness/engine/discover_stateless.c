@@ -120,7 +120,33 @@ typedef struct probe_ctx {
     mcps_rev_probe *p;
     mcps_session *s;
     int64_t deadline;
+    int64_t t0;
 } probe_ctx;
+
+/* A target that answered initialize is alive: silence to server/discover for as long again,
+ * and a second more, is an answer (the probe does not wait out --probe-timeout). */
+#define AFTER_HANDSHAKE_MS 1000
+#define SLICE_MS           50
+
+static int64_t wait_until(const probe_ctx *x)
+{
+    int64_t answered = atomic_load(&x->d->answered_ms);
+    if (!answered)
+        return x->deadline;
+    int64_t cap = answered + (answered - x->t0) + AFTER_HANDSHAKE_MS;
+    return cap < x->deadline ? cap : x->deadline;
+}
+
+static const cJSON *await_reply(probe_ctx *x, const char *id)
+{
+    for (;;) {
+        int64_t until = wait_until(x), now = mcps_clock_ms();
+        const cJSON *a =
+            mcps_discovery_await(x->s, id, now + SLICE_MS < until ? now + SLICE_MS : until);
+        if (a || x->s->gone || x->s->exited || mcps_clock_ms() >= wait_until(x))
+            return a;
+    }
+}
 
 static void verdict(probe_ctx *x, mcps_verdict v, bool supported)
 {
@@ -139,7 +165,7 @@ static const cJSON *ask(probe_ctx *x, const char *id, const char *method)
     cJSON *req = mcps_rpc_request(id, method, NULL);
     bool sent = req && mcps_session_send(x->s, req, err, sizeof err);
     cJSON_Delete(req);
-    return sent ? mcps_discovery_await(x->s, id, x->deadline) : NULL;
+    return sent ? await_reply(x, id) : NULL;
 }
 
 /* No answer at all: a handshake-era server may drop what precedes initialize, or exit. */
@@ -171,9 +197,9 @@ static void no_answer(probe_ctx *x, const char *what)
                               what, s->last_event[0] ? s->last_event : "the target is gone");
     else
         mcps_discovery_detail(x->p,
-                              "not spoken: no answer to %s within %.0f s, as a handshake-era "
+                              "not spoken: no answer to %s within %.1f s, as a handshake-era "
                               "server may stay silent before initialize (STDIO-010)",
-                              what, x->cfg->probe_timeout);
+                              what, (double)(mcps_clock_ms() - x->t0) / 1000.0);
     verdict(x, MCPS_VERDICT_INFO, false);
 }
 
@@ -288,7 +314,7 @@ void mcps_discover_stateless(const mcps_run_config *cfg, mcps_discovery *d, char
     mcps_session_config sc = {.target = cfg->target, .rev = REV};
     char err[240];
     mcps_session *s = mcps_session_open(&sc, err, sizeof err);
-    probe_ctx x = {cfg, d, c, &d->probes[REV], s, mcps_clock_deadline(cfg->probe_timeout)};
+    probe_ctx x = {cfg, d, c, &d->probes[REV], s, mcps_clock_deadline(cfg->probe_timeout), t0};
     if (!s) {
         snprintf(fatal, fatal_len, "cannot start the target: %.200s", err);
         mcps_discovery_detail(x.p, "%s", fatal);
@@ -304,4 +330,15 @@ void mcps_discover_stateless(const mcps_run_config *cfg, mcps_discovery *d, char
     mcps_case_take_log(c, s);
     mcps_session_free(s);
     c->seconds = (double)(mcps_clock_ms() - t0) / 1000.0;
+}
+
+void mcps_discovery_stateless_settle(mcps_discovery *d, bool any_spoken)
+{
+    mcps_case_result *c = &d->cases[REV];
+    if (any_spoken || !d->has_case[REV] || c->verdict != MCPS_VERDICT_INFO)
+        return;
+    c->verdict = MCPS_VERDICT_ERROR;
+    free(c->reason);
+    c->reason = strdup("the target answered no probe of any revision, so its silence to "
+                       "server/discover says nothing about 2026-07-28");
 }

@@ -6,12 +6,14 @@
 #define MCPS_ENGINE_INTERNAL_H
 
 #include <cjson/cJSON.h>
+#include <stdatomic.h>
 #include <threads.h>
 
 #include "engine/result.h"
 #include "engine/run.h"
 #include "engine/suite.h"
 #include "session/session.h"
+#include "transport/listening.h"
 
 /* Move the session's wire log and notes into the case (result.c). */
 void mcps_case_take_log(mcps_case_result *c, mcps_session *s);
@@ -26,6 +28,8 @@ typedef struct mcps_discovery {
     bool has_case[MCPS_REV_COUNT];
     int http_status[MCPS_REV_COUNT]; /* HTTP: the status that refused the probe, else 0 */
     char fatal[300];                 /* the target could not be started at all */
+    _Atomic int64_t answered_ms;     /* when a handshake probe was first answered (clock ms), or 0:
+                                        the 2026-07-28 probe waits on a live target no longer */
 } mcps_discovery;
 
 void mcps_discover(const mcps_run_config *cfg, mcps_discovery *d);
@@ -41,6 +45,17 @@ void mcps_discover_stateless(const mcps_run_config *cfg, mcps_discovery *d, char
                              size_t fatal_len);
 bool mcps_discovery_stateless_check(const char **id, const char **title, const char **reqs,
                                     mcps_rev_set *revs);
+/* discovery/loopback-only (loopback.c): the check, and its records for an HTTP run (none on
+ * stdio); l: the sockets of the server mcpspec started (NULL when unreadable), started: whether
+ * mcpspec started it at all. */
+bool mcps_loopback_check(const char **id, const char **title, const char **reqs,
+                         mcps_rev_set *revs);
+void mcps_loopback_results(const mcps_run_config *cfg, const mcps_discovery *d,
+                           const mcps_listening *l, bool started, mcps_run_result *out);
+
+/* After every probe: a target that spoke no revision at all gives no evidence that it does
+ * not speak 2026-07-28 either, so a silent 2026-07-28 probe becomes an ERROR. */
+void mcps_discovery_stateless_settle(mcps_discovery *d, bool any_spoken);
 
 /* ---- the observer tally (observers.c) ---- */
 

@@ -466,7 +466,15 @@ static void discover_transport(mcps_run_config *cfg, mcps_discovery *d, mcps_run
     out->transport = strdup(mcps_transport_kind_name(cfg->target.kind));
 }
 
-static void run_guarded(const mcps_suite_set *suites, mcps_run_config *cfg, mcps_run_result *out)
+/* What the server mcpspec started listens on, for discovery/loopback-only. */
+typedef struct hosted_sockets {
+    bool started;  /* mcpspec started the server */
+    bool readable; /* and could read its sockets */
+    mcps_listening l;
+} hosted_sockets;
+
+static void run_guarded(const mcps_suite_set *suites, mcps_run_config *cfg,
+                        const hosted_sockets *hs, mcps_run_result *out)
 {
     int64_t t0 = mcps_clock_ms();
     *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
@@ -484,6 +492,7 @@ static void run_guarded(const mcps_suite_set *suites, mcps_run_config *cfg, mcps
     if (!d.fatal[0] && tally) {
         run_cases(&env, suites, out);
         observer_results(cfg, tally, &d, out);
+        mcps_loopback_results(cfg, &d, hs->readable ? &hs->l : NULL, hs->started, out);
     }
     note_stop(cfg, out);
     if (tally)
@@ -560,7 +569,10 @@ static void run_hosted(const mcps_suite_set *suites, mcps_run_config *cfg, mcps_
         mcps_run_result_count(out);
         return;
     }
-    run_guarded(suites, cfg, out);
+    hosted_sockets hs = {.started = h != NULL};
+    if (h)
+        hs.readable = mcps_listening_scan(mcps_host_pid(h), &hs.l);
+    run_guarded(suites, cfg, &hs, out);
     stop_host(h, out);
 }
 

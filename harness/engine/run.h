@@ -57,10 +57,13 @@ void mcps_run(const mcps_suite_set *suites, const mcps_run_config *cfg, mcps_run
 
 /* The observer checks, for listing: false past the last one. name is "json-text" etc. */
 bool mcps_run_observer_rule(size_t i, const char **name, const char **title, const char **reqs);
-/* The discovery checks (discovery/initialize, discovery/server-discover), for listing: false past
- * the last one. revs: the revisions it is graded on. */
+/* The discovery checks (discovery/initialize, discovery/server-discover,
+ * discovery/loopback-only), for listing: false past the last one. revs: the revisions it is
+ * graded on. */
 bool mcps_run_discovery_check(size_t i, const char **id, const char **title, const char **reqs,
                               mcps_rev_set *revs);
+/* The transports discovery check i is graded on: a bit (1u << mcps_transport_kind) each; 0: any. */
+unsigned mcps_run_discovery_transports(size_t i);
 
 /* True when the case passes the --suite and --case filters. */
 bool mcps_run_selects(const mcps_run_config *cfg, const mcps_suite *suite, const mcps_case *c);

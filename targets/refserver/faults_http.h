@@ -61,6 +61,8 @@
     X(AUTH_PRM_NO_SERVERS, "auth-prm-no-servers", "AUTH-006",                                      \
       "with --auth publish protected resource metadata with an empty authorization_servers")       \
     X(AUTH_NO_SCOPE, "auth-no-scope", "AUTH-009",                                                  \
-      "with --auth give no scope parameter in the 401 challenge")
+      "with --auth give no scope parameter in the 401 challenge")                                  \
+    X(HTTP_BIND_ALL, "http-bind-all", "HTTP-004 SSE-006",                                          \
+      "listen on 0.0.0.0 instead of --bind (connections from other than loopback still refused)")
 
 #endif

@@ -69,9 +69,20 @@ static bool write_port_file(const char *path, unsigned port)
     return ok && rename(tmp, path) == 0;
 }
 
+/* http-bind-all listens on every interface, but nothing but loopback may talk to it. */
+static enum MHD_Result loopback_peer(void *cls, const struct sockaddr *addr, socklen_t len)
+{
+    (void)cls;
+    const struct sockaddr_in *in = (const struct sockaddr_in *)addr;
+    return len >= (socklen_t)sizeof *in && addr->sa_family == AF_INET &&
+                   (ntohl(in->sin_addr.s_addr) >> 24) == 127
+               ? MHD_YES
+               : MHD_NO;
+}
+
 static bool start(rs_hserver *h)
 {
-    const char *addr = h->opts->bind;
+    const char *addr = rs_hfault(h, RS_FAULT_HTTP_BIND_ALL) ? "0.0.0.0" : h->opts->bind;
     struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)h->opts->port)};
     if (inet_pton(AF_INET, addr, &sa.sin_addr) != 1) {
         fprintf(stderr, "refserver: --bind %s: not an IPv4 address\n", addr);
@@ -80,8 +91,9 @@ static bool start(rs_hserver *h)
     unsigned flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME;
     if (h->cfg->verbose)
         flags |= MHD_USE_ERROR_LOG;
-    h->daemon = MHD_start_daemon(flags, (uint16_t)h->opts->port, NULL, NULL, rs_hhandle, h,
-                                 MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+    h->daemon = MHD_start_daemon(flags, (uint16_t)h->opts->port,
+                                 rs_hfault(h, RS_FAULT_HTTP_BIND_ALL) ? loopback_peer : NULL, NULL,
+                                 rs_hhandle, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
                                  MHD_OPTION_NOTIFY_COMPLETED, rs_hcompleted, h,
                                  MHD_OPTION_CONNECTION_LIMIT, (unsigned)RS_HTTP_MAX_CONNECTIONS,
                                  MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)60, MHD_OPTION_END);

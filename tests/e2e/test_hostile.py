@@ -260,8 +260,9 @@ class HostileTest(unittest.TestCase):
         token = "term-%d" % os.getpid()
         with tempfile.TemporaryDirectory() as out:
             proc = self.start_run(os.path.join(HOSTILE, "stops-reading"), out, token)
-            # past discovery (four probes): the cases' targets run
-            self.assertTrue(wait_for(lambda: len(marked(token)) >= 5, 10), "the cases started")
+            # past discovery (five probes: four initialize, one server/discover): the cases'
+            # targets run
+            self.assertTrue(wait_for(lambda: len(marked(token)) >= 6, 10), "the cases started")
             t0 = time.monotonic()
             proc.send_signal(signal.SIGTERM)
             _, err = proc.communicate(timeout=20)

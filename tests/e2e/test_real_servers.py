@@ -61,12 +61,26 @@ EVERYTHING_CALLS = {
     "url_elicitation_tool": {"name": "trigger-url-elicitation",
                              "arguments": {"url": "https://example.com/connect"}},
 }
+# The tool calls our own SDK v2 server (tests/servers/sdk-v2-server.mjs) consents to.
+SDK_V2 = os.path.join(ROOT, "tests", "servers", "sdk-v2-server.mjs")
+SDK_V2_CALLS = {
+    "tool": {"name": "echo", "arguments": {"message": "hello"}},
+    "slow_tool": {"name": "count-slowly", "arguments": {"duration": 2, "steps": 4}},
+    "failing_tool": {"name": "always-fails", "arguments": {}},
+    # Multi round-trip on 2026-07-28 (input_required); on the 2025 eras the SDK's
+    # shim sends the request to the client itself.
+    "elicitation_tool": {"name": "confirm-action", "arguments": {"action": "deploy"}},
+    "sampling_tool": {"name": "ask-model", "arguments": {"prompt": "What is 2 + 2?",
+                                                         "maxTokens": 50}},
+    "toggle_tools": {"name": "toggle-extra", "arguments": {}},
+}
 
 
 class RealServerTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.modules = os.path.join(install(), "node_modules", "@modelcontextprotocol")
+        cls.install_dir = install()
+        cls.modules = os.path.join(cls.install_dir, "node_modules", "@modelcontextprotocol")
 
     def run_server(self, name, config, extra=(), snapshot=True):
         """Run mcpspec with this target configuration (a dict) and compare with the snapshot."""
@@ -157,6 +171,33 @@ class RealServerTest(unittest.TestCase):
         report = self.run_http("server-basic-vanillajs-http", script, "/mcp", "streamable-http",
                                calls={"tool": {"name": "get-time", "arguments": {}}})
         self.assertEqual(report["transport"], "streamable-http")
+
+    def supported(self, report):
+        return [r["revision"] for r in report["revisions"] if r["supported"]]
+
+    def test_sdk_v2_server(self):
+        """Our own server on @modelcontextprotocol/server 2.4.0, over stdio."""
+        report = self.run_server("sdk-v2-server", {
+            "server": "node %s %s stdio" % (SDK_V2, self.install_dir),
+            "calls": SDK_V2_CALLS,
+        })
+        # Dual-era: server/discover finds 2026-07-28, initialize the handshake revisions.
+        self.assertEqual(self.supported(report), ["2024-11-05", "2025-03-26", "2025-06-18",
+                                                  "2025-11-25", "2026-07-28"])
+
+    def test_sdk_v2_server_http(self):
+        """The same server over Streamable HTTP (createMcpHandler: 2026-07-28 per request,
+        and the 2025 revisions served statelessly, without Mcp-Session-Id)."""
+        # Without the sampling and elicitation tools: the SDK serves the 2025 revisions
+        # over HTTP one request per instance, which cannot send a request to the client
+        # (the tool returns isError "per-request legacy serving cannot receive
+        # server-to-client requests"), so those cases could only be ERROR.
+        calls = {k: v for k, v in SDK_V2_CALLS.items()
+                 if k not in ("sampling_tool", "elicitation_tool")}
+        report = self.run_http("sdk-v2-server-http", "%s %s http" % (SDK_V2, self.install_dir),
+                               "/mcp", "streamable-http", calls=calls)
+        self.assertEqual(report["transport"], "streamable-http")
+        self.assertIn("2025-11-25", self.supported(report))
 
     def test_server_filesystem(self):
         """Traversal probes run on a root folder this test creates (tools/path-traversal)."""
