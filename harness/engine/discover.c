@@ -228,10 +228,9 @@ static int probe_thread(void *arg)
 /* Which revisions to probe; the others get a detail saying why not. */
 static bool wanted(const mcps_run_config *cfg, mcps_discovery *d, mcps_rev rev)
 {
-    if (!mcps_rev_is_handshake(rev) && cfg->target.kind != MCPS_TRANSPORT_STDIO) {
+    if (!mcps_rev_is_handshake(rev) && cfg->target.kind == MCPS_TRANSPORT_SSE) {
         set_detail(&d->probes[rev], "%s",
-                   "not probed: mcpspec probes 2026-07-28 on stdio only so far (over HTTP it "
-                   "needs the MCP-Protocol-Version, Mcp-Method and Mcp-Name headers)");
+                   "not probed: the HTTP+SSE transport (2024-11-05) carries no 2026-07-28");
         return false;
     }
     if (cfg->revisions && !mcps_rev_set_has(cfg->revisions, rev)) {

@@ -13,6 +13,10 @@
  * _meta (the inline negotiation of VER-004), and only a result with
  * resultType or a shaped -32022 makes it modern. The record keeps what the
  * target answered, so a report says why 2026-07-28 was or was not tested.
+ * Over Streamable HTTP the same probe is a POST on a fresh connection with the
+ * 2026-07-28 headers (the session adds them); a handshake-era server then
+ * typically answers 400 without a JSON-RPC body (HTTP-045), or with an error
+ * of its own, and only -32020 comes with HTTP 400 (conflict 27).
  */
 #include "engine/internal.h"
 
@@ -89,7 +93,7 @@ typedef enum modern_error {
     ERR_REFUSED,     /* -32020 or -32021 with data.requiredCapabilities: modern, refused us */
 } modern_error;
 
-static modern_error classify_error(const cJSON *error)
+static modern_error classify_error(const cJSON *error, int http_status)
 {
     const cJSON *code = cJSON_GetObjectItemCaseSensitive(error, "code");
     const cJSON *data = cJSON_GetObjectItemCaseSensitive(error, "data");
@@ -99,7 +103,10 @@ static modern_error classify_error(const cJSON *error)
         cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(data, "supported")) &&
         cJSON_IsString(cJSON_GetObjectItemCaseSensitive(data, "requested")))
         return ERR_UNSUPPORTED;
-    /* -32020 is HTTP's alone (headers); on stdio only -32021's shape is recognisable. */
+    /* -32020 is HTTP's alone (headers, with 400); on stdio only -32021's shape is
+     * recognisable. */
+    if (code->valuedouble == -32020 && http_status == 400)
+        return ERR_REFUSED;
     if (code->valuedouble == -32021 &&
         cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(data, "requiredCapabilities")))
         return ERR_REFUSED;
@@ -165,7 +172,25 @@ static const cJSON *ask(probe_ctx *x, const char *id, const char *method)
 static void no_answer(probe_ctx *x, const char *what)
 {
     const mcps_session *s = x->s;
-    if (s->exited || s->gone)
+    if (s->http && s->http_status >= 400 && s->http_status < 500) {
+        mcps_discovery_detail(x->p,
+                              "not spoken: %s got HTTP %d and no response with its id, as a "
+                              "handshake-era server refusing MCP-Protocol-Version 2026-07-28 does "
+                              "(HTTP-045)",
+                              what, s->http_status);
+    } else if (s->http) {
+        /* A handshake-era HTTP server refuses with a 4xx; a 5xx, a failure or silence says
+         * nothing about the revision. */
+        if (s->http_status)
+            mcps_discovery_detail(x->p, "no answer to %s: HTTP %d", what, s->http_status);
+        else if (s->http_failed)
+            mcps_discovery_detail(x->p, "no answer to %s: %s", what, s->last_event);
+        else
+            mcps_discovery_detail(x->p, "no answer to %s within %.0f s", what,
+                                  x->cfg->probe_timeout);
+        verdict(x, MCPS_VERDICT_ERROR, false);
+        return;
+    } else if (s->exited || s->gone)
         mcps_discovery_detail(x->p,
                               "not spoken: no answer to %s (%s); a handshake-era server may "
                               "exit on it (STDIO-010)",
@@ -213,7 +238,7 @@ static void inline_probe(probe_ctx *x, const char *first)
                               "with the 2026-07-28 _meta got a 2026-07-28 result (resultType)",
                               first);
         verdict(x, MCPS_VERDICT_FAIL, true);
-    } else if (error && classify_error(error) == ERR_UNSUPPORTED) {
+    } else if (error && classify_error(error, x->s->http_status) == ERR_UNSUPPORTED) {
         unsupported(x, "tools/list", error);
     } else {
         mcps_discovery_detail(x->p,
@@ -262,7 +287,7 @@ static void judge(probe_ctx *x, const cJSON *answer)
     }
     char said[200];
     describe_answer(answer, said, sizeof said);
-    switch (error ? classify_error(error) : ERR_LEGACY) {
+    switch (error ? classify_error(error, x->s->http_status) : ERR_LEGACY) {
     case ERR_UNSUPPORTED:
         unsupported(x, "server/discover", error);
         break;

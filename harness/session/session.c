@@ -188,14 +188,19 @@ void mcps_session_set_rev(mcps_session *s, mcps_rev rev)
     mcps_observer_set_rev(&s->obs, rev);
 }
 
-static bool deliver(mcps_session *s, const char *bytes, size_t len, char *err, size_t errlen)
+/* msg: bytes parsed, or NULL; over HTTP in 2026-07-28 it gives the POST its headers. */
+static bool deliver(mcps_session *s, const cJSON *msg, const char *bytes, size_t len, char *err,
+                    size_t errlen)
 {
     if (s->input_closed) {
         snprintf(err, errlen, "the target's input is already closed");
         return false;
     }
     s->counts.sent++;
-    if (s->t->ops->send(s->t, bytes, len, err, errlen))
+    bool sent = s->http && mcps_session_stateless(s)
+                    ? mcps_session_post_stateless(s, msg, bytes, len, err, errlen)
+                    : s->t->ops->send(s->t, bytes, len, err, errlen);
+    if (sent)
         return true;
     if (mcps_guard_stopped(s->cfg.target.guard))
         s->cut = true;
@@ -360,7 +365,7 @@ static bool send_line(mcps_session *s, const cJSON *msg, char *err, size_t errle
     }
     wire_add(s, MCPS_WIRE_SENT, line, len - 1);
     mcps_session_track_sent(s, msg);
-    bool ok = deliver(s, line, len, err, errlen);
+    bool ok = deliver(s, msg, line, len, err, errlen);
     free(line);
     return ok;
 }
@@ -401,8 +406,9 @@ bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char 
                                           : mcps_json_parse_shallow(bytes, shown, RAW_MEMBER_MAX);
     if (parsed)
         mcps_session_track_sent(s, parsed);
+    bool ok = deliver(s, parsed, bytes, len, err, errlen);
     mcps_json_delete(parsed);
-    return deliver(s, bytes, len, err, errlen);
+    return ok;
 }
 
 /* ---- receiving

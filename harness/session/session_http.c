@@ -4,6 +4,10 @@
  * a status or a header the way they expect a message; suite-written
  * requests go out as written; the answer to initialize settles the
  * MCP-Protocol-Version header every later request carries (HTTP-042).
+ * In 2026-07-28 there is no handshake: each POST carries the headers its own
+ * request calls for (session_stateless.c), and a suite-written request gets
+ * them too, its body stamped, beneath the headers the suite wrote, so a suite
+ * can change or drop (null) any of them to probe a mismatch.
  */
 #include "session/session_internal.h"
 
@@ -78,8 +82,9 @@ bool mcps_session_request_done(const mcps_session *s, unsigned n)
 
 typedef struct http_spec {
     mcps_http_request rq;
-    char *lines[MAX_HEADERS + 1]; /* "Name: value", owned */
-    char *body;                   /* owned */
+    char *lines[MCPS_STATELESS_HEADERS + MAX_HEADERS]; /* "Name: value", owned */
+    size_t nlines;
+    char *body; /* owned */
 } http_spec;
 
 static void spec_free(http_spec *h)
@@ -91,9 +96,9 @@ static void spec_free(http_spec *h)
 
 static bool spec_headers(http_spec *h, const cJSON *headers, char *err, size_t errlen)
 {
-    size_t n = 0;
+    size_t n = h->nlines, first = n;
     for (const cJSON *item = headers ? headers->child : NULL; item; item = item->next) {
-        if (n == MAX_HEADERS || (!cJSON_IsString(item) && !cJSON_IsNull(item))) {
+        if (n - first == MAX_HEADERS || (!cJSON_IsString(item) && !cJSON_IsNull(item))) {
             snprintf(err, errlen, "headers: at most %d, each a string or null", MAX_HEADERS);
             return false;
         }
@@ -102,12 +107,28 @@ static bool spec_headers(http_spec *h, const cJSON *headers, char *err, size_t e
                         cJSON_IsString(item) ? item->valuestring : "");
         h->lines[n++] = mcps_buf_take(&b);
     }
+    h->nlines = n;
     h->rq.headers = (const char *const *)h->lines;
     return true;
 }
 
+/* 2026-07-28: the body gets its _meta and the request the headers it calls for. */
+static const cJSON *spec_stateless(mcps_session *s, http_spec *h, const cJSON *body,
+                                   cJSON **stamped)
+{
+    *stamped = NULL;
+    if (!mcps_session_stateless(s))
+        return body;
+    if (body && !cJSON_IsString(body) && (*stamped = mcps_session_stamp(s, body)))
+        body = *stamped;
+    h->nlines = mcps_stateless_header_lines(s, cJSON_IsString(body) ? NULL : body, h->lines);
+    return body;
+}
+
 static bool spec_body(mcps_session *s, http_spec *h, const cJSON *body)
 {
+    cJSON *stamped;
+    body = spec_stateless(s, h, body, &stamped);
     if (!body)
         return true;
     if (cJSON_IsString(body)) {
@@ -116,6 +137,7 @@ static bool spec_body(mcps_session *s, http_spec *h, const cJSON *body)
         h->body = mcps_json_print(body, NULL);
         mcps_session_track_sent(s, body);
     }
+    mcps_json_delete(stamped);
     h->rq.body = h->body;
     h->rq.body_len = h->body ? strlen(h->body) : 0;
     return h->body != NULL;
@@ -135,13 +157,11 @@ static bool spec_read(mcps_session *s, const cJSON *spec, http_spec *h, char *er
     }
     h->rq.method = method ? method->valuestring : "POST";
     h->rq.path = path ? path->valuestring : NULL;
-    if (!spec_headers(h, headers, err, errlen))
-        return false;
     if (!spec_body(s, h, cJSON_GetObjectItemCaseSensitive(spec, "body"))) {
         snprintf(err, errlen, "out of memory");
         return false;
     }
-    return true;
+    return spec_headers(h, headers, err, errlen);
 }
 
 /* The request as the log shows it: method, path, the headers the suite gave (credentials hidden).
@@ -178,5 +198,20 @@ bool mcps_session_send_http(mcps_session *s, const cJSON *spec, char *err, size_
             mcps_session_event(s, "send failed: %s", err);
     }
     spec_free(&h);
+    return ok;
+}
+
+bool mcps_session_post_stateless(mcps_session *s, const cJSON *msg, const char *bytes, size_t len,
+                                 char *err, size_t errlen)
+{
+    if (len && bytes[len - 1] == '\n')
+        len--; /* framed for stdio; an HTTP body needs no newline */
+    char *lines[MCPS_STATELESS_HEADERS];
+    size_t n = mcps_stateless_header_lines(s, msg, lines);
+    mcps_http_request rq = {
+        .method = "POST", .headers = (const char *const *)lines, .body = bytes, .body_len = len};
+    bool ok = mcps_http_send(s->t, &rq, err, errlen) != 0;
+    for (size_t i = 0; i < n; i++)
+        free(lines[i]);
     return ok;
 }

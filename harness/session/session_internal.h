@@ -21,4 +21,8 @@ bool mcps_session_http_error(mcps_session *s, const mcps_tevent *ev);
 /* A message received over HTTP: the answer to initialize settles MCP-Protocol-Version. */
 void mcps_session_http_answer(mcps_session *s, const cJSON *msg);
 
+/* 2026-07-28: POST bytes with the headers msg (bytes parsed, or NULL) calls for. */
+bool mcps_session_post_stateless(mcps_session *s, const cJSON *msg, const char *bytes, size_t len,
+                                 char *err, size_t errlen);
+
 #endif

@@ -13,14 +13,17 @@
  * written.
  *
  * Over Streamable HTTP the same requests also need the MCP-Protocol-Version,
- * Mcp-Method and Mcp-Name headers (HDR-*); mcps_stateless_header_values() is
- * the seam that derives the values from a stamped request, for the HTTP half
- * to set once it speaks 2026-07-28.
+ * Mcp-Method and Mcp-Name headers (HDR-001, HDR-005), derived here from the
+ * stamped request (mcps_stateless_header_lines), with a name that is not
+ * safe plain ASCII sent as the base64 sentinel (HDR-007); session_http.c
+ * puts them on every POST, below whatever a suite's `--> http` wrote.
  */
 #include "session/session.h"
 
 #include "codec/json.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
@@ -134,4 +137,82 @@ bool mcps_stateless_header_values(const cJSON *request, const char **version, co
                  strcmp(m->valuestring, "resources/read") == 0;
     *name = named && cJSON_IsString(n) ? n->valuestring : NULL;
     return true;
+}
+
+/* ---- the HTTP headers ------------------------------------------------------------------------ */
+
+#define SENTINEL_HEAD "=?base64?"
+#define SENTINEL_TAIL "?="
+
+/* Safe plain ASCII (HDR-007): visible characters and inner spaces only, and not itself
+ * looking like an encoded value. */
+static bool plain_ascii(const char *v)
+{
+    size_t n = strlen(v);
+    if (n && (v[0] == ' ' || v[n - 1] == ' '))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)v[i] < 0x20 || (unsigned char)v[i] > 0x7e)
+            return false;
+    return strncmp(v, SENTINEL_HEAD, strlen(SENTINEL_HEAD)) != 0;
+}
+
+char *mcps_stateless_header_encode(const char *value)
+{
+    if (plain_ascii(value))
+        return strdup(value);
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t n = strlen(value);
+    char *out = malloc(strlen(SENTINEL_HEAD) + (n + 2) / 3 * 4 + strlen(SENTINEL_TAIL) + 1);
+    if (!out)
+        return NULL;
+    char *o = out + sizeof SENTINEL_HEAD - 1;
+    memcpy(out, SENTINEL_HEAD, sizeof SENTINEL_HEAD - 1);
+    const unsigned char *in = (const unsigned char *)value;
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
+                     (i + 2 < n ? in[i + 2] : 0);
+        *o++ = digits[v >> 18 & 63];
+        *o++ = digits[v >> 12 & 63];
+        *o++ = i + 1 < n ? digits[v >> 6 & 63] : '=';
+        *o++ = i + 2 < n ? digits[v & 63] : '=';
+    }
+    memcpy(o, SENTINEL_TAIL, sizeof SENTINEL_TAIL);
+    return out;
+}
+
+static char *header_line(const char *name, const char *value)
+{
+    if (strpbrk(value, "\r\n"))
+        return NULL; /* no header can carry it; the body still shows what was meant */
+    size_t n = strlen(name) + strlen(value) + 3;
+    char *line = malloc(n);
+    if (line)
+        snprintf(line, n, "%s: %s", name, value);
+    return line;
+}
+
+size_t mcps_stateless_header_lines(const mcps_session *s, const cJSON *msg,
+                                   char *lines[MCPS_STATELESS_HEADERS])
+{
+    const char *version = NULL, *method = NULL, *name = NULL;
+    size_t n = 0;
+    if (!cJSON_IsObject(msg) || !mcps_stateless_header_values(msg, &version, &method, &name))
+        method = name = NULL;
+    /* A body without a version (a raw probe) still gets the session's: the header is the
+     * transport's part, the body the suite's (STATE-002 wants "headers otherwise correct"). */
+    if ((lines[n] =
+             header_line("MCP-Protocol-Version", version ? version : mcps_rev_name(s->cfg.rev))))
+        n++;
+    if (method && (lines[n] = header_line("Mcp-Method", method)))
+        n++;
+    char *encoded = name ? mcps_stateless_header_encode(name) : NULL;
+    if (encoded && (lines[n] = header_line("Mcp-Name", encoded)))
+        n++;
+    free(encoded);
+    /* 2026-07-28 has no sessions: never echo an id a server issued anyway (HTTP-055). */
+    if ((lines[n] = strdup("Mcp-Session-Id:")))
+        n++;
+    lines[n] = NULL;
+    return n;
 }

@@ -19,6 +19,7 @@
 #include "faults_http.h"
 #include "faults_session.h"
 #include "faults_stateless.h"
+#include "faults_stateless_http.h"
 #include "faults_tasks.h"
 #include "faults_tools.h"
 #include "faults_wire.h"
@@ -30,7 +31,8 @@
     RS_FAULTS_TOOLS(X)                                                                             \
     RS_FAULTS_CONTENT(X)                                                                           \
     RS_FAULTS_HTTP(X)                                                                              \
-    RS_FAULTS_STATELESS(X)
+    RS_FAULTS_STATELESS(X)                                                                         \
+    RS_FAULTS_STATELESS_HTTP(X)
 
 #define RS_FAULT_ENUM(suffix, name, reqs, desc) RS_FAULT_##suffix,
 typedef enum rs_fault { RS_FAULT_TABLE(RS_FAULT_ENUM) RS_FAULT_COUNT } rs_fault;

@@ -76,6 +76,7 @@ typedef struct rs_hstream {
     bool suspended;       /* its connection waits in MHD_suspend_connection */
     bool batch;           /* a JSON answer that is a batch reply */
     bool ended_by_child;  /* the session ended because its child exited */
+    bool modern;          /* answers a 2026-07-28 request (http_modern.c) */
     char *answer;         /* RS_HS_JSON: the answer line, once it came */
     size_t answer_len;
     char *progress_token; /* the POSTed request's progress token, as JSON text */
@@ -99,6 +100,7 @@ struct rs_hsession {
     bool ended;         /* DELETEd or its child exited: freed at the end of the loop turn */
     bool orphaned;      /* legacy: the SSE stream's connection closed, so the session ends */
     bool initialized;   /* initialize was answered with a result */
+    bool stateless;     /* 2026-07-28: one request's child, no id, ends once answered */
     mcps_rev rev;       /* from the initialize result */
     pid_t pid;          /* the child (0 once handed to the reaper) */
     int to_child;       /* its stdin; -1 once closed */
@@ -211,6 +213,21 @@ enum MHD_Result rs_hmcp_get(rs_hserver *h, struct MHD_Connection *conn);
 enum MHD_Result rs_hmcp_delete(rs_hserver *h, struct MHD_Connection *conn);
 /* Called again once a waited-for JSON answer came (or its session ended). */
 enum MHD_Result rs_hmcp_answer(rs_hserver *h, struct MHD_Connection *conn, rs_hreq *r);
+/* Relay msg (a request) to s's child; its answer as one JSON body (json) or an SSE stream. */
+enum MHD_Result rs_hmcp_relay(rs_hserver *h, rs_hsession *s, struct MHD_Connection *conn,
+                              rs_hreq *r, const cJSON *msg, bool json);
+
+/* ---- http_modern.c: 2026-07-28 ---- */
+/* Whether a POST (msg its body) is a 2026-07-28 request. */
+bool rs_hmodern_wants(const rs_hserver *h, struct MHD_Connection *conn, const cJSON *msg);
+enum MHD_Result rs_hmodern_post(rs_hserver *h, struct MHD_Connection *conn, rs_hreq *r,
+                                const cJSON *msg);
+/* Whether a GET or DELETE is a 2026-07-28 one (or the server speaks nothing else): 405. */
+bool rs_hmodern_refuses(const rs_hserver *h, struct MHD_Connection *conn);
+enum MHD_Result rs_hmodern_not_allowed(const rs_hserver *h, struct MHD_Connection *conn);
+/* The HTTP status of a 2026-07-28 answer (a JSON-RPC line). */
+unsigned rs_hmodern_status(const rs_hserver *h, const char *answer, size_t len);
+
 enum MHD_Result rs_hlegacy_get(rs_hserver *h, struct MHD_Connection *conn);
 enum MHD_Result rs_hlegacy_post(rs_hserver *h, struct MHD_Connection *conn, rs_hreq *r);
 

@@ -135,6 +135,7 @@ static enum MHD_Result answer_as_json(rs_hsession *s, struct MHD_Connection *con
     if (!st)
         return unavailable(conn);
     st->batch = batch;
+    st->modern = s->stateless;
     if (!expect_all(s, msg, st) || !relay(s, r, msg)) {
         rs_hsession_drop_stream(s, st);
         return unavailable(conn);
@@ -159,6 +160,7 @@ static enum MHD_Result answer_as_stream(rs_hserver *h, rs_hsession *s, struct MH
     rs_hstream *st = rs_hstream_new(s, RS_HS_POST);
     if (!st)
         return unavailable(conn);
+    st->modern = s->stateless;
     st->progress_token = progress_token(msg);
     if (!expect_all(s, msg, st) || !relay(s, r, msg)) {
         rs_hsession_drop_stream(s, st);
@@ -170,6 +172,12 @@ static enum MHD_Result answer_as_stream(rs_hserver *h, rs_hsession *s, struct MH
     }
     rs_hstream_prime(h, st);
     return MHD_YES;
+}
+
+enum MHD_Result rs_hmcp_relay(rs_hserver *h, rs_hsession *s, struct MHD_Connection *conn,
+                              rs_hreq *r, const cJSON *msg, bool json)
+{
+    return json ? answer_as_json(s, conn, r, msg, false) : answer_as_stream(h, s, conn, r, msg);
 }
 
 static enum MHD_Result accepted(rs_hserver *h, struct MHD_Connection *conn)
@@ -243,6 +251,8 @@ enum MHD_Result rs_hmcp_post(rs_hserver *h, struct MHD_Connection *conn, rs_hreq
     enum MHD_Result ret;
     if (!post_shape(msg, &requests, &json_form)) {
         ret = invalid(h, conn, -32600, "Invalid Request: not a JSON-RPC message");
+    } else if (rs_hmodern_wants(h, conn, msg)) {
+        ret = rs_hmodern_post(h, conn, r, msg);
     } else if (!rs_hheader(conn, "Mcp-Session-Id") && is_method(msg, "initialize") &&
                !cJSON_IsArray(msg) && requests == 1) {
         if (!version_ok(h, conn, NULL)) {
@@ -303,11 +313,16 @@ enum MHD_Result rs_hmcp_answer(rs_hserver *h, struct MHD_Connection *conn, rs_hr
                   : rs_hreply_error(conn, 404, -32001, "Session not found");
     } else {
         unsigned status = st->batch && refused_batch(st->answer, st->answer_len) ? 400 : 200;
+        if (st->modern)
+            status = rs_hmodern_status(h, st->answer, st->answer_len);
         const char *type =
             rs_hfault(h, RS_FAULT_HTTP_WRONG_CONTENT_TYPE) ? "text/plain" : "application/json";
         bool made = r->new_session && s && session_made(h, s, st);
+        /* http-modern-session-id: a 2026-07-28 answer with a session id all the same. */
+        if (st->modern && rs_hfault(h, RS_FAULT_HTTP_MODERN_SESSION_ID))
+            made = true;
         ret = rs_hreply(conn, status, type, st->answer, st->answer_len,
-                        made ? "Mcp-Session-Id" : NULL, made ? s->id : NULL);
+                        made ? "Mcp-Session-Id" : NULL, made ? (s ? s->id : "mcp-modern") : NULL);
     }
     st->conn = NULL;
     rs_hsession_drop_stream(st->session, st);
@@ -359,6 +374,8 @@ static rs_hstream *take_over(rs_hsession *s, unsigned long number)
 
 enum MHD_Result rs_hmcp_get(rs_hserver *h, struct MHD_Connection *conn)
 {
+    if (rs_hmodern_refuses(h, conn))
+        return rs_hmodern_not_allowed(h, conn);
     if (!rs_haccepts(rs_hheader(conn, "Accept"), "text/event-stream"))
         return rs_hreply_error(conn, 406, -32000,
                                "Not Acceptable: Accept must list text/event-stream");
@@ -399,6 +416,8 @@ enum MHD_Result rs_hmcp_get(rs_hserver *h, struct MHD_Connection *conn)
 
 enum MHD_Result rs_hmcp_delete(rs_hserver *h, struct MHD_Connection *conn)
 {
+    if (rs_hmodern_refuses(h, conn))
+        return rs_hmodern_not_allowed(h, conn);
     enum MHD_Result ret;
     rs_hsession *s = session_of(h, conn, &ret);
     if (!s)

@@ -156,7 +156,8 @@ rs_hsession *rs_hsession_new(rs_hserver *h, bool legacy)
 rs_hsession *rs_hsession_find(rs_hserver *h, const char *id)
 {
     for (size_t i = 0; id && i < h->nsessions; i++) {
-        if (!h->sessions[i]->ended && strcmp(h->sessions[i]->id, id) == 0)
+        if (!h->sessions[i]->ended && !h->sessions[i]->stateless &&
+            strcmp(h->sessions[i]->id, id) == 0)
             return h->sessions[i];
     }
     return NULL;
@@ -165,7 +166,8 @@ rs_hsession *rs_hsession_find(rs_hserver *h, const char *id)
 rs_hsession *rs_hsession_newest(rs_hserver *h)
 {
     for (size_t i = h->nsessions; i > 0; i--) {
-        if (!h->sessions[i - 1]->ended && !h->sessions[i - 1]->legacy)
+        if (!h->sessions[i - 1]->ended && !h->sessions[i - 1]->legacy &&
+            !h->sessions[i - 1]->stateless)
             return h->sessions[i - 1];
     }
     return NULL;
@@ -241,6 +243,9 @@ void rs_hsession_sweep(rs_hserver *h)
         rs_hsession *s = h->sessions[i];
         if (s->orphaned)
             rs_hsession_end(h, s, false); /* its legacy stream's reader went away */
+        /* 2026-07-28: a request's child ends once it answered, or once nobody waits. */
+        if (s->stateless && (!s->npending || !s->streams))
+            rs_hsession_end(h, s, false);
         if (s->ended) {
             session_free(s);
             continue;

@@ -138,9 +138,9 @@ class FaultTableTest(unittest.TestCase):
             self.assertEqual(rc, 0, transport)
             self.assertEqual(report["transport"], transport)
             supported = [r["revision"] for r in report["revisions"] if r["supported"]]
-            # 2026-07-28 (stateless) is probed on stdio only so far.
+            # 2026-07-28 (stateless) has no HTTP+SSE binding.
             self.assertEqual(supported, ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
-                             + (["2026-07-28"] if transport == "stdio" else []))
+                             + (["2026-07-28"] if transport != "sse" else []))
             for c in report["cases"]:
                 if c["verdict"] == "SKIP":
                     self.assertTrue(c["reason"], c["id"])

@@ -5,8 +5,9 @@ Starts `refserver --http 0 --port-file FILE` (and once more with --auth) and
 drives it with http.client: sessions and their ids, JSON and SSE answers, the
 2025-11-25 priming event, 202 for notifications, the 400/403/404/405/406/415
 refusals, MCP-Protocol-Version, DELETE, the GET stream and Last-Event-ID
-resumption, batches per revision, the legacy /sse flow and bearer-token
-authorization. Finally SIGTERM must leave no child process behind. Every wait
+resumption, batches per revision, the legacy /sse flow, bearer-token
+authorization, and 2026-07-28 (dual-era and --modern-only: headers against
+the body, status codes, no sessions, a child per request). Finally SIGTERM must leave no child process behind. Every wait
 has a deadline.
 """
 import http.client
@@ -683,6 +684,129 @@ class FaultBehaviour(unittest.TestCase):
 
     def test_loopback_only(self):
         self.assertFalse(listening_all(self.serve().port))
+
+
+MODERN = "2026-07-28"
+MODERN_META = {"io.modelcontextprotocol/protocolVersion": MODERN,
+               "io.modelcontextprotocol/clientCapabilities": {}}
+
+
+def modern(client, method, params=None, headers=None, rid=1):
+    """POST one 2026-07-28 request with its _meta and the headers it calls for (headers
+    overrides them; None drops one): (status, response headers, parsed body or None)."""
+    params = dict(params or {})
+    params["_meta"] = dict(MODERN_META, **params.get("_meta", {}))
+    h = {"MCP-Protocol-Version": params["_meta"]["io.modelcontextprotocol/protocolVersion"],
+         "Mcp-Method": method}
+    if "name" in params or "uri" in params:
+        h["Mcp-Name"] = params.get("name", params.get("uri"))
+    h.update(headers or {})
+    h = {k: v for k, v in h.items() if v is not None}
+    resp = client.post({"jsonrpc": "2.0", "id": rid, "method": method, "params": params},
+                       extra=h)
+    raw = resp.read()
+    body = json.loads(raw) if raw and resp.getheader("Content-Type") == "application/json" \
+        else None
+    return resp.status, resp, body
+
+
+class Stateless(ServerCase):
+    """2026-07-28 beside the handshake era (dual-era, the default)."""
+
+    def test_discover_without_session(self):
+        status, resp, body = modern(self.c, "server/discover")
+        self.assertEqual(status, 200)
+        self.assertIsNone(resp.getheader("Mcp-Session-Id"))
+        self.assertIn(MODERN, body["result"]["supportedVersions"])
+        self.assertEqual(body["result"]["resultType"], "complete")
+
+    def test_session_id_ignored(self):
+        status, resp, body = modern(self.c, "tools/list", headers={"Mcp-Session-Id": "bogus"})
+        self.assertEqual(status, 200)
+        self.assertIsNone(resp.getheader("Mcp-Session-Id"))
+        self.assertIn("tools", body["result"])
+
+    def test_header_mismatch(self):
+        for headers in ({"Mcp-Method": "prompts/list"}, {"Mcp-Method": "TOOLS/LIST"},
+                        {"MCP-Protocol-Version": None}, {"Mcp-Method": None},
+                        {"MCP-Protocol-Version": "2025-11-25"}):
+            status, _, body = modern(self.c, "tools/list", headers=headers)
+            self.assertEqual((status, body["error"]["code"], body["id"]), (400, -32020, 1),
+                             headers)
+        status, _, body = modern(self.c, "prompts/get", {"name": "a"}, {"Mcp-Name": "b"})
+        self.assertEqual((status, body["error"]["code"]), (400, -32020))
+
+    def test_sentinel_name_decoded(self):
+        status, _, body = modern(self.c, "resources/read", {"uri": "file:///nowhere-\u00fc"},
+                                 {"Mcp-Name": "=?base64?ZmlsZTovLy9ub3doZXJlLcO8?="})
+        self.assertEqual((status, body["error"]["code"]), (400, -32602))
+
+    def test_status_follows_the_error(self):
+        status, _, body = modern(self.c, "mcpspec/no-such-method")
+        self.assertEqual((status, body["error"]["code"]), (404, -32601))
+        status, _, body = modern(self.c, "tools/list",
+                                 {"_meta": {"io.modelcontextprotocol/protocolVersion":
+                                            "1900-01-01"}})
+        self.assertEqual((status, body["error"]["code"]), (400, -32022))
+        self.assertEqual(body["error"]["data"]["requested"], "1900-01-01")
+
+    def test_get_and_delete_405(self):
+        for method in ("GET", "DELETE"):
+            resp = self.c.request(method, "/mcp", headers={"Accept": "text/event-stream",
+                                                           "MCP-Protocol-Version": MODERN})
+            resp.read()
+            self.assertEqual(resp.status, 405, method)
+
+    def test_progress_on_a_stream(self):
+        params = {"name": "slow", "arguments": {"steps": 2, "interval_ms": 10},
+                  "_meta": dict(MODERN_META, progressToken="p")}
+        h = {"MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/call", "Mcp-Name": "slow"}
+        resp = self.c.post({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+                            "params": params}, extra=h)
+        self.assertEqual(resp.status, 200)
+        self.assertEqual(resp.getheader("Content-Type"), "text/event-stream")
+        msgs = messages(read_events(resp, lambda ev: any(m.get("id") == 7
+                                                         for m in messages(ev))))
+        self.assertEqual(msgs[-1]["id"], 7)
+        self.assertEqual(msgs[-1]["result"]["resultType"], "complete")
+        self.assertTrue(any(m.get("method") == "notifications/progress" for m in msgs))
+
+    def test_handshake_era_unchanged(self):
+        resp, body, sid = self.c.initialize()
+        self.assertEqual(resp.status, 200)
+        self.assertNotIn("resultType", body["result"])
+        self.assertTrue(sid)
+
+    def test_no_child_left_per_request(self):
+        before = set(children(self.proc.pid))  # other tests' handshake-era sessions
+        for i in range(5):
+            self.assertEqual(modern(self.c, "server/discover", rid=i)[0], 200)
+        deadline = time.monotonic() + TIMEOUT
+        while set(children(self.proc.pid)) - before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertEqual(set(children(self.proc.pid)) - before, set())
+
+
+class ModernOnly(ServerCase):
+    ARGS = ("--modern-only",)
+
+    def test_initialize_refused_naming_versions(self):
+        resp, body, sid = self.c.initialize()
+        self.assertEqual(resp.status, 400)
+        self.assertIsNone(sid)
+        self.assertIn(MODERN, body["error"]["data"]["supported"])
+
+    def test_discover(self):
+        status, resp, body = modern(self.c, "server/discover")
+        self.assertEqual(status, 200)
+        self.assertIsNone(resp.getheader("Mcp-Session-Id"))
+        self.assertEqual(body["result"]["supportedVersions"], [MODERN])
+
+    def test_get_and_delete_405(self):
+        for method in ("GET", "DELETE"):
+            resp = self.c.request(method, "/mcp", headers={"Accept": "text/event-stream"})
+            resp.read()
+            self.assertEqual(resp.status, 405, method)
 
 
 class Lifetime(unittest.TestCase):

@@ -1,0 +1,28 @@
+/*
+ * faults_stateless_http.h - refserver faults of protocol revision 2026-07-28
+ * over Streamable HTTP (http_modern.c): the request headers, the status
+ * codes and the absence of sessions. One X(ENUM_SUFFIX, "name",
+ * "REQUIREMENT-IDS", "one-line description") per fault; faults.h joins the
+ * areas into one table.
+ */
+#ifndef RS_FAULTS_STATELESS_HTTP_H
+#define RS_FAULTS_STATELESS_HTTP_H
+
+#define RS_FAULTS_STATELESS_HTTP(X)                                                                \
+    X(HTTP_MODERN_HEADER_MISMATCH, "http-modern-header-mismatch", "HDR-002 HDR-006",               \
+      "2026-07-28 over HTTP: serve a request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name "  \
+      "disagrees with the body")                                                                   \
+    X(HTTP_MODERN_NO_VERSION_HEADER, "http-modern-no-version-header", "HDR-004 HDR-006",           \
+      "2026-07-28 over HTTP: serve a request without MCP-Protocol-Version or Mcp-Method")          \
+    X(HTTP_MODERN_NO_405, "http-modern-no-405", "HTTP-054",                                        \
+      "2026-07-28 over HTTP: answer GET and DELETE with 400, not 405 Method Not Allowed")          \
+    X(HTTP_MODERN_UNKNOWN_200, "http-modern-unknown-200", "HTTP-053",                              \
+      "2026-07-28 over HTTP: answer an unknown method's -32601 with HTTP 200, not 404")            \
+    X(HTTP_MODERN_SESSION_ID, "http-modern-session-id", "HTTP-055",                                \
+      "2026-07-28 over HTTP: issue an Mcp-Session-Id with every answer")                           \
+    X(HTTP_MODERN_DISCOVER_202, "http-modern-discover-202", "HTTP-047",                            \
+      "2026-07-28 over HTTP: answer server/discover with status 202, not 200")                     \
+    X(HTTP_MODERN_NO_SENTINEL, "http-modern-no-sentinel", "HDR-008",                               \
+      "2026-07-28 over HTTP: compare a base64-sentinel Mcp-Name undecoded (-32020)")
+
+#endif
