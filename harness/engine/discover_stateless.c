@@ -143,8 +143,9 @@ static const cJSON *await_reply(probe_ctx *x, const char *id)
         int64_t until = wait_until(x), now = mcps_clock_ms();
         const cJSON *a =
             mcps_discovery_await(x->s, id, now + SLICE_MS < until ? now + SLICE_MS : until);
-        if (a || x->s->gone || x->s->exited || mcps_clock_ms() >= wait_until(x))
-            return a;
+        if (a || x->s->gone || x->s->exited || mcps_session_idle(x->s) ||
+            mcps_clock_ms() >= wait_until(x))
+            return a; /* idle: over HTTP the request ended without its answer */
     }
 }
 
