@@ -67,6 +67,8 @@
       "2026-07-28: tag a listen stream whose request id is a number with that number as a string") \
     X(LISTEN_UNFILTERED, "listen-unfiltered", "SUB-002",                                           \
       "2026-07-28: send every change notification on every listen stream, whatever its filter")    \
+    X(LISTEN_UPDATES_ALL, "listen-updates-all", "SUB-013",                                         \
+      "2026-07-28: send resources/updated on every stream with resourceSubscriptions, any URI")    \
     X(LISTEN_CARRIES_PROGRESS, "listen-carries-progress", "SUB-012 LOG-011",                       \
       "2026-07-28: tag progress notifications with the subscriptionId of an open listen stream")   \
     X(LISTEN_SURVIVES_CANCEL, "listen-survives-cancel", "CANC-003",                                \

@@ -169,6 +169,9 @@ static bool wants(const rs_server *s, const rs_listen *l, const char *method, co
 {
     if (rs_fault_on(s, RS_FAULT_LISTEN_UNFILTERED))
         return true;
+    if (l->uris && rs_fault_on(s, RS_FAULT_LISTEN_UPDATES_ALL) &&
+        strcmp(method, "notifications/resources/updated") == 0)
+        return true;
     for (int i = 0; i < RS_LIST_COUNT; i++)
         if (strcmp(method, list_methods[i]) == 0)
             return l->lists[i];
