@@ -64,12 +64,11 @@ bool rs_hmodern_refuses(const rs_hserver *h, struct MHD_Connection *conn)
 
 enum MHD_Result rs_hmodern_not_allowed(const rs_hserver *h, struct MHD_Connection *conn)
 {
-    static const char body[] = "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32000,\"message\":"
-                               "\"Method Not Allowed: 2026-07-28 has no GET stream and no "
-                               "sessions\"}}";
+    /* No JSON-RPC body: 2026-07-28 has no code for it, and -32000.. are legacy (RPC-CODE-002). */
+    static const char body[] = "Method Not Allowed: 2026-07-28 has no GET stream and no sessions";
     if (rs_hfault(h, RS_FAULT_HTTP_MODERN_NO_405))
         return rs_hreply_error(conn, 400, -32000, "Bad Request: no session");
-    return rs_hreply(conn, 405, "application/json", body, sizeof body - 1, "Allow", "POST");
+    return rs_hreply(conn, 405, "text/plain", body, sizeof body - 1, "Allow", "POST");
 }
 
 /* ---- the standard headers against the body ---- */

@@ -296,11 +296,13 @@ static uint64_t digest(uint64_t h, const char *text)
     return h;
 }
 
-/* The requestState that binds this tool (or method) and input key, keyed per process. */
+/* The requestState that binds this tool (or method) and input key. The key is shared by every
+ * process one parent starts (the HTTP front end's per-request children, a harness's processes),
+ * so a retry that another process serves still verifies, as a stateless server's must. */
 static void state_for(rs_server *s, const rs_req *req, const char *key, char *out, size_t n)
 {
     if (!s->state_key)
-        s->state_key = ((uint64_t)rs_now_ms() << 16) ^ (uint64_t)getpid() ^ 14695981039346656037u;
+        s->state_key = ((uint64_t)getppid() << 20) ^ 14695981039346656037u;
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(req->params, "name");
     uint64_t h = digest(s->state_key, req->method);
     h = digest(h, cJSON_IsString(name) ? name->valuestring : "");
