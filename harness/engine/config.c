@@ -193,11 +193,36 @@ static bool load_path_argument(loader *ld, const cJSON *call, const char *where,
     return true;
 }
 
+/* "uri_argument" names the argument holding the URI of the resource the call changes
+ * (update_resource only): ${update_resource_uri}, so a listen can subscribe to it. */
+static bool load_uri_argument(loader *ld, const cJSON *call, const char *where, const char *prefix,
+                              mcps_vars *vars)
+{
+    const cJSON *key = cJSON_GetObjectItemCaseSensitive(call, "uri_argument");
+    bool wanted = strcmp(prefix, "update_resource") == 0;
+    if (!key && !wanted)
+        return true;
+    if (!wanted)
+        return fail_at(ld, where, "%s.uri_argument belongs to update_resource only", where);
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(call, "arguments");
+    const cJSON *uri =
+        cJSON_IsString(key) ? cJSON_GetObjectItemCaseSensitive(args, key->valuestring) : NULL;
+    if (!cJSON_IsString(uri) || !uri->valuestring[0])
+        return fail_at(ld, where,
+                       "%s.uri_argument names the argument that holds the changed resource's URI",
+                       where);
+    char var[64];
+    snprintf(var, sizeof var, "%s_uri", prefix);
+    mcps_vars_set(vars, var, uri);
+    return true;
+}
+
 /* calls.tool -> call_tool, call_arguments; calls.slow_tool -> slow_tool, slow_arguments. */
 static bool load_call(loader *ld, const cJSON *call, const char *key, const char *prefix,
                       mcps_vars *vars)
 {
-    static const char *const allowed[] = {"name", "arguments", "path_argument", NULL};
+    static const char *const allowed[] = {"name", "arguments", "path_argument", "uri_argument",
+                                          NULL};
     char where[64], var[64];
     snprintf(where, sizeof where, "calls.%s", key);
     if (!cJSON_IsObject(call) || !only_members(ld, call, where, allowed))
@@ -219,7 +244,8 @@ static bool load_call(loader *ld, const cJSON *call, const char *key, const char
     cJSON *empty = cJSON_CreateObject();
     mcps_vars_set(vars, var, args ? args : empty);
     cJSON_Delete(empty);
-    return load_path_argument(ld, call, where, prefix, vars);
+    return load_path_argument(ld, call, where, prefix, vars) &&
+           load_uri_argument(ld, call, where, prefix, vars);
 }
 
 /* The calls a configuration may consent to, and the variable prefix each gets. */
@@ -237,6 +263,7 @@ static const struct {
     {"toggle_tools", "toggle_tools"},            /* changes the tool list: list_changed */
     {"toggle_resources", "toggle_resources"},
     {"toggle_prompts", "toggle_prompts"},
+    {"update_resource", "update_resource"}, /* changes the resource uri_argument names: updated */
 };
 
 static bool load_calls(loader *ld, const cJSON *calls, mcps_target_file *out)

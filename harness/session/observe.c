@@ -226,18 +226,36 @@ static void remember_request(mcps_observer *obs, const mcps_rpc_info *info, mcps
     *slot_for(obs, r->key) = ++obs->nrequests;
 }
 
-/* resources/subscribe and unsubscribe, for RES-008. */
+static void add_subscription(mcps_observer *obs, const char *uri, mcps_dir dir)
+{
+    if (obs->nsubscribed >= sizeof obs->subscribed / sizeof *obs->subscribed)
+        return;
+    obs->subscribed[obs->nsubscribed] = strdup(uri);
+    obs->subscribed_by[obs->nsubscribed] = dir;
+    obs->nsubscribed += obs->subscribed[obs->nsubscribed] != NULL;
+}
+
+/* 2026-07-28: a subscriptions/listen names its resources in notifications.resourceSubscriptions
+ * (which stream gets an update is the listen suite's to judge). */
+static void track_listen(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir)
+{
+    const cJSON *filter = cJSON_GetObjectItemCaseSensitive(info->params, "notifications");
+    const cJSON *uris = cJSON_GetObjectItemCaseSensitive(filter, "resourceSubscriptions");
+    for (const cJSON *u = cJSON_IsArray(uris) ? uris->child : NULL; u; u = u->next)
+        if (cJSON_IsString(u))
+            add_subscription(obs, u->valuestring, dir);
+}
+
+/* resources/subscribe and unsubscribe (and listen), for RES-008. */
 static void track_subscription(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir)
 {
+    if (info->method && strcmp(info->method, "subscriptions/listen") == 0)
+        track_listen(obs, info, dir);
     const cJSON *uri = cJSON_GetObjectItemCaseSensitive(info->params, "uri");
     if (!info->method || !cJSON_IsString(uri))
         return;
-    if (strcmp(info->method, "resources/subscribe") == 0 &&
-        obs->nsubscribed < sizeof obs->subscribed / sizeof *obs->subscribed) {
-        obs->subscribed[obs->nsubscribed] = strdup(uri->valuestring);
-        obs->subscribed_by[obs->nsubscribed] = dir;
-        obs->nsubscribed += obs->subscribed[obs->nsubscribed] != NULL;
-    }
+    if (strcmp(info->method, "resources/subscribe") == 0)
+        add_subscription(obs, uri->valuestring, dir);
     for (size_t i = 0; strcmp(info->method, "resources/unsubscribe") == 0 && i < obs->nsubscribed;)
         if (strcmp(obs->subscribed[i], uri->valuestring) == 0) {
             free(obs->subscribed[i]);

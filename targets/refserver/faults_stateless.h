@@ -57,6 +57,24 @@
     X(REASK_AS_ERROR, "reask-as-error", "MRTR-017",                                                \
       "2026-07-28: answer a retry without the needed answers with -32602, not input_required")     \
     X(DECLINE_UNANSWERED, "decline-unanswered", "ELIC-020",                                        \
-      "2026-07-28: never answer a retry whose elicitation was declined or cancelled")
+      "2026-07-28: never answer a retry whose elicitation was declined or cancelled")              \
+    X(LISTEN_ACK_LATE, "listen-ack-late", "SUB-003",                                               \
+      "2026-07-28: send a tools/list_changed on a new listen stream before its acknowledgement")   \
+    X(LISTEN_ACK_OVERCLAIMS, "listen-ack-overclaims", "SUB-004",                                   \
+      "2026-07-28: stop declaring prompts.listChanged, yet acknowledge every type a listen asks "  \
+      "for")                                                                                       \
+    X(LISTEN_ID_STRINGIFIED, "listen-id-stringified", "SUB-006",                                   \
+      "2026-07-28: tag a listen stream whose request id is a number with that number as a string") \
+    X(LISTEN_UNFILTERED, "listen-unfiltered", "SUB-002",                                           \
+      "2026-07-28: send every change notification on every listen stream, whatever its filter")    \
+    X(LISTEN_UPDATES_ALL, "listen-updates-all", "SUB-013",                                         \
+      "2026-07-28: send resources/updated on every stream with resourceSubscriptions, any URI")    \
+    X(LISTEN_CARRIES_PROGRESS, "listen-carries-progress", "SUB-012 LOG-011",                       \
+      "2026-07-28: tag progress notifications with the subscriptionId of an open listen stream")   \
+    X(LISTEN_SURVIVES_CANCEL, "listen-survives-cancel", "CANC-003",                                \
+      "2026-07-28: keep a listen stream going after the client cancelled it")                      \
+    X(LISTEN_UNCLOSED_AT_EXIT, "listen-unclosed-at-exit", "SUB-009 CANC-014",                      \
+      "2026-07-28: exit at end of input without closing open listen streams (no result, no "       \
+      "cancel)")
 
 #endif

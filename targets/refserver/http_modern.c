@@ -203,6 +203,26 @@ static enum MHD_Result mismatch(struct MHD_Connection *conn, const cJSON *msg, c
     return ret;
 }
 
+/* subscriptions/listen lives on stdio only (listen.c): over HTTP its stream would need an SSE
+ * response that outlives the request's child, so it stays unknown here (-32601, 404). */
+static enum MHD_Result listen_unserved(struct MHD_Connection *conn, const cJSON *msg)
+{
+    cJSON *body = cJSON_CreateObject();
+    cJSON_AddStringToObject(body, "jsonrpc", "2.0");
+    cJSON_AddItemToObject(body, "id",
+                          cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(msg, "id"), true));
+    cJSON *error = cJSON_AddObjectToObject(body, "error");
+    cJSON_AddNumberToObject(error, "code", -32601);
+    cJSON_AddStringToObject(error, "message", "Method not found");
+    size_t n;
+    char *text = mcps_json_print(body, &n);
+    mcps_json_delete(body);
+    enum MHD_Result ret =
+        text ? rs_hreply(conn, 404, "application/json", text, n, NULL, NULL) : MHD_NO;
+    free(text);
+    return ret;
+}
+
 /* The status a 2026-07-28 answer goes with: its error code decides. */
 unsigned rs_hmodern_status(const rs_hserver *h, const char *answer, size_t len)
 {
@@ -244,6 +264,8 @@ enum MHD_Result rs_hmodern_post(rs_hserver *h, struct MHD_Connection *conn, rs_h
     const char *why = header_problem(h, conn, msg);
     if (why)
         return mismatch(conn, msg, why);
+    if (strcmp(method->valuestring, "subscriptions/listen") == 0)
+        return listen_unserved(conn, msg);
     rs_hsession *s = rs_hsession_new(h, false);
     if (!s)
         return rs_hreply_error(conn, 503, -32000, "Service Unavailable: too many requests");

@@ -174,7 +174,7 @@ void rs_on_cancelled(rs_server *s, const rs_req *req)
             rs_answer_error(s, NULL, NULL, RS_INVALID_PARAMS, "Invalid cancellation");
         return;
     }
-    if (rs_fault_on(s, RS_FAULT_CANCEL_IGNORED))
+    if (rs_fault_on(s, RS_FAULT_CANCEL_IGNORED) || rs_listen_cancel(s, id))
         return;
     bool found = false;
     rs_job **link = &s->jobs;

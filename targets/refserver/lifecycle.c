@@ -123,19 +123,27 @@ static bool declares_tasks(const rs_server *s)
            !rs_fault_on(s, RS_FAULT_TASK_NO_CAPABILITY);
 }
 
-/* 2026-07-28: no logging (deprecated, and refserver honours no per-request logLevel yet), and no
- * subscribe or listChanged, which now mean subscriptions/listen streams refserver lacks. */
+/* 2026-07-28: no logging (deprecated, and refserver honours no per-request logLevel yet);
+ * subscribe and listChanged now mean what subscriptions/listen streams carry (listen.c). The
+ * listen-ack-overclaims fault stops declaring prompts.listChanged (and its acknowledgement does
+ * not notice). */
 static cJSON *stateless_capabilities(const rs_server *s)
 {
     cJSON *caps = cJSON_CreateObject();
     if (declares(s, RS_CAP_COMPLETIONS))
         cJSON_AddItemToObject(caps, "completions", cJSON_CreateObject());
-    if (declares(s, RS_CAP_PROMPTS))
-        cJSON_AddItemToObject(caps, "prompts", cJSON_CreateObject());
-    if (declares(s, RS_CAP_RESOURCES))
-        cJSON_AddItemToObject(caps, "resources", cJSON_CreateObject());
+    if (declares(s, RS_CAP_PROMPTS)) {
+        cJSON *prompts = cJSON_AddObjectToObject(caps, "prompts");
+        if (!rs_fault_on(s, RS_FAULT_LISTEN_ACK_OVERCLAIMS))
+            add_list_changed(s, prompts);
+    }
+    if (declares(s, RS_CAP_RESOURCES)) {
+        cJSON *resources = cJSON_AddObjectToObject(caps, "resources");
+        cJSON_AddBoolToObject(resources, "subscribe", true);
+        add_list_changed(s, resources);
+    }
     if (declares(s, RS_CAP_TOOLS))
-        cJSON_AddItemToObject(caps, "tools", cJSON_CreateObject());
+        add_list_changed(s, cJSON_AddObjectToObject(caps, "tools"));
     return caps;
 }
 

@@ -26,6 +26,7 @@ static void at_eof(rs_server *s)
     if (!s->done && mcps_framer_finish(&s->framer, &frame))
         rs_handle_line(s, frame.data, frame.len, false);
     rs_debug(s, "end of input");
+    rs_listen_close_all(s); /* SUB-009: the server ends them, so it answers them */
     if (!rs_fault_on(s, RS_FAULT_IGNORE_STDIN_EOF))
         s->done = true; /* running slow calls are abandoned unanswered */
 }

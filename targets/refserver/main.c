@@ -164,6 +164,7 @@ static void server_free(rs_server *s)
     mcps_json_delete(s->client_caps);
     rs_tasks_free(s);
     rs_subs_free(s);
+    rs_listen_free(s);
     mcps_framer_free(&s->framer);
     free(s->root);
     free(s->announced);

@@ -301,6 +301,12 @@ void rs_answer_error(rs_server *s, const cJSON *id, rs_batch *batch, int code, c
 void rs_notify(rs_server *s, const char *method, cJSON *params)
 {
     rs_cap cap = rs_cap_of(method);
+    if (rs_stateless(s) && rs_listen_routed(method)) { /* 2026-07-28: only on listen streams */
+        rs_listen_deliver(s, method, params);
+        mcps_json_delete(params);
+        return;
+    }
+    rs_listen_misroute(s, method, params);
     /* --without: nothing of it is sent; 2026-07-28: nothing that is not request-scoped */
     if ((cap != RS_CAP_COUNT && s->refused[cap]) || !rs_stateless_notification_ok(s, method)) {
         mcps_json_delete(params);

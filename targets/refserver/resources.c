@@ -354,7 +354,8 @@ bool rs_resource_touch(rs_server *s, const char *uri)
     if (!item_index(uri, &i))
         return false;
     s->item_rev[i]++;
-    if (sub_find(s, uri) < s->nsubs) {
+    /* 2026-07-28: listen streams name their URIs themselves (listen.c) */
+    if (sub_find(s, uri) < s->nsubs || rs_stateless(s)) {
         cJSON *params = cJSON_CreateObject();
         cJSON_AddStringToObject(params, "uri", uri);
         rs_notify(s, "notifications/resources/updated", params);

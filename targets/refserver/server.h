@@ -68,6 +68,7 @@ typedef struct rs_batch rs_batch;
 typedef struct rs_job rs_job;
 typedef struct rs_task rs_task;
 typedef struct rs_call rs_call;
+typedef struct rs_listen rs_listen;
 
 typedef struct rs_server {
     /* configuration */
@@ -98,6 +99,7 @@ typedef struct rs_server {
     unsigned long notify_id;   /* ids for the notification-with-id fault */
     unsigned long listings;    /* tools/list answers, for the tools-order-unstable fault */
     uint64_t state_key;        /* 2026-07-28: keys requestState (stateless.c), set at first use */
+    rs_listen *listens;        /* 2026-07-28: open subscriptions/listen streams (listen.c) */
     /* input and output */
     mcps_framer framer;
     bool eof;  /* stdin reached end of file */
@@ -197,6 +199,20 @@ bool rs_stateless_ask_client(rs_server *s, const char *cap, const char *sub, rs_
  * answered (an InputRequiredResult asking input_request, or -32602). Takes input_request. */
 const cJSON *rs_mrtr_answer(rs_server *s, const rs_req *req, const char *key, cJSON *input_request,
                             bool (*well_formed)(const cJSON *answer), rs_reply *r);
+
+/* ---- listen.c: subscriptions/listen (2026-07-28) ---- */
+void rs_listen_open(rs_server *s, const rs_req *req, rs_reply *r);
+/* Is method a change notification that 2026-07-28 sends only on listen streams? */
+bool rs_listen_routed(const char *method);
+/* Send it, tagged, on every open stream that opted into it. */
+void rs_listen_deliver(rs_server *s, const char *method, const cJSON *params);
+/* The listen-carries-progress fault: tag a progress notification with a stream's id. */
+void rs_listen_misroute(const rs_server *s, const char *method, cJSON *params);
+/* notifications/cancelled from the client for an open listen: end it silently (true). */
+bool rs_listen_cancel(rs_server *s, const cJSON *id);
+/* End of input: answer every open listen with its closing result (SUB-009), and forget them. */
+void rs_listen_close_all(rs_server *s);
+void rs_listen_free(rs_server *s);
 
 /* ---- dispatch.c ---- */
 void rs_handle_line(rs_server *s, const char *line, size_t len, bool oversize);

@@ -13,8 +13,8 @@
  * resultType (RPC-RT-001) and serverInfo in _meta (STATE-004); the cacheable
  * ones get ttlMs and cacheScope (CACHE-001). Nothing is sent that is not
  * request-scoped: no log messages (LOG-009: refserver honours no per-request
- * logLevel yet), no list_changed or updated notifications (those belong on
- * subscriptions/listen streams, which refserver does not offer yet), and no
+ * logLevel yet), list_changed and updated notifications only on the
+ * subscriptions/listen streams that opted into them (listen.c), and no
  * requests to the client (RPC-DIR-001): the tools that would ask the client
  * answer -32021 without the capability they need (STATE-008), and with it an
  * InputRequiredResult (MRTR): the retry carries the answer in inputResponses
@@ -219,6 +219,8 @@ bool rs_stateless_request(rs_server *s, const rs_req *req, rs_method_finder *fin
     rs_handler *handle = NULL;
     if (rs_streq(req->method, "server/discover"))
         discover(s, &r);
+    else if (rs_streq(req->method, "subscriptions/listen"))
+        rs_listen_open(s, req, &r);
     else if (removed_method(req->method) &&
              !(rs_streq(req->method, "ping") && rs_fault_on(s, RS_FAULT_REMOVED_METHOD_SERVED)))
         rs_fail(&r, RS_METHOD_NOT_FOUND, "Method not found");
