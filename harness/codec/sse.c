@@ -148,11 +148,23 @@ static void process_field(mcps_sse_parser *p)
     }
 }
 
+/* Past this, an emptied buffer is freed rather than kept: a stream that carried one large
+ * event would otherwise hold its pages for as long as the stream lasts. */
+#define KEEP_CAPACITY ((size_t)64 * 1024)
+
+static void empty(mcps_buf *b)
+{
+    if (b->cap > KEEP_CAPACITY)
+        mcps_buf_free(b);
+    else
+        mcps_buf_clear(b);
+}
+
 /* Forget the block: WHATWG empties the data and event type buffers at every blank line. */
 static void reset_block(mcps_sse_parser *p)
 {
-    mcps_buf_clear(&p->data);
-    mcps_buf_clear(&p->type);
+    empty(&p->data);
+    empty(&p->type);
     p->data_cut = p->type_cut = p->has_id = false;
     p->retry_ms = -1;
     p->fields = p->comments = 0;

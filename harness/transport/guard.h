@@ -40,8 +40,10 @@ typedef struct mcps_guard {
 /* Default wire_budget: what the report may hold in wire logs over a whole run. */
 #define MCPS_GUARD_WIRE_BUDGET ((size_t)12 * 1024 * 1024)
 /* Default big_budget: --jobs sessions each reading a --max-message event would hold jobs
- * times 4 MiB; past this, a session waits for another to be done with its large message. */
-#define MCPS_GUARD_BIG_BUDGET ((size_t)16 * 1024 * 1024)
+ * times 4 MiB; past this, a session waits for another to be done with its large message.
+ * A message held whole is also copied on its way up (queue, session), so the memory it
+ * costs is two to three times what it takes of this budget. */
+#define MCPS_GUARD_BIG_BUDGET ((size_t)8 * 1024 * 1024)
 
 /* A running guard with no deadline; false when the socket pair cannot be made. */
 bool mcps_guard_init(mcps_guard *g);
