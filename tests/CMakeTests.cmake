@@ -3,15 +3,41 @@
 # The real-server snapshots judge verdicts, not memory safety: they run in the
 # release build only, not again under the sanitizers.
 file(GLOB MCPS_E2E_TESTS CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/e2e/test_*.py)
+set(MCPS_E2E_ENV
+  "MCPSPEC_BIN_DIR=${CMAKE_BINARY_DIR};MCPSPEC_BUILD_TYPE=${CMAKE_BUILD_TYPE};MCPSPEC_SHARED=${MCPS_SHARED_DIR}")
 foreach(src IN LISTS MCPS_E2E_TESTS)
   get_filename_component(name ${src} NAME_WE)
-  if(name STREQUAL "test_real_servers" AND CMAKE_BUILD_TYPE STREQUAL "Sanitize")
+  if(name STREQUAL "test_real_servers")
     continue()
   endif()
   add_test(NAME e2e.${name} COMMAND /usr/bin/python3 ${src} WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
   set_tests_properties(e2e.${name} PROPERTIES TIMEOUT 900 SKIP_RETURN_CODE 77 ENVIRONMENT
-    "MCPSPEC_BIN_DIR=${CMAKE_BINARY_DIR};MCPSPEC_BUILD_TYPE=${CMAKE_BUILD_TYPE};MCPSPEC_SHARED=${MCPS_SHARED_DIR}")
+    "${MCPS_E2E_ENV}")
 endforeach()
+# The slowest tests start first (ctest orders by COST): each holds a core for minutes.
+set_tests_properties(e2e.test_faults e2e.test_isolation PROPERTIES COST 300)
+
+# The real-server snapshots: one ctest per server and transport, so that ctest -j
+# overlaps their waits (a sampling request left unanswered for 60 s, say) with other
+# tests; the npm install runs once, before them.
+if(NOT CMAKE_BUILD_TYPE STREQUAL "Sanitize")
+  set(real ${CMAKE_CURRENT_SOURCE_DIR}/e2e/test_real_servers.py)
+  add_test(NAME e2e.test_real_servers.install COMMAND ${CMAKE_SOURCE_DIR}/scripts/real-servers
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(e2e.test_real_servers.install PROPERTIES TIMEOUT 900
+                       FIXTURES_SETUP real_servers)
+  file(STRINGS ${real} methods REGEX "^    def test_[a-z0-9_]+\\(self\\):")
+  foreach(line IN LISTS methods)
+    string(REGEX REPLACE "^    def (test_[a-z0-9_]+).*" "\\1" method "${line}")
+    string(REGEX REPLACE "^test_" "" short "${method}")
+    set(t e2e.test_real_servers.${short})
+    add_test(NAME ${t} COMMAND /usr/bin/python3 ${real} RealServerTest.${method}
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(${t} PROPERTIES TIMEOUT 900 COST 200 FIXTURES_REQUIRED real_servers
+                         ENVIRONMENT "${MCPS_E2E_ENV}")
+  endforeach()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${real})
+endif()
 # e2e.test_scripts compares the checkout and the build folders before and after
 # each script's --help: no other test (fuzz.ossfuzz_build builds into build/)
 # may write there meanwhile.

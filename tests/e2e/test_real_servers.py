@@ -91,8 +91,11 @@ class RealServerTest(unittest.TestCase):
             path = os.path.join(out, "target.json")
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(config, f)
+            # A loaded CI machine (ctest runs other tests beside this one) can take seconds to
+            # start Node.js: the wait for initialize is long, and costs nothing when it is quick.
             r = subprocess.run([MCPSPEC, "run", "--config", path, "--out", out, "--quiet",
-                                "--format", "json", "--timeout", "3"] + list(extra),
+                                "--format", "json", "--timeout", "3", "--probe-timeout", "30"]
+                               + list(extra),
                                capture_output=True, text=True, timeout=900)
             with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
                 report = json.load(f)
