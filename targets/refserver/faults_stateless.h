@@ -75,6 +75,8 @@
       "2026-07-28: keep a listen stream going after the client cancelled it")                      \
     X(LISTEN_UNCLOSED_AT_EXIT, "listen-unclosed-at-exit", "SUB-009 CANC-014",                      \
       "2026-07-28: exit at end of input without closing open listen streams (no result, no "       \
-      "cancel)")
+      "cancel)")                                                                                   \
+    X(META_LOG_LEVEL_UNCHECKED, "meta-log-level-unchecked", "LOG-006",                             \
+      "2026-07-28: serve a request whose _meta logLevel names no log level")
 
 #endif

@@ -12,8 +12,8 @@
  * tasks/...) are unknown (-32601, PING-004, TASK-028). Every result gets
  * resultType (RPC-RT-001) and serverInfo in _meta (STATE-004); the cacheable
  * ones get ttlMs and cacheScope (CACHE-001). Nothing is sent that is not
- * request-scoped: no log messages (LOG-009: refserver honours no per-request
- * logLevel yet), list_changed and updated notifications only on the
+ * request-scoped: no log messages (LOG-009: refserver checks a logLevel,
+ * LOG-006, but sends none), list_changed and updated notifications only on the
  * subscriptions/listen streams that opted into them (listen.c), and no
  * requests to the client (RPC-DIR-001): the tools that would ask the client
  * answer -32021 without the capability they need (STATE-008), and with it an
@@ -39,6 +39,7 @@
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS    "io.modelcontextprotocol/clientCapabilities"
 #define META_SERVER  "io.modelcontextprotocol/serverInfo"
+#define META_LEVEL   "io.modelcontextprotocol/logLevel"
 #define MODERN       "2026-07-28"
 
 bool rs_stateless(const rs_server *s)
@@ -96,6 +97,20 @@ static void refuse_version(const rs_server *s, const char *requested, rs_reply *
     cJSON_AddStringToObject(r->data, "requested", requested ? requested : "");
 }
 
+/* The optional _meta keys refserver reads: a logLevel it does not know rejects the whole
+ * request (LOG-006). True when the request may go on. */
+static bool check_optional_meta(const rs_server *s, const cJSON *meta, rs_reply *r)
+{
+    const cJSON *level = cJSON_GetObjectItemCaseSensitive(meta, META_LEVEL);
+    rs_level parsed;
+    if (level && !(cJSON_IsString(level) && rs_level_parse(level->valuestring, &parsed)) &&
+        !rs_fault_on(s, RS_FAULT_META_LOG_LEVEL_UNCHECKED)) {
+        rs_fail(r, RS_INVALID_PARAMS, "Invalid params: _meta \"%s\" is no log level", META_LEVEL);
+        return false;
+    }
+    return true;
+}
+
 /* The version and capabilities every request carries; false with r failed. */
 static bool check_meta(rs_server *s, const rs_req *req, rs_reply *r)
 {
@@ -114,6 +129,8 @@ static bool check_meta(rs_server *s, const rs_req *req, rs_reply *r)
         rs_fail(r, RS_INVALID_PARAMS, "Invalid params: _meta \"%s\" is required", META_CAPS);
         return false;
     }
+    if (!check_optional_meta(s, meta, r))
+        return false;
     /* This request's capabilities, and nobody else's (STATE-006). */
     mcps_json_delete(s->client_caps);
     s->client_caps = cJSON_IsObject(caps) ? cJSON_Duplicate(caps, true) : NULL;
