@@ -77,6 +77,8 @@
       "2026-07-28: exit at end of input without closing open listen streams (no result, no "       \
       "cancel)")                                                                                   \
     X(META_LOG_LEVEL_UNCHECKED, "meta-log-level-unchecked", "LOG-006",                             \
-      "2026-07-28: serve a request whose _meta logLevel names no log level")
+      "2026-07-28: serve a request whose _meta logLevel names no log level")                       \
+    X(TRACE_CONTEXT_REJECTED, "trace-context-rejected", "GEN-META-006",                            \
+      "2026-07-28: refuse a request whose _meta carries a traceparent with -32602")
 
 #endif

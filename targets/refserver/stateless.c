@@ -98,7 +98,8 @@ static void refuse_version(const rs_server *s, const char *requested, rs_reply *
 }
 
 /* The optional _meta keys refserver reads: a logLevel it does not know rejects the whole
- * request (LOG-006). True when the request may go on. */
+ * request (LOG-006); trace context is someone else's business and must not hurt (GEN-META-006),
+ * except under the trace-context-rejected fault. True when the request may go on. */
 static bool check_optional_meta(const rs_server *s, const cJSON *meta, rs_reply *r)
 {
     const cJSON *level = cJSON_GetObjectItemCaseSensitive(meta, META_LEVEL);
@@ -106,6 +107,11 @@ static bool check_optional_meta(const rs_server *s, const cJSON *meta, rs_reply 
     if (level && !(cJSON_IsString(level) && rs_level_parse(level->valuestring, &parsed)) &&
         !rs_fault_on(s, RS_FAULT_META_LOG_LEVEL_UNCHECKED)) {
         rs_fail(r, RS_INVALID_PARAMS, "Invalid params: _meta \"%s\" is no log level", META_LEVEL);
+        return false;
+    }
+    if (cJSON_HasObjectItem(meta, "traceparent") &&
+        rs_fault_on(s, RS_FAULT_TRACE_CONTEXT_REJECTED)) {
+        rs_fail(r, RS_INVALID_PARAMS, "Invalid params: unexpected _meta \"traceparent\"");
         return false;
     }
     return true;
