@@ -79,6 +79,8 @@
     X(META_LOG_LEVEL_UNCHECKED, "meta-log-level-unchecked", "LOG-006",                             \
       "2026-07-28: serve a request whose _meta logLevel names no log level")                       \
     X(TRACE_CONTEXT_REJECTED, "trace-context-rejected", "GEN-META-006",                            \
-      "2026-07-28: refuse a request whose _meta carries a traceparent with -32602")
+      "2026-07-28: refuse a request whose _meta carries a traceparent with -32602")                \
+    X(EXTENSION_UNPREFIXED, "extension-unprefixed", "VER-009",                                     \
+      "2026-07-28: declare the extension \"reference\" in server/discover, without a prefix")
 
 #endif

@@ -151,7 +151,13 @@ static void discover(rs_server *s, rs_reply *r)
         cJSON_AddItemToArray(versions, cJSON_CreateString(MODERN));
     else
         cJSON_AddItemToArray(versions, cJSON_CreateString("2025-11-25"));
-    cJSON_AddItemToObject(result, "capabilities", rs_capabilities(s));
+    cJSON *caps = rs_capabilities(s);
+    /* One prefixed extension (VER-009), so that there is a key to judge; it names refserver's
+     * own namespace and promises nothing a client could use. */
+    const char *ext =
+        rs_fault_on(s, RS_FAULT_EXTENSION_UNPREFIXED) ? "reference" : "dev.mcpspec/reference";
+    cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "extensions"), ext);
+    cJSON_AddItemToObject(result, "capabilities", caps);
     cJSON_AddStringToObject(result, "instructions",
                             "Reference MCP server of the mcpspec conformance harness.");
     rs_ok(r, result);
