@@ -81,6 +81,8 @@
     X(TRACE_CONTEXT_REJECTED, "trace-context-rejected", "GEN-META-006",                            \
       "2026-07-28: refuse a request whose _meta carries a traceparent with -32602")                \
     X(EXTENSION_UNPREFIXED, "extension-unprefixed", "VER-009",                                     \
-      "2026-07-28: declare the extension \"reference\" in server/discover, without a prefix")
+      "2026-07-28: declare the extension \"reference\" in server/discover, without a prefix")      \
+    X(CACHE_SCOPE_PER_PAGE, "cache-scope-per-page", "CACHE-010",                                   \
+      "2026-07-28: mark every list page after the first cacheScope \"private\"")
 
 #endif

@@ -163,14 +163,19 @@ static void discover(rs_server *s, rs_reply *r)
     rs_ok(r, result);
 }
 
-/* CACHE-001: refserver's lists and resources can change with any tool call, so at once stale. */
-static void cache_hints(const rs_server *s, const char *method, cJSON *result)
+/* CACHE-001: refserver's lists and resources can change with any tool call, so at once stale.
+ * Every page of a listing has the same scope (CACHE-010) but under cache-scope-per-page. */
+static void cache_hints(const rs_server *s, const rs_req *req, cJSON *result)
 {
+    const char *method = req->method;
     if (!cJSON_IsObject(result) || !cacheable(method) ||
         (rs_streq(method, "server/discover") && rs_fault_on(s, RS_FAULT_DISCOVER_NO_CACHE_HINTS)))
         return;
+    bool later_page = cJSON_HasObjectItem(req->params, "cursor");
     cJSON_AddNumberToObject(result, "ttlMs", rs_streq(method, "server/discover") ? 60000 : 0);
-    cJSON_AddStringToObject(result, "cacheScope", "public");
+    cJSON_AddStringToObject(result, "cacheScope",
+                            later_page && rs_fault_on(s, RS_FAULT_CACHE_SCOPE_PER_PAGE) ? "private"
+                                                                                        : "public");
 }
 
 /* The tools-order-unstable fault: every other listing comes reversed (TOOL-019). */
@@ -258,7 +263,7 @@ bool rs_stateless_request(rs_server *s, const rs_req *req, rs_method_finder *fin
     else
         rs_fail(&r, RS_METHOD_NOT_FOUND, "Method not found");
     shuffle(s, req->method, r.result);
-    cache_hints(s, req->method, r.result);
+    cache_hints(s, req, r.result);
     misshape(s, req, &r);
     stray_messages(s, req, false);
     rs_answer(s, req->id, req->batch, &r);
