@@ -83,6 +83,8 @@
     X(EXTENSION_UNPREFIXED, "extension-unprefixed", "VER-009",                                     \
       "2026-07-28: declare the extension \"reference\" in server/discover, without a prefix")      \
     X(CACHE_SCOPE_PER_PAGE, "cache-scope-per-page", "CACHE-010",                                   \
-      "2026-07-28: mark every list page after the first cacheScope \"private\"")
+      "2026-07-28: mark every list page after the first cacheScope \"private\"")                   \
+    X(CLIENT_INFO_TAILORED, "client-info-tailored", "STATE-005",                                   \
+      "2026-07-28: hide the first tool from a client whose clientInfo name is claude-ai")
 
 #endif

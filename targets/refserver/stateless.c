@@ -39,6 +39,7 @@
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS    "io.modelcontextprotocol/clientCapabilities"
 #define META_SERVER  "io.modelcontextprotocol/serverInfo"
+#define META_CLIENT  "io.modelcontextprotocol/clientInfo"
 #define META_LEVEL   "io.modelcontextprotocol/logLevel"
 #define MODERN       "2026-07-28"
 
@@ -178,6 +179,20 @@ static void cache_hints(const rs_server *s, const rs_req *req, cJSON *result)
                                                                                         : "public");
 }
 
+/* The client-info-tailored fault: clientInfo, a self-description, decides what is listed
+ * (STATE-005 says it must not). */
+static void tailor(const rs_server *s, const rs_req *req, cJSON *result)
+{
+    const cJSON *info = cJSON_GetObjectItemCaseSensitive(meta_of(req), META_CLIENT);
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(info, "name");
+    cJSON *tools = cJSON_GetObjectItemCaseSensitive(result, "tools");
+    if (!rs_streq(req->method, "tools/list") || !rs_fault_on(s, RS_FAULT_CLIENT_INFO_TAILORED) ||
+        !cJSON_IsString(name) || !rs_streq(name->valuestring, "claude-ai") ||
+        !cJSON_IsArray(tools) || !tools->child)
+        return;
+    mcps_json_delete(cJSON_DetachItemViaPointer(tools, tools->child));
+}
+
 /* The tools-order-unstable fault: every other listing comes reversed (TOOL-019). */
 static void shuffle(rs_server *s, const char *method, cJSON *result)
 {
@@ -263,6 +278,7 @@ bool rs_stateless_request(rs_server *s, const rs_req *req, rs_method_finder *fin
     else
         rs_fail(&r, RS_METHOD_NOT_FOUND, "Method not found");
     shuffle(s, req->method, r.result);
+    tailor(s, req, r.result);
     cache_hints(s, req, r.result);
     misshape(s, req, &r);
     stray_messages(s, req, false);
