@@ -85,6 +85,8 @@
     X(CACHE_SCOPE_PER_PAGE, "cache-scope-per-page", "CACHE-010",                                   \
       "2026-07-28: mark every list page after the first cacheScope \"private\"")                   \
     X(CLIENT_INFO_TAILORED, "client-info-tailored", "STATE-005",                                   \
-      "2026-07-28: hide the first tool from a client whose clientInfo name is claude-ai")
+      "2026-07-28: hide the first tool from a client whose clientInfo name is claude-ai")          \
+    X(ICON_BAD_THEME, "icon-bad-theme", "GEN-ICON-001",                                            \
+      "2026-07-28: give the serverInfo icon in _meta the theme \"sepia\"")
 
 #endif

@@ -287,6 +287,18 @@ bool rs_stateless_request(rs_server *s, const rs_req *req, rs_method_finder *fin
     return true;
 }
 
+/* serverInfo's icons (GEN-ICON-001), as initialize gives them; icon-bad-theme breaks one. */
+static void add_icons(const rs_server *s, cJSON *info)
+{
+    cJSON *icon = cJSON_CreateObject();
+    cJSON_AddStringToObject(icon, "src", "https://mcpspec.example/refserver.png");
+    cJSON_AddStringToObject(icon, "mimeType", "image/png");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(icon, "sizes"), cJSON_CreateString("48x48"));
+    cJSON_AddStringToObject(icon, "theme",
+                            rs_fault_on(s, RS_FAULT_ICON_BAD_THEME) ? "sepia" : "light");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(info, "icons"), icon);
+}
+
 void rs_stateless_result(const rs_server *s, cJSON *msg)
 {
     cJSON *result = cJSON_GetObjectItemCaseSensitive(msg, "result");
@@ -302,6 +314,7 @@ void rs_stateless_result(const rs_server *s, cJSON *msg)
         cJSON *info = cJSON_AddObjectToObject(meta, META_SERVER);
         cJSON_AddStringToObject(info, "name", RS_NAME);
         cJSON_AddStringToObject(info, "version", MCPS_VERSION);
+        add_icons(s, info);
     }
 }
 
