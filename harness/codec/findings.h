@@ -45,7 +45,8 @@
     X(ERROR_CODES)                                                                                 \
     X(NO_SERVER_REQUESTS)                                                                          \
     X(SERVER_INFO)                                                                                 \
-    X(REQUEST_SCOPED)
+    X(REQUEST_SCOPED)                                                                              \
+    X(MCP_HEADERS)
 
 #define MCPS_RULE_ENUM_(name) MCPS_RULE_##name,
 typedef enum mcps_rule { MCPS_RULES(MCPS_RULE_ENUM_) MCPS_RULE_COUNT } mcps_rule;
@@ -127,7 +128,9 @@ typedef enum mcps_rule { MCPS_RULES(MCPS_RULE_ENUM_) MCPS_RULE_COUNT } mcps_rule
     X(NO_SERVER_INFO, SERVER_INFO, "STATE-004")                                                    \
     X(NO_SERVER_INFO_DISCOVER, SERVER_INFO, "STATE-004 DISC-004")                                  \
     X(LOG_WITHOUT_LEVEL, REQUEST_SCOPED, "LOG-009")                                                \
-    X(CANCELLED_NOT_LISTEN, REQUEST_SCOPED, "CANC-013")
+    X(CANCELLED_NOT_LISTEN, REQUEST_SCOPED, "CANC-013")                                            \
+    X(MCP_HEADER_INVALID, MCP_HEADERS, "TOOL-020")                                                 \
+    X(MCP_HEADER_SENSITIVE, MCP_HEADERS, "TOOL-022")
 
 #define MCPS_FINDING_ENUM_(kind, rule, reqs) MCPS_FINDING_##kind,
 typedef enum mcps_finding_kind {

@@ -1069,7 +1069,8 @@ static mcps_session_counts case_counts(const case_run *cr)
                                  .progress = since(a->progress, b->progress),
                                  .canary_logs = since(a->canary_logs, b->canary_logs),
                                  .task_reports = since(a->task_reports, b->task_reports),
-                                 .input_required = since(a->input_required, b->input_required)};
+                                 .input_required = since(a->input_required, b->input_required),
+                                 .mcp_headers = since(a->mcp_headers, b->mcp_headers)};
 }
 
 /* The case's traffic as a whole, its counts and its wire log; then the session forgets it. */

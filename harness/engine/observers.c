@@ -31,6 +31,7 @@ typedef enum judged_kind {
     ON_CANARY_LOGS, /* log messages, when the configuration planted secrets */
     ON_TASK_REPORTS,
     ON_INPUT_REQUIRED, /* 2026-07-28 InputRequiredResults */
+    ON_MCP_HEADERS,    /* x-mcp-header annotations in tools/list results */
 } judged_kind;
 
 typedef struct rule {
@@ -141,6 +142,10 @@ static const rule rules[MCPS_RULE_COUNT] = {
                                   "Log messages only for a request that set logLevel; "
                                   "notifications/cancelled only for a subscriptions/listen",
                                   "LOG-009 CANC-013", ON_CALLS, true},
+    [MCPS_RULE_MCP_HEADERS] = {"mcp-headers",
+                               "x-mcp-header annotations name a valid, unique header on a "
+                               "primitive property reached through properties, and no secret",
+                               "TOOL-020 TOOL-022", ON_MCP_HEADERS, true},
 };
 
 #define NRULES MCPS_RULE_COUNT
@@ -242,6 +247,7 @@ void mcps_tally_counts(mcps_tally *t, mcps_rev rev, const mcps_session_counts *c
     sum->canary_logs += c->canary_logs;
     sum->task_reports += c->task_reports;
     sum->input_required += c->input_required;
+    sum->mcp_headers += c->mcp_headers;
     mtx_unlock(&t->lock);
 }
 
@@ -266,6 +272,8 @@ static size_t judged(const mcps_session_counts *c, judged_kind k)
         return c->task_reports;
     case ON_INPUT_REQUIRED:
         return c->input_required;
+    case ON_MCP_HEADERS:
+        return c->mcp_headers;
     default:
         return c->lines;
     }
@@ -282,7 +290,8 @@ static const char *judged_noun(judged_kind k)
                                         "progress notifications",
                                         "log messages with planted secrets to look for",
                                         "task statuses",
-                                        "InputRequiredResults"};
+                                        "InputRequiredResults",
+                                        "x-mcp-header annotations"};
     return nouns[k];
 }
 

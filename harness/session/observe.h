@@ -138,6 +138,11 @@ void mcps_observe_stateless(mcps_observer *obs, const mcps_rpc_info *info, mcps_
                             uint64_t offset, size_t line);
 unsigned mcps_observe_request_caps(const cJSON *params, bool *log_level);
 int mcps_observe_input_required(const mcps_rpc_info *info);
+/* 2026-07-28 (observe_mcp_header.c): the x-mcp-header annotations in a tools/list result, for
+ * the count of what the mcp-headers rule judged; and judging them (TOOL-020, TOOL-022). */
+size_t mcps_observe_mcp_headers(const mcps_rpc_info *info);
+void mcps_observe_judge_mcp_headers(mcps_observer *obs, const mcps_rpc_info *info, mcps_dir dir,
+                                    uint64_t offset, size_t line);
 /* Report a finding (observe.c), for the observer's other files. */
 void mcps_observe_report(mcps_observer *obs, mcps_finding_kind kind, mcps_dir dir, uint64_t offset,
                          size_t line, const char *fmt, ...) __attribute__((format(printf, 6, 7)));

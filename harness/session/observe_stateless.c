@@ -207,6 +207,7 @@ void mcps_observe_stateless(mcps_observer *obs, const mcps_rpc_info *info, mcps_
         if (is_input_required(info->result))
             judge_input_required(obs, info, dir, offset, line);
         judge_server_info(obs, info, dir, offset, line);
+        mcps_observe_judge_mcp_headers(obs, info, dir, offset, line);
         break;
     case MCPS_RPC_ERROR:
         judge_error_code(obs, info, dir, offset, line);

@@ -602,6 +602,7 @@ static void receive_message(mcps_session *s, const mcps_tevent *ev)
     } else {
         count_kind(s, m.info.kind);
         s->counts.input_required += mcps_observe_input_required(&m.info);
+        s->counts.mcp_headers += mcps_observe_mcp_headers(&m.info);
         if (m.info.method && strcmp(m.info.method, "notifications/progress") == 0)
             s->counts.progress++;
         if (shape_of(m.msg) == MCPS_SHAPE_REQUEST)

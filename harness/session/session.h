@@ -59,6 +59,7 @@ typedef struct mcps_session_counts {
     size_t canary_logs;    /* log messages judged for planted secrets (engine) */
     size_t task_reports;   /* task statuses seen (engine) */
     size_t input_required; /* 2026-07-28 results with resultType "input_required" */
+    size_t mcp_headers;    /* x-mcp-header annotations in tools/list results */
 } mcps_session_counts;
 
 typedef void (*mcps_session_finding_fn)(void *ctx, const mcps_finding *finding,

@@ -78,6 +78,10 @@
     X(URL_ELICIT_BARE_ERROR, "url-elicit-bare-error", "ELIC-014 ELIC-013",                         \
       "answer connect-account with -32042 without data.elicitations")                              \
     X(REQUEST_BEFORE_INITIALIZED, "request-before-initialized", "LIFE-INIT-006",                   \
-      "send roots/list right after the initialize response, before notifications/initialized")
+      "send roots/list right after the initialize response, before notifications/initialized")     \
+    X(MCP_HEADER_INVALID, "mcp-header-invalid", "TOOL-020",                                        \
+      "2026-07-28: annotate the log tool's level with x-mcp-header \"Log Level\" (not a token)")   \
+    X(MCP_HEADER_SECRET, "mcp-header-secret", "TOOL-022",                                          \
+      "2026-07-28: give the log tool an api_key property mirrored into a header by x-mcp-header")
 
 #endif

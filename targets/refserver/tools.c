@@ -177,6 +177,25 @@ static cJSON *arg_schema(const rs_server *s, const rs_arg *a)
     return p;
 }
 
+/* 2026-07-28 (x-mcp-header): the log tool's level goes into an Mcp-Param-Log-Level header over
+ * HTTP, a routing hint an intermediary may read; a valid annotation, so that there is one to
+ * judge (TOOL-020). The mcp-header-invalid fault names the header with a space in it, and
+ * mcp-header-secret mirrors an api_key property into a header as well (TOOL-022). */
+static void mcp_headers(const rs_server *s, const rs_tool *t, cJSON *props)
+{
+    cJSON *level = cJSON_GetObjectItemCaseSensitive(props, "level");
+    if (s->rev != MCPS_REV_2026_07_28 || strcmp(t->name, "log") != 0 || !level)
+        return;
+    bool bad = rs_fault_on(s, RS_FAULT_MCP_HEADER_INVALID);
+    cJSON_AddStringToObject(level, "x-mcp-header", bad ? "Log Level" : "Log-Level");
+    if (!rs_fault_on(s, RS_FAULT_MCP_HEADER_SECRET))
+        return;
+    cJSON *key = cJSON_AddObjectToObject(props, "api_key");
+    cJSON_AddStringToObject(key, "type", "string");
+    cJSON_AddStringToObject(key, "description", "Key of the logging backend");
+    cJSON_AddStringToObject(key, "x-mcp-header", "Api-Key");
+}
+
 static cJSON *input_schema(const rs_server *s, const rs_tool *t)
 {
     cJSON *schema = cJSON_CreateObject();
@@ -193,6 +212,7 @@ static cJSON *input_schema(const rs_server *s, const rs_tool *t)
             cJSON_AddItemToObject(schema, "required", required);
         else
             mcps_json_delete(required);
+        mcp_headers(s, t, props);
     }
     cJSON_AddBoolToObject(schema, "additionalProperties", false);
     return schema;
