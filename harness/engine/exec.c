@@ -956,13 +956,19 @@ static void run_steps_of_case(case_run *cr, mcps_case_result *r)
     finish_expected(cr, r);
 }
 
-static bool answered(const mcps_session *s, const cJSON *id)
+/* The response with this id in the inbox, or NULL. */
+static const cJSON *answer_to(const mcps_session *s, const cJSON *id)
 {
     for (size_t i = 0; i < s->ninbox; i++)
         if (s->inbox[i].shape == MCPS_SHAPE_RESPONSE &&
             mcps_rpc_id_equal(cJSON_GetObjectItemCaseSensitive(s->inbox[i].msg, "id"), id))
-            return true;
-    return false;
+            return s->inbox[i].msg;
+    return NULL;
+}
+
+static bool answered(const mcps_session *s, const cJSON *id)
+{
+    return answer_to(s, id) != NULL;
 }
 
 /*
@@ -990,14 +996,22 @@ static bool ping_barrier(case_run *cr, unsigned n)
     if (!ok)
         mcps_session_event(cr->s, "sync: no answer within %.1f s: no more cases on this process",
                            seconds);
+    /* An error where a result was due: the case left the process in a state the next case
+     * does not expect (a server that a notification switched to another era, say), and a
+     * fresh process keeps the next verdict the one --isolation fresh gives. */
+    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(answer_to(cr->s, want), "result"))) {
+        ok = false;
+        mcps_session_event(cr->s, "sync: the answer is not a result: no more cases on this process");
+    }
     cJSON_Delete(ping);
     mcps_json_delete(want);
     return ok;
 }
 
-/* A stream's end usually follows its last event at once; one that has not ended by then
- * is held open, and waiting for it would cost every case this long. */
-#define STREAM_END_GRACE_MS 50
+/* A stream's end usually follows its last event at once, though a loaded machine can take a
+ * while; one that has not ended by then is taken as held open, and the session's later cases
+ * end with a ping instead (so this is paid once per session, not per case). */
+#define STREAM_END_GRACE_MS 250
 
 /*
  * Over HTTP a server speaks only on the exchanges it was sent, so once every

@@ -87,10 +87,10 @@ class Fixture:
         with open(self.config, "w", encoding="utf-8") as f:
             json.dump(config, f)
 
-    def run(self, faults=(), suites=(), without=(), transport="stdio"):
+    def run(self, faults=(), suites=(), without=(), transport="stdio", flags=()):
         """Run mcpspec against refserver with these faults; (exit code, report)."""
         server = [REFSERVER, "--root", self.root] + ["--fault %s" % f for f in faults] + \
-            ["--without %s" % c for c in without]
+            ["--without %s" % c for c in without] + list(flags)
         http = []
         if transport != "stdio":
             # Over HTTP the server requires a token, so that the authorization checks run too.
@@ -156,6 +156,21 @@ class FaultTableTest(unittest.TestCase):
             ran |= {c["id"] for c in rep["cases"] if c["verdict"] == "PASS"}
         never = sorted(c for c in all_checks() if c not in ran and not c.startswith("observe/"))
         self.assertEqual(never, [], "cases the clean reference server skips on every revision")
+
+    def test_modern_only_refserver_is_conformant(self):
+        # refserver --modern-only speaks 2026-07-28 alone: it passes there, and discovery
+        # reports every handshake-era revision as not spoken (the rest of the run SKIPs).
+        for transport in ("stdio", "streamable-http"):
+            rc, report = self.fixture.run(transport=transport, flags=["--modern-only"])
+            odd = [c for c in self.not_clean(report)
+                   if not (c[0] == "INFO" and c[2] == "discovery/initialize")]
+            self.assertEqual(odd, [], transport)
+            self.assertEqual(rc, 0, transport)
+            supported = [r["revision"] for r in report["revisions"] if r["supported"]]
+            self.assertEqual(supported, ["2026-07-28"], transport)
+            passed = [c for c in report["cases"]
+                      if c["verdict"] == "PASS" and c["revision"] == "2026-07-28"]
+            self.assertGreater(len(passed), 50, transport)
 
     @staticmethod
     def not_clean(report):

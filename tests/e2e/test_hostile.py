@@ -220,7 +220,7 @@ class HostileTest(unittest.TestCase):
         # the fault tests beside it) cannot make a conformant server look stalled.
         extra = ["--timeout", "5", "--probe-timeout", "5", "--shutdown-grace", "0.3"]
         extra += [arg for name in suites for arg in ("--suite", name)]
-        for jobs, report, _ in self.run_jobs(server, extra, 20.0, codes=(0,)):
+        for jobs, report, _ in self.run_jobs(server, extra, 40.0, codes=(0,)):
             with self.subTest(jobs=jobs):
                 wire = [e for c in report["cases"] for e in c.get("wire", [])]
                 self.assertTrue(any(e["dir"] == "stderr" for e in wire), "stderr is logged")

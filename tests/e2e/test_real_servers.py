@@ -192,12 +192,14 @@ class RealServerTest(unittest.TestCase):
         self.assertEqual(self.supported(report), revs)
 
     def test_sdk_v2_server_stateless(self):
-        """The same server on 2026-07-28, in one lane. On stdio a notification without _meta
-        ends the SDK's modern serving of that process (VER-008, docs/sdk-v2-findings.md), so
-        which later cases fail depends on which cases shared a process before them; one lane
-        keeps that order, and the verdicts, the same from run to run."""
+        """The same server on 2026-07-28, a process per case. On stdio the SDK is not
+        stateless: a notification as a process's first message ends its modern serving
+        (VER-008, docs/sdk-v2-findings.md), and a process that has served many requests
+        answers an unsupported protocolVersion with a result; so on a shared process a case's
+        verdict would depend on the cases before it (one lane made 13 unrelated cases FAIL).
+        --isolation fresh judges each case on its own."""
         report = self.sdk_v2_stdio("sdk-v2-server-2026", ["--revision", "2026-07-28",
-                                                          "--jobs", "1"])
+                                                          "--isolation", "fresh"])
         # Dual-era: server/discover finds 2026-07-28 (the other revisions are excluded here).
         self.assertEqual(self.supported(report), ["2026-07-28"])
 
