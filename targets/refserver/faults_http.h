@@ -43,6 +43,9 @@
       "answer legacy POSTed requests in the POST's body (200) instead of on the SSE stream")       \
     X(AUTH_NO_WWW_AUTHENTICATE, "auth-no-www-authenticate", "AUTH-007 AUTH-008",                   \
       "with --auth answer 401 without the WWW-Authenticate header")                                \
+    X(AUTH_NO_PRM_DISCOVERY, "auth-no-prm-discovery", "AUTH-008 AUTH-006",                         \
+      "with --auth publish the protected resource metadata nowhere: no resource_metadata in the "  \
+      "401 challenge, 404 at the well-known URIs")                                                 \
     X(AUTH_ACCEPT_ANY_TOKEN, "auth-accept-any-token", "AUTH-004",                                  \
       "with --auth accept any bearer token, not only the configured one")                          \
     X(HTTP_EVENT_IDS_PER_STREAM, "http-event-ids-per-stream", "HTTP-028",                          \

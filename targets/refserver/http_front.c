@@ -115,10 +115,14 @@ static bool gate(rs_hserver *h, struct MHD_Connection *conn, enum MHD_Result *re
     if (h->opts->auth && !token_ok(h, rs_hheader(conn, "Authorization"))) {
         char *body = refusal_body(h, conn, "Unauthorized: a valid bearer token is required", &type);
         char challenge[192];
-        snprintf(challenge, sizeof challenge,
-                 "Bearer resource_metadata=\"%s/.well-known/oauth-protected-resource/mcp\"%s",
-                 h->base,
-                 rs_hfault(h, RS_FAULT_AUTH_NO_SCOPE) ? "" : ", scope=\"" RS_HTTP_SCOPE "\"");
+        const char *scope =
+            rs_hfault(h, RS_FAULT_AUTH_NO_SCOPE) ? "" : "scope=\"" RS_HTTP_SCOPE "\"";
+        if (rs_hfault(h, RS_FAULT_AUTH_NO_PRM_DISCOVERY))
+            snprintf(challenge, sizeof challenge, "Bearer %s", scope);
+        else
+            snprintf(challenge, sizeof challenge,
+                     "Bearer resource_metadata=\"%s/.well-known/oauth-protected-resource/mcp\"%s%s",
+                     h->base, *scope ? ", " : "", scope);
         bool hide = rs_hfault(h, RS_FAULT_AUTH_NO_WWW_AUTHENTICATE);
         *ret = body ? rs_hreply(conn, 401, type, body, strlen(body),
                                 hide ? NULL : "WWW-Authenticate", challenge)
@@ -249,8 +253,9 @@ static enum MHD_Result dispatch(rs_hserver *h, struct MHD_Connection *conn, cons
             return not_allowed(conn, "POST");
         return gate(h, conn, &ret) ? rs_hlegacy_post(h, conn, r) : ret;
     }
-    if (h->opts->auth && (strcmp(url, "/.well-known/oauth-protected-resource") == 0 ||
-                          strcmp(url, "/.well-known/oauth-protected-resource/mcp") == 0)) {
+    if (h->opts->auth && !rs_hfault(h, RS_FAULT_AUTH_NO_PRM_DISCOVERY) &&
+        (strcmp(url, "/.well-known/oauth-protected-resource") == 0 ||
+         strcmp(url, "/.well-known/oauth-protected-resource/mcp") == 0)) {
         if (!get)
             return not_allowed(conn, "GET");
         return metadata(h, conn);

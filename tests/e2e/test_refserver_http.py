@@ -623,6 +623,13 @@ class FaultBehaviour(unittest.TestCase):
         self.assertEqual(json.loads(resp.read())["authorization_servers"], [])
         c = self.faulty("auth-no-scope", "--auth", "t")
         self.assertNotIn("scope=", c.initialize()[0].getheader("WWW-Authenticate"))
+        c = self.faulty("auth-no-prm-discovery", "--auth", "t")
+        self.assertEqual(c.initialize()[0].getheader("WWW-Authenticate"), 'Bearer scope="mcp"')
+        for path in ("/.well-known/oauth-protected-resource",
+                     "/.well-known/oauth-protected-resource/mcp"):
+            resp = c.request("GET", path)
+            resp.read()
+            self.assertEqual(resp.status, 404, path)
 
     def tools_list_events(self, c, sid, rid):
         resp = c.post({"jsonrpc": "2.0", "id": rid, "method": "tools/list"}, sid)
