@@ -3,9 +3,9 @@
  * HTTP run listen on loopback only? (HTTP-004 from 2025-03-26, SSE-006 in
  * 2024-11-05: a SHOULD.) No client sees this on the wire, but when mcpspec
  * launched the server (--server with --url) its sockets are in /proc, as the
- * catalog's observation says. One record per handshake revision the run
- * covers; SKIP, with the reason, when mcpspec did not start the server or
- * could not read its sockets.
+ * catalog's observation says. One record per revision the run covers
+ * (2026-07-28 too: HTTP-004 applies there); SKIP, with the reason, when
+ * mcpspec did not start the server or could not read its sockets.
  */
 #include "engine/internal.h"
 
@@ -24,7 +24,7 @@ bool mcps_loopback_check(const char **id, const char **title, const char **reqs,
     *id = CHECK_ID;
     *title = CHECK_TITLE;
     *reqs = CHECK_REQS;
-    *revs = MCPS_REV_HANDSHAKE_ERA;
+    *revs = MCPS_REV_ALL;
     return true;
 }
 
@@ -87,7 +87,7 @@ void mcps_loopback_results(const mcps_run_config *cfg, const mcps_discovery *d,
     else if (!l->n)
         skip = "no listening socket was found among the server's processes";
     for (int r = 0; r < MCPS_REV_COUNT; r++) {
-        if (!mcps_rev_is_handshake((mcps_rev)r) || !mcps_discovery_supports(d, (mcps_rev)r) ||
+        if (!mcps_discovery_supports(d, (mcps_rev)r) ||
             (cfg->revisions && !mcps_rev_set_has(cfg->revisions, (mcps_rev)r)))
             continue;
         mcps_case_result c = {0};

@@ -23,6 +23,18 @@
     X(HTTP_MODERN_DISCOVER_202, "http-modern-discover-202", "HTTP-047",                            \
       "2026-07-28 over HTTP: answer server/discover with status 202, not 200")                     \
     X(HTTP_MODERN_NO_SENTINEL, "http-modern-no-sentinel", "HDR-008",                               \
-      "2026-07-28 over HTTP: compare a base64-sentinel Mcp-Name undecoded (-32020)")
+      "2026-07-28 over HTTP: compare a base64-sentinel Mcp-Name undecoded (-32020)")               \
+    X(HTTP_MODERN_HEADER_CASE, "http-modern-header-case", "HDR-013",                               \
+      "2026-07-28 over HTTP: know MCP-Protocol-Version and Mcp-Method only in that spelling "      \
+      "(other cases of the name: missing, -32020)")                                                \
+    X(HTTP_MODERN_NO_ACCEL_BUFFERING, "http-modern-no-accel-buffering", "HTTP-051",                \
+      "2026-07-28 over HTTP: send SSE responses without X-Accel-Buffering: no")                    \
+    X(HTTP_MODERN_LAST_EVENT_ID, "http-modern-last-event-id", "HTTP-056",                          \
+      "2026-07-28 over HTTP: refuse a POST carrying Last-Event-ID with 400 (no resumption)")       \
+    X(HTTP_MODERN_FOREIGN_PROGRESS, "http-modern-foreign-progress", "HTTP-049",                    \
+      "2026-07-28 over HTTP: start a request's SSE stream with a progress notification for "       \
+      "another progress token")                                                                    \
+    X(HTTP_MODERN_STREAM_REQUEST, "http-modern-stream-request", "HTTP-050",                        \
+      "2026-07-28 over HTTP: start a request's SSE stream with a ping request of the server's")
 
 #endif

@@ -216,6 +216,8 @@ enum MHD_Result rs_hmcp_answer(rs_hserver *h, struct MHD_Connection *conn, rs_hr
 /* Relay msg (a request) to s's child; its answer as one JSON body (json) or an SSE stream. */
 enum MHD_Result rs_hmcp_relay(rs_hserver *h, rs_hsession *s, struct MHD_Connection *conn,
                               rs_hreq *r, const cJSON *msg, bool json);
+/* A POST with nothing to answer (notifications, responses): 202 and no body. */
+enum MHD_Result rs_hmcp_accepted(rs_hserver *h, struct MHD_Connection *conn);
 
 /* ---- http_modern.c: 2026-07-28 ---- */
 /* Whether a POST (msg its body) is a 2026-07-28 request. */

@@ -89,24 +89,42 @@ static bool token_ok(const rs_hserver *h, const char *value)
     return strcmp(token, h->opts->auth) == 0;
 }
 
+/* A refusal before any JSON-RPC is read: a JSON-RPC error without id, except for a
+ * 2026-07-28 request, where -32000 is a legacy code (RPC-CODE-002) and no code of that
+ * revision fits, so plain text (as for its 405). */
+static char *refusal_body(const rs_hserver *h, struct MHD_Connection *conn, const char *message,
+                          const char **type)
+{
+    bool modern = rs_hmodern_refuses(h, conn);
+    *type = modern ? "text/plain" : "application/json";
+    return modern ? strdup(message) : error_body(-32000, message);
+}
+
 /* Origin (403) and, with --auth, the bearer token (401); true when the request may go on. */
 static bool gate(rs_hserver *h, struct MHD_Connection *conn, enum MHD_Result *ret)
 {
     const char *origin = rs_hheader(conn, "Origin");
+    const char *type;
     if (origin && !rs_hfault(h, RS_FAULT_HTTP_NO_ORIGIN_CHECK) && !origin_ok(h, origin)) {
         unsigned status = rs_hfault(h, RS_FAULT_HTTP_ORIGIN_400) ? 400 : 403;
-        *ret = rs_hreply_error(conn, status, -32000, "Forbidden: Origin not allowed");
+        char *body = refusal_body(h, conn, "Forbidden: Origin not allowed", &type);
+        *ret = body ? rs_hreply(conn, status, type, body, strlen(body), NULL, NULL) : MHD_NO;
+        free(body);
         return false;
     }
     if (h->opts->auth && !token_ok(h, rs_hheader(conn, "Authorization"))) {
-        char *body = error_body(-32000, "Unauthorized: a valid bearer token is required");
+        char *body = refusal_body(h, conn, "Unauthorized: a valid bearer token is required", &type);
         char challenge[192];
-        snprintf(challenge, sizeof challenge,
-                 "Bearer resource_metadata=\"%s/.well-known/oauth-protected-resource/mcp\"%s",
-                 h->base,
-                 rs_hfault(h, RS_FAULT_AUTH_NO_SCOPE) ? "" : ", scope=\"" RS_HTTP_SCOPE "\"");
+        const char *scope =
+            rs_hfault(h, RS_FAULT_AUTH_NO_SCOPE) ? "" : "scope=\"" RS_HTTP_SCOPE "\"";
+        if (rs_hfault(h, RS_FAULT_AUTH_NO_PRM_DISCOVERY))
+            snprintf(challenge, sizeof challenge, "Bearer %s", scope);
+        else
+            snprintf(challenge, sizeof challenge,
+                     "Bearer resource_metadata=\"%s/.well-known/oauth-protected-resource/mcp\"%s%s",
+                     h->base, *scope ? ", " : "", scope);
         bool hide = rs_hfault(h, RS_FAULT_AUTH_NO_WWW_AUTHENTICATE);
-        *ret = body ? rs_hreply(conn, 401, "application/json", body, strlen(body),
+        *ret = body ? rs_hreply(conn, 401, type, body, strlen(body),
                                 hide ? NULL : "WWW-Authenticate", challenge)
                     : MHD_NO;
         free(body);
@@ -235,8 +253,9 @@ static enum MHD_Result dispatch(rs_hserver *h, struct MHD_Connection *conn, cons
             return not_allowed(conn, "POST");
         return gate(h, conn, &ret) ? rs_hlegacy_post(h, conn, r) : ret;
     }
-    if (h->opts->auth && (strcmp(url, "/.well-known/oauth-protected-resource") == 0 ||
-                          strcmp(url, "/.well-known/oauth-protected-resource/mcp") == 0)) {
+    if (h->opts->auth && !rs_hfault(h, RS_FAULT_AUTH_NO_PRM_DISCOVERY) &&
+        (strcmp(url, "/.well-known/oauth-protected-resource") == 0 ||
+         strcmp(url, "/.well-known/oauth-protected-resource/mcp") == 0)) {
         if (!get)
             return not_allowed(conn, "GET");
         return metadata(h, conn);

@@ -180,7 +180,7 @@ enum MHD_Result rs_hmcp_relay(rs_hserver *h, rs_hsession *s, struct MHD_Connecti
     return json ? answer_as_json(s, conn, r, msg, false) : answer_as_stream(h, s, conn, r, msg);
 }
 
-static enum MHD_Result accepted(rs_hserver *h, struct MHD_Connection *conn)
+enum MHD_Result rs_hmcp_accepted(rs_hserver *h, struct MHD_Connection *conn)
 {
     if (rs_hfault(h, RS_FAULT_HTTP_NOTIFICATION_200))
         return rs_hreply(conn, 200, "application/json", "{}", 2, NULL, NULL);
@@ -224,7 +224,7 @@ static enum MHD_Result post_in_session(rs_hserver *h, struct MHD_Connection *con
     if (!requests) {
         if (!relay(s, r, msg))
             return unavailable(conn);
-        return accepted(h, conn);
+        return rs_hmcp_accepted(h, conn);
     }
     if (json_form)
         return answer_as_json(s, conn, r, msg, cJSON_IsArray(msg));

@@ -13,7 +13,8 @@
  * (HTTP-055). The answer goes as one JSON body whose status follows its error
  * code (-32601: 404, HTTP-053; the protocol errors: 400), or, when the
  * request asked for progress, as an SSE stream (status 200 then, whatever the
- * answer). GET and DELETE naming 2026-07-28 get 405 (HTTP-054).
+ * answer), which nothing but that request's messages uses (HTTP-049, HTTP-050) and which
+ * no Last-Event-ID resumes (HTTP-056). GET and DELETE naming 2026-07-28 get 405 (HTTP-054).
  */
 #include "http.h"
 
@@ -143,12 +144,39 @@ static const char *named_member(const char *method)
     return strcmp(method, "tools/call") == 0 || strcmp(method, "prompts/get") == 0 ? "name" : NULL;
 }
 
+typedef struct exact_lookup {
+    const char *name;
+    const char *value;
+} exact_lookup;
+
+static enum MHD_Result exact_one(void *cls, enum MHD_ValueKind kind, const char *key,
+                                 const char *value)
+{
+    (void)kind;
+    exact_lookup *l = cls;
+    if (strcmp(key, l->name) != 0)
+        return MHD_YES;
+    l->value = value;
+    return MHD_NO;
+}
+
+/* A standard header, its name matched without regard to case (HDR-013, as libmicrohttpd
+ * does); http-modern-header-case knows only the spelling written here. */
+static const char *std_header(const rs_hserver *h, struct MHD_Connection *conn, const char *name)
+{
+    if (!rs_hfault(h, RS_FAULT_HTTP_MODERN_HEADER_CASE))
+        return rs_hheader(conn, name);
+    exact_lookup l = {name, NULL};
+    MHD_get_connection_values(conn, MHD_HEADER_KIND, exact_one, &l);
+    return l.value;
+}
+
 /* Why the headers do not fit the body, or NULL when they do (HDR-002, HDR-004, HDR-006). */
 static const char *header_problem(const rs_hserver *h, struct MHD_Connection *conn,
                                   const cJSON *msg)
 {
-    const char *version = rs_hheader(conn, "MCP-Protocol-Version");
-    const char *method = rs_hheader(conn, "Mcp-Method");
+    const char *version = std_header(h, conn, "MCP-Protocol-Version");
+    const char *method = std_header(h, conn, "Mcp-Method");
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(msg, "method");
     const cJSON *v = meta_version(msg);
     bool lax = rs_hfault(h, RS_FAULT_HTTP_MODERN_NO_VERSION_HEADER);
@@ -237,6 +265,9 @@ unsigned rs_hmodern_status(const rs_hserver *h, const char *answer, size_t len)
         else if (c == -32700 || c == -32600 || c == -32602 || c == -32020 || c == -32021 ||
                  c == -32022)
             status = 400;
+        /* http-ignore-protocol-version: an unsupported version served as if it were fine. */
+        if (c == -32022 && rs_hfault(h, RS_FAULT_HTTP_IGNORE_PROTOCOL_VERSION))
+            status = 200;
     }
     if (status == 200 && rs_hfault(h, RS_FAULT_HTTP_MODERN_DISCOVER_202) && m &&
         !cJSON_HasObjectItem(m, "error") &&
@@ -252,6 +283,38 @@ static bool wants_progress(const cJSON *msg)
     return cJSON_HasObjectItem(cJSON_GetObjectItemCaseSensitive(params, "_meta"), "progressToken");
 }
 
+/* The faults that put foreign messages at the head of a request's SSE stream (st): a
+ * 2026-07-28 stream carries only its request's notifications (HTTP-049) and no requests of
+ * the server's (HTTP-050). */
+static void stream_faults(rs_hserver *h, rs_hstream *st)
+{
+    static const char progress[] =
+        "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":"
+        "{\"progressToken\":\"refserver-foreign-token\",\"progress\":1}}";
+    static const char ping[] =
+        "{\"jsonrpc\":\"2.0\",\"id\":\"refserver-ping\",\"method\":\"ping\"}";
+    if (rs_hfault(h, RS_FAULT_HTTP_MODERN_FOREIGN_PROGRESS))
+        rs_hstream_event(h, st, progress, sizeof progress - 1);
+    if (rs_hfault(h, RS_FAULT_HTTP_MODERN_STREAM_REQUEST))
+        rs_hstream_event(h, st, ping, sizeof ping - 1);
+}
+
+/* One request on a child of its own; answered as one JSON body, or on an SSE stream. */
+static enum MHD_Result relay_request(rs_hserver *h, struct MHD_Connection *conn, rs_hreq *r,
+                                     const cJSON *msg)
+{
+    rs_hsession *s = rs_hsession_new(h, false);
+    if (!s)
+        return rs_hreply_error(conn, 503, -32000, "Service Unavailable: too many requests");
+    s->stateless = true;
+    bool json = !wants_progress(msg);
+    enum MHD_Result ret = rs_hmcp_relay(h, s, conn, r, msg, json);
+    /* rs_hmcp_relay put a stream it opened first in the session's list. */
+    if (!json && ret == MHD_YES && s->streams && s->streams->kind == RS_HS_POST)
+        stream_faults(h, s->streams);
+    return ret;
+}
+
 enum MHD_Result rs_hmodern_post(rs_hserver *h, struct MHD_Connection *conn, rs_hreq *r,
                                 const cJSON *msg)
 {
@@ -260,15 +323,14 @@ enum MHD_Result rs_hmodern_post(rs_hserver *h, struct MHD_Connection *conn, rs_h
                                "Invalid Request: 2026-07-28 takes one message per POST");
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
     if (!cJSON_IsString(method) || !cJSON_HasObjectItem(msg, "id"))
-        return rs_hreply(conn, 202, NULL, NULL, 0, NULL, NULL); /* nothing to answer */
+        return rs_hmcp_accepted(h, conn); /* nothing to answer */
+    /* 2026-07-28 streams are not resumable: Last-Event-ID means nothing here (HTTP-056). */
+    if (rs_hheader(conn, "Last-Event-ID") && rs_hfault(h, RS_FAULT_HTTP_MODERN_LAST_EVENT_ID))
+        return rs_hreply_error(conn, 400, -32600, "Bad Request: cannot resume with Last-Event-ID");
     const char *why = header_problem(h, conn, msg);
     if (why)
         return mismatch(conn, msg, why);
     if (strcmp(method->valuestring, "subscriptions/listen") == 0)
         return listen_unserved(conn, msg);
-    rs_hsession *s = rs_hsession_new(h, false);
-    if (!s)
-        return rs_hreply_error(conn, 503, -32000, "Service Unavailable: too many requests");
-    s->stateless = true;
-    return rs_hmcp_relay(h, s, conn, r, msg, !wants_progress(msg));
+    return relay_request(h, conn, r, msg);
 }

@@ -236,6 +236,17 @@ static void session_free(rs_hsession *s)
     free(s);
 }
 
+/* http-stream-lingers: a stream held open past its response keeps its 2026-07-28 request's
+ * child (and so the stream) alive until the timer finishes it. */
+static bool lingering(const rs_hsession *s)
+{
+    for (const rs_hstream *st = s->streams; st; st = st->next) {
+        if (st->linger_until)
+            return true;
+    }
+    return false;
+}
+
 void rs_hsession_sweep(rs_hserver *h)
 {
     size_t kept = 0;
@@ -244,7 +255,7 @@ void rs_hsession_sweep(rs_hserver *h)
         if (s->orphaned)
             rs_hsession_end(h, s, false); /* its legacy stream's reader went away */
         /* 2026-07-28: a request's child ends once it answered, or once nobody waits. */
-        if (s->stateless && (!s->npending || !s->streams))
+        if (s->stateless && (!s->npending || !s->streams) && !lingering(s))
             rs_hsession_end(h, s, false);
         if (s->ended) {
             session_free(s);

@@ -217,7 +217,6 @@ static void stream_detach(void *cls)
 
 bool rs_hstream_respond(rs_hserver *h, struct MHD_Connection *conn, rs_hstream *st, unsigned status)
 {
-    (void)h;
     struct MHD_Response *resp =
         MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, stream_read, st, stream_detach);
     if (!resp)
@@ -225,7 +224,9 @@ bool rs_hstream_respond(rs_hserver *h, struct MHD_Connection *conn, rs_hstream *
     bool text_plain = rs_hfault(h, RS_FAULT_HTTP_WRONG_CONTENT_TYPE) && st->kind == RS_HS_POST;
     MHD_add_response_header(resp, "Content-Type", text_plain ? "text/plain" : "text/event-stream");
     MHD_add_response_header(resp, "Cache-Control", "no-cache");
-    MHD_add_response_header(resp, "X-Accel-Buffering", "no");
+    /* So that a reverse proxy passes each event on at once (HTTP-051). */
+    if (!(st->modern && rs_hfault(h, RS_FAULT_HTTP_MODERN_NO_ACCEL_BUFFERING)))
+        MHD_add_response_header(resp, "X-Accel-Buffering", "no");
     st->conn = conn;
     enum MHD_Result ok = MHD_queue_response(conn, status, resp);
     MHD_destroy_response(resp);

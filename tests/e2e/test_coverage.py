@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """scripts/coverage: every uncovered server-side row (stdio or HTTP) has a reason
 in suites/uncovered.tsv, no reason there is stale, both headlines reach 90% on
-the handshake-era revisions (2026-07-28: its stdio rows, above a floor),
+the handshake-era revisions (2026-07-28: its testable HTTP rows too; its stdio
+rows above a floor),
 and a malformed reasons file is reported with its file and line."""
 import json
 import os
@@ -60,6 +61,11 @@ class CoverageTest(unittest.TestCase):
                   f"({h['percent_testable']}%), short of the 90% target", file=sys.stderr)
         for row in doc["revisions"]["2026-07-28"]["uncovered"]:
             self.assertTrue(row["reason"], row)
+        # 2026-07-28 over Streamable HTTP (suites/stateless-http.suite): at least 90% of the
+        # testable HTTP MUST..SHOULD NOT rows, as on the handshake era.
+        h = doc["revisions"]["2026-07-28"]["http_headline"]
+        self.assertLessEqual(h["covered"], h["testable"])
+        self.assertGreaterEqual(h["percent"], 90.0, "2026-07-28 HTTP")
 
     def test_revision_filter(self):
         r = coverage("--json", "--revision", "2025-06-18")

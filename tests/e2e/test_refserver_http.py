@@ -623,6 +623,13 @@ class FaultBehaviour(unittest.TestCase):
         self.assertEqual(json.loads(resp.read())["authorization_servers"], [])
         c = self.faulty("auth-no-scope", "--auth", "t")
         self.assertNotIn("scope=", c.initialize()[0].getheader("WWW-Authenticate"))
+        c = self.faulty("auth-no-prm-discovery", "--auth", "t")
+        self.assertEqual(c.initialize()[0].getheader("WWW-Authenticate"), 'Bearer scope="mcp"')
+        for path in ("/.well-known/oauth-protected-resource",
+                     "/.well-known/oauth-protected-resource/mcp"):
+            resp = c.request("GET", path)
+            resp.read()
+            self.assertEqual(resp.status, 404, path)
 
     def tools_list_events(self, c, sid, rid):
         resp = c.post({"jsonrpc": "2.0", "id": rid, "method": "tools/list"}, sid)
@@ -685,6 +692,47 @@ class FaultBehaviour(unittest.TestCase):
     def test_loopback_only(self):
         self.assertFalse(listening_all(self.serve().port))
 
+    def test_modern_foreign_messages_on_a_stream(self):
+        for fault, first in (("http-modern-foreign-progress", "notifications/progress"),
+                             ("http-modern-stream-request", "ping")):
+            msgs = messages(read_events(modern_stream(self.faulty(fault))))
+            self.assertEqual(msgs[0].get("method"), first, fault)
+            self.assertEqual(msgs[-1].get("id"), 3, fault)
+
+    def test_modern_no_accel_buffering(self):
+        resp = modern_stream(self.faulty("http-modern-no-accel-buffering"))
+        self.assertEqual(resp.getheader("Content-Type"), "text/event-stream")
+        self.assertIsNone(resp.getheader("X-Accel-Buffering"))
+        read_events(resp)
+
+    def test_modern_last_event_id(self):
+        c = self.faulty("http-modern-last-event-id")
+        self.assertEqual(modern(c, "server/discover", headers={"Last-Event-ID": "1-1"})[0], 400)
+        self.assertEqual(modern(c, "server/discover")[0], 200)
+
+    def test_modern_header_case(self):
+        c = self.faulty("http-modern-header-case")
+        status, _, body = modern(c, "server/discover",
+                                 headers={"Mcp-Method": None, "mcp-method": "server/discover"})
+        self.assertEqual((status, body["error"]["code"]), (400, -32020))
+        self.assertEqual(modern(c, "server/discover")[0], 200)
+
+    def test_modern_notification_200(self):
+        c = self.faulty("http-notification-200")
+        resp = c.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                       "params": {"requestId": "none"}},
+                      extra={"MCP-Protocol-Version": MODERN,
+                             "Mcp-Method": "notifications/cancelled"})
+        resp.read()
+        self.assertEqual(resp.status, 200)
+
+    def test_modern_ignore_protocol_version(self):
+        c = self.faulty("http-ignore-protocol-version")
+        status, _, body = modern(c, "server/discover",
+                                 {"_meta": {"io.modelcontextprotocol/protocolVersion":
+                                            "1900-01-01"}})
+        self.assertEqual((status, body["error"]["code"]), (200, -32022))
+
 
 MODERN = "2026-07-28"
 MODERN_META = {"io.modelcontextprotocol/protocolVersion": MODERN,
@@ -710,8 +758,32 @@ def modern(client, method, params=None, headers=None, rid=1):
     return resp.status, resp, body
 
 
+def modern_stream(client):
+    """POST tools/list with a progressToken, which refserver answers on an SSE stream (id 3)."""
+    params = {"_meta": dict(MODERN_META, progressToken="s")}
+    return client.post({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": params},
+                       extra={"MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/list"})
+
+
 class Stateless(ServerCase):
     """2026-07-28 beside the handshake era (dual-era, the default)."""
+
+    def test_stream_carries_its_response_only(self):
+        resp = modern_stream(self.c)
+        self.assertEqual(resp.getheader("X-Accel-Buffering"), "no")
+        self.assertEqual([m.get("id") for m in messages(read_events(resp))], [3])
+
+    def test_header_names_any_case(self):
+        for spelling in ("mcp-method", "MCP-METHOD"):
+            status, _, body = modern(self.c, "server/discover",
+                                     headers={"Mcp-Method": None, spelling: "server/discover"})
+            self.assertEqual(status, 200, spelling)
+            self.assertIn("supportedVersions", body["result"])
+
+    def test_last_event_id_ignored(self):
+        status, _, body = modern(self.c, "server/discover", headers={"Last-Event-ID": "1-1"})
+        self.assertEqual(status, 200)
+        self.assertIn("supportedVersions", body["result"])
 
     def test_discover_without_session(self):
         status, resp, body = modern(self.c, "server/discover")
@@ -785,6 +857,24 @@ class Stateless(ServerCase):
         while set(children(self.proc.pid)) - before and time.monotonic() < deadline:
             time.sleep(0.05)
         self.assertEqual(set(children(self.proc.pid)) - before, set())
+
+
+class ModernRefusals(ServerCase):
+    """401 and 403 of a 2026-07-28 request are plain text: -32000 is a legacy code there."""
+    ARGS = ("--auth", "tok")
+
+    def test_plain_text(self):
+        for headers, want in (({}, 401), ({"Authorization": "Bearer tok",
+                                            "Origin": "https://evil.example"}, 403)):
+            status, resp, _ = modern(self.c, "server/discover", headers=headers)
+            self.assertEqual(status, want)
+            self.assertTrue(resp.getheader("Content-Type").startswith("text/plain"), want)
+        self.assertTrue(modern(self.c, "server/discover")[1].getheader("WWW-Authenticate"))
+
+    def test_handshake_era_json(self):
+        resp, _, _ = self.c.initialize()
+        self.assertEqual(resp.status, 401)
+        self.assertEqual(resp.getheader("Content-Type"), "application/json")
 
 
 class ModernOnly(ServerCase):
