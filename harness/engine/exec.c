@@ -1001,7 +1001,8 @@ static bool ping_barrier(case_run *cr, unsigned n)
      * fresh process keeps the next verdict the one --isolation fresh gives. */
     if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(answer_to(cr->s, want), "result"))) {
         ok = false;
-        mcps_session_event(cr->s, "sync: the answer is not a result: no more cases on this process");
+        mcps_session_event(cr->s,
+                           "sync: the answer is not a result: no more cases on this process");
     }
     cJSON_Delete(ping);
     mcps_json_delete(want);

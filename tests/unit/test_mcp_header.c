@@ -75,8 +75,8 @@ static void test_invalid_annotations(void **state)
         "{\"properties\":{\"a\":{\"type\":\"object\",\"x-mcp-header\":\"A\"}}}",
         "{\"properties\":{\"a\":{\"x-mcp-header\":\"A\"}}}",
         /* not reached through properties alone, or on the root */
-        "{\"properties\":{\"a\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
-        "\"properties\":{\"b\":{\"type\":\"string\",\"x-mcp-header\":\"B\"}}}}}}",
+        ("{\"properties\":{\"a\":{\"type\":\"array\",\"items\":{\"type\":\"object\","
+         "\"properties\":{\"b\":{\"type\":\"string\",\"x-mcp-header\":\"B\"}}}}}}"),
         "{\"anyOf\":[{\"properties\":{\"b\":{\"type\":\"string\",\"x-mcp-header\":\"B\"}}}]}",
         "{\"$defs\":{\"d\":{\"type\":\"string\",\"x-mcp-header\":\"D\"}}}",
         "{\"type\":\"object\",\"x-mcp-header\":\"Root\"}",
