@@ -22,7 +22,7 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import MCPSPEC, ROOT  # noqa: E402
-from test_hostile import JOBS, MEMORY_LIMIT_KIB, RUN_ENV, marked, wait_for  # noqa: E402
+from test_hostile import JOBS, MEMORY_LIMIT_KIB, RUN_ENV, SLOW, marked, wait_for  # noqa: E402
 
 HOSTILE = os.path.join(ROOT, "tests", "hostile")
 PYTHON = "/usr/bin/python3"
@@ -43,7 +43,7 @@ BUDGET = 2 * PROBE_TIMEOUT + 2 * GRACE + LOADED
 STALL_BUDGET = 2 * PROBE_TIMEOUT + 2 * TIMEOUT + (PROBE_TIMEOUT + TIMEOUT) + 2 * GRACE + LOADED
 # A run that breaks its bound is still ended by --deadline, so that a defect
 # costs this test seconds, not the run's natural length (minutes).
-BACKSTOP = ["--deadline", str(STALL_BUDGET + 4.0)]
+BACKSTOP = ["--deadline", str((STALL_BUDGET + 4.0) * SLOW)]
 
 
 def free_port():
@@ -86,7 +86,8 @@ class HostileHttpTest(unittest.TestCase):
         for c in report["cases"]:
             self.assertIn(c["verdict"], ("PASS", "FAIL", "WARN", "INFO", "SKIP", "ERROR"))
         rss = report["harness"]["max_rss_kib"]
-        self.assertLess(elapsed, budget, "%s took %.1f s (%s)" % (name, elapsed, report["fatal"]))
+        self.assertLess(elapsed, budget * SLOW,
+                        "%s took %.1f s (%s)" % (name, elapsed, report["fatal"]))
         self.assertLess(rss, MEMORY_LIMIT_KIB, "%s: peak RSS %d KiB" % (name, rss))
         if handshake:
             self.assertIn("stopped responding", report["fatal"] or "")
