@@ -966,44 +966,45 @@ static const cJSON *answer_to(const mcps_session *s, const cJSON *id)
     return NULL;
 }
 
-static bool answered(const mcps_session *s, const cJSON *id)
-{
-    return answer_to(s, id) != NULL;
-}
-
 /*
  * After a case on a shared process: a ping with an id of its own. Whatever the
  * target sends before the answer belongs to this case (its wire log, its
  * judges), so nothing it provoked reaches the next case's inbox; a target
  * that does not answer in time is not given another case.
  */
+/* The answer to want, waited for up to --timeout; NULL when none came. */
+static const cJSON *await_answer(case_run *cr, const cJSON *want)
+{
+    int64_t deadline = mcps_clock_deadline(cr->env->cfg->timeout);
+    const cJSON *answer;
+    while (!(answer = answer_to(cr->s, want)))
+        if (!await_more(cr, deadline))
+            return NULL;
+    return answer;
+}
+
 static bool ping_barrier(case_run *cr, unsigned n)
 {
     char id[64], err[200];
     snprintf(id, sizeof id, "\"mcpspec-sync-%u\"", n);
     /* 2026-07-28 has no ping (PING-004): server/discover is its liveness request. */
-    cJSON *ping =
-        mcps_rpc_request(id, mcps_rev_is_handshake(cr->rev) ? "ping" : "server/discover", NULL);
+    const char *method = mcps_rev_is_handshake(cr->rev) ? "ping" : "server/discover";
+    cJSON *ping = mcps_rpc_request(id, method, NULL);
     cJSON *want = mcps_json_parse_simple(id, strlen(id));
     mcps_session_event(cr->s, "sync: what arrives before the answer to %s %s belongs to this case",
-                       mcps_rev_is_handshake(cr->rev) ? "ping" : "server/discover", id);
-    bool ok = ping && want && mcps_session_send(cr->s, ping, err, sizeof err);
-    double seconds = cr->env->cfg->timeout;
-    int64_t deadline = mcps_clock_deadline(seconds);
-    while (ok && !answered(cr->s, want))
-        if (!await_more(cr, deadline))
-            ok = false;
-    if (!ok)
-        mcps_session_event(cr->s, "sync: no answer within %.1f s: no more cases on this process",
-                           seconds);
+                       method, id);
+    bool sent = ping && want && mcps_session_send(cr->s, ping, err, sizeof err);
+    const cJSON *answer = sent ? await_answer(cr, want) : NULL;
     /* An error where a result was due: the case left the process in a state the next case
      * does not expect (a server that a notification switched to another era, say), and a
      * fresh process keeps the next verdict the one --isolation fresh gives. */
-    if (ok && !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(answer_to(cr->s, want), "result"))) {
-        ok = false;
+    bool ok = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(answer, "result"));
+    if (!answer)
+        mcps_session_event(cr->s, "sync: no answer within %.1f s: no more cases on this process",
+                           cr->env->cfg->timeout);
+    else if (!ok)
         mcps_session_event(cr->s,
                            "sync: the answer is not a result: no more cases on this process");
-    }
     cJSON_Delete(ping);
     mcps_json_delete(want);
     return ok;
