@@ -222,7 +222,8 @@ class HostileTest(unittest.TestCase):
         server = "%s %s" % (os.path.join(HOSTILE, "stderr-flood"), REFSERVER)
         # Memory is what this measures: waits long enough that a loaded machine (ctest runs
         # the fault tests beside it) cannot make a conformant server look stalled.
-        extra = ["--timeout", "5", "--probe-timeout", "5", "--shutdown-grace", "0.3"]
+        wait = str(5 * SLOW)
+        extra = ["--timeout", wait, "--probe-timeout", wait, "--shutdown-grace", "0.3"]
         extra += [arg for name in suites for arg in ("--suite", name)]
         for jobs, report, _ in self.run_jobs(server, extra, 40.0, codes=(0,)):
             with self.subTest(jobs=jobs):
@@ -288,7 +289,7 @@ class HostileTest(unittest.TestCase):
             t0 = time.monotonic()
             proc.send_signal(signal.SIGTERM)
             _, err = proc.communicate(timeout=20)
-            self.assertLess(time.monotonic() - t0, 3.0, "a prompt stop")
+            self.assertLess(time.monotonic() - t0, 3.0 * SLOW, "a prompt stop")
             self.assertEqual(proc.returncode, 3, err)
             report = self.check_report(out, 3)
             self.assertIn("SIGTERM", report["fatal"])

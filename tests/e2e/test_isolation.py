@@ -26,10 +26,8 @@ import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import MCPSPEC  # noqa: E402
-from test_faults import REFSERVER, Fixture, all_faults, read_proofs  # noqa: E402
+from test_faults import REFSERVER, WIRE_SUITES, Fixture, all_faults, read_proofs  # noqa: E402
 
-# A fault with a proof run on these suites alone bends the wire: ids, batches, answers.
-WIRE_SUITES = {"discovery", "lifecycle", "ping", "errors", "batch", "stdio"}
 
 
 def run_mode(fixture, isolation, faults=(), suites=()):
