@@ -22,7 +22,7 @@ foreach(src IN LISTS MCPS_E2E_TESTS)
     "${MCPS_E2E_ENV}")
 endforeach()
 # The slowest tests start first (ctest orders by COST): each holds a core for minutes.
-set_tests_properties(e2e.test_faults e2e.test_isolation PROPERTIES COST 300)
+set_tests_properties(e2e.test_faults PROPERTIES COST 300)
 
 # The real-server snapshots: one ctest per server and transport, so that ctest -j
 # overlaps their waits (a sampling request left unanswered for 60 s, say) with other

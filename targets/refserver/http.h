@@ -40,11 +40,12 @@
 #define RS_HTTP_SCOPE     "mcp" /* the one scope --auth's token stands for */
 
 typedef struct rs_http_opts {
-    unsigned port;         /* 0: any free port */
-    const char *bind;      /* listening address (IPv4 dotted quad) */
-    const char *port_file; /* written with the port once listening, or NULL */
-    const char *auth;      /* required bearer token, or NULL */
-    char **child_argv;     /* NULL-terminated: refserver's own arguments minus the HTTP ones */
+    unsigned port;          /* 0: any free port */
+    const char *bind;       /* listening address (IPv4 dotted quad) */
+    const char *port_file;  /* written with the port once listening, or NULL */
+    const char *auth;       /* required bearer token, or NULL */
+    const char *child_path; /* the stdio refserver each session runs */
+    char **child_argv;      /* NULL-terminated: refserver's own arguments minus the HTTP ones */
 } rs_http_opts;
 
 /* Run the HTTP front end until SIGTERM, SIGINT or SIGHUP; the process exit status. */

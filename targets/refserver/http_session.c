@@ -40,7 +40,7 @@ static void child_exec(const rs_hserver *h, int in_fd, int out_fd, pid_t parent)
     sigprocmask(SIG_SETMASK, &none, NULL);
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0)
         _exit(127);
-    execv("/proc/self/exe", h->opts->child_argv);
+    execv(h->opts->child_path, h->opts->child_argv);
     _exit(127);
 }
 

@@ -8,11 +8,14 @@
 
 #include "codec/json.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 enum { RS_EXIT_OK = 0, RS_EXIT_FAIL = 1, RS_EXIT_USAGE = 2 };
 
@@ -170,6 +173,19 @@ static void server_free(rs_server *s)
     free(s->announced);
 }
 
+/* The path of the program NAME in this executable's own folder; false if it does not fit. */
+static bool sibling_path(const char *name, char *out, size_t n)
+{
+    ssize_t len = readlink("/proc/self/exe", out, n - 1);
+    if (len <= 0)
+        return false;
+    out[len] = '\0';
+    char *slash = strrchr(out, '/');
+    size_t dir = slash ? (size_t)(slash - out) + 1 : 0;
+    return snprintf(out + dir, n - dir, "%s", name) < (int)(n - dir);
+}
+
+#ifdef RS_HTTP_FRONT
 /* argv without the HTTP options: what each session's stdio child runs with. */
 static char **child_args(int argc, char **argv)
 {
@@ -188,8 +204,14 @@ static char **child_args(int argc, char **argv)
 
 static int run_http(const rs_server *s, rs_http_opts *http, int argc, char **argv)
 {
+    char child[PATH_MAX];
+    if (!sibling_path("refserver", child, sizeof child)) {
+        fprintf(stderr, "refserver: cannot find the stdio refserver beside this program\n");
+        return RS_EXIT_FAIL;
+    }
     if (!http->bind)
         http->bind = "127.0.0.1";
+    http->child_path = child;
     http->child_argv = child_args(argc, argv);
     if (!http->child_argv)
         return RS_EXIT_FAIL;
@@ -197,6 +219,20 @@ static int run_http(const rs_server *s, rs_http_opts *http, int argc, char **arg
     free(http->child_argv);
     return status;
 }
+#else
+/* A run starts the stdio server hundreds of times: it leaves libmicrohttpd, and the GnuTLS
+ * that loads with it, to refserver-http, the front end --http hands over to. */
+static int run_http(const rs_server *s, rs_http_opts *http, int argc, char **argv)
+{
+    (void)s, (void)http, (void)argc;
+    char front[PATH_MAX];
+    if (sibling_path("refserver-http", front, sizeof front))
+        execv(front, argv);
+    fprintf(stderr, "refserver: --http needs refserver-http beside refserver: %s\n",
+            strerror(errno));
+    return RS_EXIT_FAIL;
+}
+#endif
 
 int main(int argc, char **argv)
 {

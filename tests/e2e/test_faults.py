@@ -14,7 +14,9 @@ mcpspec.json: a root folder of files, and consent for every kind of tool call
 the suites know), so that no check is skipped for want of a fixture. Checks
 of what a server without a capability does run against clean servers started
 with --without CAP. Each fault runs only the suites its proofs name, to keep
-the run fast. Under the sanitizers (MCPSPEC_BUILD_TYPE Sanitize) the clean
+the run fast; a stdio fault runs a second time with --isolation fresh, which
+must give every case the verdict the default shared mode gave (the identity
+test_isolation.py proves on the clean server). Under the sanitizers (MCPSPEC_BUILD_TYPE Sanitize) the clean
 runs run whole, and of the faults only those that bend the wire.
 """
 import concurrent.futures
@@ -94,7 +96,7 @@ class Fixture:
         with open(self.config, "w", encoding="utf-8") as f:
             json.dump(config, f)
 
-    def run(self, faults=(), suites=(), without=(), transport="stdio", flags=()):
+    def run(self, faults=(), suites=(), without=(), transport="stdio", flags=(), isolation=None):
         """Run mcpspec against refserver with these faults; (exit code, report)."""
         server = [REFSERVER, "--root", self.root] + ["--fault %s" % f for f in faults] + \
             ["--without %s" % c for c in without] + list(flags)
@@ -111,6 +113,8 @@ class Fixture:
                    "--out", out, "--format", "json", "--quiet"] + http
             for s in suites:
                 cmd += ["--suite", s]
+            if isolation:
+                cmd += ["--isolation", isolation]
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
             path = os.path.join(out, "report.json")
             if not os.path.exists(path):
@@ -126,6 +130,37 @@ def all_checks():
 def all_faults():
     out = run([REFSERVER, "--list-faults"]).stdout
     return {line.split("\t")[0] for line in out.splitlines() if line.strip()}
+
+
+def verdicts(report):
+    return {(c["revision"], c["id"]): c["verdict"] for c in report["cases"]}
+
+
+def stopped(case):
+    """ERROR because the run had stopped (engine/run.c): which cases that hits is timing."""
+    return case["verdict"] == "ERROR" and (case.get("reason") or "").startswith(
+        ("not run: ", "cut short: "))
+
+
+def stop_words(report):
+    """Why the run stopped early, without the counts (None: it did not)."""
+    fatal = report.get("fatal") or ""
+    return fatal.split(": ", 1)[1] if fatal.startswith("the run stopped early") else None
+
+
+def differences(label, fresh, shared):
+    """Verdicts that differ. When the liveness judgement stops both runs, the cases still
+    running or not started at that moment depend on timing in either mode; they are left out,
+    and both runs must have stopped for the same reason."""
+    if stop_words(fresh) != stop_words(shared):
+        return ["%s: fresh stopped: %s; shared stopped: %s"
+                % (label, stop_words(fresh), stop_words(shared))]
+    a, b = verdicts(fresh), verdicts(shared)
+    left_out = {(c["revision"], c["id"]) for r in (fresh, shared) for c in r["cases"] if stopped(c)}
+    return ["%s: %s %s: fresh %s, shared %s" % (label, rev, case, a.get((rev, case)),
+                                                 b.get((rev, case)))
+            for rev, case in sorted(set(a) | set(b))
+            if a.get((rev, case)) != b.get((rev, case)) and (rev, case) not in left_out]
 
 
 class FaultTableTest(unittest.TestCase):
@@ -206,10 +241,15 @@ class FaultTableTest(unittest.TestCase):
         runs = sorted(suites)
         if SANITIZED:
             runs = [k for k in runs if k[1] != "stdio" or suites[k] <= WIRE_SUITES]
+        # Each stdio fault runs twice: in the default shared mode, which the proofs judge, and
+        # with a process per case, which must say the same (--isolation, test_isolation.py).
+        jobs = [(k, "shared") for k in runs] + [(k, "fresh") for k in runs if k[1] == "stdio"]
         # Nearly all of a fault's run is waiting (timeouts, silence windows, a slow tool).
         with concurrent.futures.ThreadPoolExecutor(max_workers=12) as pool:
-            reports = dict(zip(runs, pool.map(
-                lambda k: self.fixture.run([k[0]], sorted(suites[k]), transport=k[1]), runs)))
+            done = dict(zip(jobs, pool.map(
+                lambda j: self.fixture.run([j[0][0]], sorted(suites[j[0]]), transport=j[0][1],
+                                           isolation=j[1]), jobs)))
+        reports = {k: done[(k, "shared")] for k in runs}
         missing = []
         for fault, check, verdict, _, _, where, transport in rows:
             if (fault, transport) not in reports:  # not run under the sanitizers
@@ -223,6 +263,8 @@ class FaultTableTest(unittest.TestCase):
             if verdict == "FAIL" and rc != 1:
                 missing.append("%s: %s: a FAIL must exit 1, got %d" % (where, fault, rc))
         missing = list(dict.fromkeys(missing))
+        missing += [d for k in runs if k[1] == "stdio"
+                    for d in differences(k[0], done[(k, "fresh")][1], done[(k, "shared")][1])]
         self.assertEqual(missing, [], "\n".join(missing))
 
 

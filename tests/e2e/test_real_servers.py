@@ -54,6 +54,7 @@ LOOPBACK = os.path.join(ROOT, "tests", "servers", "loopback-only.cjs")
 # oldest besides: their older revisions would repeat server-everything's verdicts at the
 # cost of minutes of CI.
 NEWEST = ["--revision", "2025-11-25"]
+HANDSHAKE_REVS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
 # The tool calls server-everything consents to, on every transport.
 EVERYTHING_CALLS = {
     "tool": {"name": "get-structured-content", "arguments": {"location": "Chicago"}},
@@ -185,6 +186,16 @@ class RealServerTest(unittest.TestCase):
     def supported(self, report):
         return [r["revision"] for r in report["revisions"] if r["supported"]]
 
+    def assert_handshake_era_only(self, name, config):
+        """Discovery alone, on every revision (a few Node.js starts): the server speaks the
+        four handshake revisions, and 2026-07-28 is reported not spoken, with the evidence.
+        The runs that narrow their cases to NEWEST still see what discovery finds."""
+        report = self.run_server(name + "-discovery", config, extra=["--suite", "discovery"],
+                                 snapshot=False)
+        self.assertEqual(self.supported(report), HANDSHAKE_REVS)
+        modern = [r for r in report["revisions"] if r["revision"] == "2026-07-28"][0]
+        self.assertTrue(modern["probed"] and modern["detail"].startswith("not spoken: "), modern)
+
     def sdk_v2_stdio(self, name, extra):
         return self.run_server(name, {
             "server": "node %s %s stdio" % (SDK_V2, self.install_dir),
@@ -232,7 +243,7 @@ class RealServerTest(unittest.TestCase):
             os.makedirs(os.path.join(root, "docs"))
             with open(os.path.join(root, "docs", "hello.txt"), "w") as f:
                 f.write("hello from the mcpspec test root\n")
-            report = self.run_server("server-filesystem", {
+            config = {
                 "server": "node %s %s" % (script, root),
                 "calls": {
                     "tool": {"name": "list_allowed_directories", "arguments": {}},
@@ -240,7 +251,9 @@ class RealServerTest(unittest.TestCase):
                                   "arguments": {"path": os.path.join(root, "docs", "hello.txt")},
                                   "path_argument": "path"},
                 },
-            }, extra=NEWEST)
+            }
+            report = self.run_server("server-filesystem", config, extra=NEWEST)
+            self.assert_handshake_era_only("server-filesystem", config)
         probes = [c for c in report["cases"] if c["id"] == "tools/path-traversal"]
         self.assertTrue(probes and all(c["verdict"] in ("PASS", "FAIL") for c in probes),
                         "the traversal probes ran")
@@ -248,10 +261,10 @@ class RealServerTest(unittest.TestCase):
     def test_server_memory(self):
         script = os.path.join(self.modules, "server-memory", "dist", "index.js")
         with tempfile.TemporaryDirectory() as d:
-            self.run_server("server-memory", {
-                "server": {"command": "node %s" % script,
-                           "env": {"MEMORY_FILE_PATH": os.path.join(d, "memory.jsonl")}},
-            }, extra=NEWEST)
+            config = {"server": {"command": "node %s" % script,
+                                 "env": {"MEMORY_FILE_PATH": os.path.join(d, "memory.jsonl")}}}
+            self.run_server("server-memory", config, extra=NEWEST)
+            self.assert_handshake_era_only("server-memory", config)
 
 
 if __name__ == "__main__":
