@@ -259,9 +259,7 @@ static bool load_case(mcps_diff_report *r, const cJSON *e, size_t i)
         .broken = broken_ids(r, e),
         .detail = keep(r, case_detail(e, v), DIFF_KEEP),
     };
-    /* The copies of rev and id are what the comparison sorts and matches on. */
-    return (!r->oom && r->cases[r->ncases - 1].rev && r->cases[r->ncases - 1].id) ||
-           out_of_memory(r);
+    return !r->oom || out_of_memory(r);
 }
 
 static bool load_lists(mcps_diff_report *r, const cJSON *root)
@@ -306,9 +304,8 @@ static bool report_load(mcps_diff_report *r, const char *given)
     mcps_buf text = {0};
     cJSON *root = read_all(r, &text) ? parse(r, &text) : NULL;
     mcps_buf_free(&text);
-    if (root && !cJSON_IsObject(root))
-        invalid(r, "not a JSON object");
-    bool ok = cJSON_IsObject(root) && load_header(r, root) && load_lists(r, root) && sort_cases(r);
+    bool ok = root && (cJSON_IsObject(root) || invalid(r, "not a JSON object")) &&
+              load_header(r, root) && load_lists(r, root) && sort_cases(r);
     mcps_json_delete(root);
     return ok;
 }
