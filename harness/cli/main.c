@@ -25,6 +25,7 @@ static const command commands[] = {
     {"list", mcps_cli_list, "list the cases and the requirements they test"},
     {"lint", mcps_cli_lint, "judge a captured stdio transcript"},
     {"explain", mcps_cli_explain, "a requirement or check: catalog text, checks, faults, coverage"},
+    {"diff", mcps_cli_diff, "compare two report.json files: new failures, fixes, changes"},
 };
 
 /* The program's one mutable global: where a stop signal writes its byte (the run's
