@@ -25,6 +25,7 @@ static const command commands[] = {
     {"list", mcps_cli_list, "list the cases and the requirements they test"},
     {"lint", mcps_cli_lint, "judge a captured stdio transcript"},
     {"explain", mcps_cli_explain, "a requirement or check: catalog text, checks, faults, coverage"},
+    {"baseline", mcps_cli_baseline, "write a baseline of known failures from a report.json"},
 };
 
 /* The program's one mutable global: where a stop signal writes its byte (the run's
