@@ -25,6 +25,7 @@ int mcps_cli_run(int argc, char **argv);
 int mcps_cli_list(int argc, char **argv);
 int mcps_cli_explain(int argc, char **argv);
 int mcps_cli_diff(int argc, char **argv);
+int mcps_cli_baseline(int argc, char **argv);
 
 /*
  * On SIGTERM and SIGINT, write the stop reason's byte to fd (the write end of

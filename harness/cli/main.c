@@ -26,6 +26,7 @@ static const command commands[] = {
     {"lint", mcps_cli_lint, "judge a captured stdio transcript"},
     {"explain", mcps_cli_explain, "a requirement or check: catalog text, checks, faults, coverage"},
     {"diff", mcps_cli_diff, "compare two report.json files: new failures, fixes, changes"},
+    {"baseline", mcps_cli_baseline, "write a baseline of known failures from a report.json"},
 };
 
 /* The program's one mutable global: where a stop signal writes its byte (the run's

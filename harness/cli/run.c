@@ -4,7 +4,9 @@
  * Parses the options, loads the suites (a broken suite file is exit 2 with
  * its file and line), runs, prints progress, writes the reports whatever
  * happened, and exits 0 (no FAIL), 1 (FAIL, or WARN with --strict), 2 (usage)
- * or 3 (incomplete: the target could not be run, or ERROR verdicts).
+ * or 3 (incomplete: the target could not be run, or ERROR verdicts). With
+ * --baseline, the failures the file lists do not count and its stale or
+ * expired entries do (engine/baseline.h); a broken file is exit 2 before the run.
  *
  * The run is bounded as a whole by a guard (transport/guard.h): --deadline
  * for the wall time, SIGTERM and SIGINT (stop, reap, write the partial
@@ -13,6 +15,7 @@
  */
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "engine/baseline.h"
 #include "engine/config.h"
 #include "engine/run.h"
 #include "report/console.h"
@@ -39,6 +42,7 @@ typedef struct run_options {
     const char *cwd;
     const char *suites;
     const char *out;
+    const char *baseline; /* --baseline FILE */
     const char *env[MAX_LIST + 1];
     const char *suite_globs[MAX_LIST + 1];
     const char *case_globs[MAX_LIST + 1];
@@ -86,11 +90,14 @@ static int usage(const char *why)
             "                       short and they and the rest are ERROR, the report is\n"
             "                       written (default 600; 0: none)\n"
             "  --strict             WARN fails the run too\n"
+            "  --baseline FILE      known failures (docs/baseline.md): those it lists do not\n"
+            "                       fail the run; its stale or expired entries do\n"
             "  --quiet              no progress output\n"
             "A target that stops responding (cases in a row with requests left unanswered,\n"
             "then a fresh process not answering ping) stops the run the same way. SIGTERM\n"
             "or SIGINT: targets are stopped, the partial report written, exit 3.\n"
-            "exit: 0 no FAIL, 1 FAIL, 2 usage or suite error, 3 incomplete\n");
+            "exit: 0 no FAIL, 1 FAIL (or a stale baseline entry), 2 usage, suite or baseline\n"
+            "error, 3 incomplete\n");
     return MCPS_EXIT_USAGE;
 }
 
@@ -152,6 +159,8 @@ static int parse_option(mcps_args *a, run_options *o)
         o->suites = a->value;
     else if (mcps_args_option(a, "--out"))
         o->out = a->value;
+    else if (mcps_args_option(a, "--baseline"))
+        o->baseline = a->value;
     else if (mcps_args_option(a, "--format")) {
         if (!mcps_report_parse_formats(a->value, &o->formats))
             return bad_value("--format", a->value);
@@ -261,13 +270,43 @@ static int stop_guard(mcps_guard *g, int rc)
     return rc;
 }
 
+/* --baseline: loaded before the run, so a broken file stops it (exit 2) before it starts. */
+static bool load_baseline(const run_options *o, mcps_baseline *b)
+{
+    char err[600];
+    *b = (mcps_baseline){0};
+    if (!o->baseline || mcps_baseline_load(o->baseline, b, err, sizeof err))
+        return true;
+    fprintf(stderr, "mcpspec run: %s\n", err);
+    return false;
+}
+
+/* The run's exit code once the baseline (if any) has excused what it lists. */
+static int judge(mcps_run_result *run, const mcps_baseline *b, const mcps_suite_set *suites,
+                 const char *today)
+{
+    if (b->file && !mcps_baseline_apply(b, suites, today, run)) {
+        fprintf(stderr, "mcpspec run: out of memory applying the baseline\n");
+        return MCPS_EXIT_INCOMPLETE;
+    }
+    return mcps_run_result_exit_code(run);
+}
+
 static int execute(run_options *o, char **argv)
 {
     mcps_suite_set suites;
+    mcps_baseline baseline;
     if (!mcps_cli_load_suites(o->suites, &suites))
         return MCPS_EXIT_USAGE;
+    if (!load_baseline(o, &baseline)) {
+        mcps_suite_set_free(&suites);
+        return MCPS_EXIT_USAGE;
+    }
     progress p = {.quiet = o->quiet};
+    char today[11];
+    mcps_baseline_today(today);
     mcps_console_init_auto(&p.console, stdout);
+    mcps_console_set_baseline(&p.console, baseline.file ? &baseline : NULL, today);
     mcps_run_config *c = &o->cfg;
     c->target.argv = argv;
     c->target.cwd = o->cwd;
@@ -293,7 +332,7 @@ static int execute(run_options *o, char **argv)
         snprintf(outdir, sizeof outdir, "%s", o->out);
     else
         default_out(argv, o->url, outdir, sizeof outdir);
-    int rc = mcps_run_result_exit_code(&run);
+    int rc = judge(&run, &baseline, &suites, today);
     if (!o->quiet)
         mcps_console_summary(&p.console, &run);
     if (!mcps_report_write(&run, outdir, o->formats, err, sizeof err)) {
@@ -303,6 +342,7 @@ static int execute(run_options *o, char **argv)
         printf("report: %s/\n", outdir);
     }
     mcps_run_result_free(&run);
+    mcps_baseline_free(&baseline);
     mcps_suite_set_free(&suites);
     if (guarded)
         rc = stop_guard(&guard, rc);

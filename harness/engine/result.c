@@ -40,22 +40,59 @@ mcps_verdict mcps_verdict_for_level(mcps_level level)
 void mcps_run_result_count(mcps_run_result *run)
 {
     for (int v = 0; v < MCPS_VERDICT_COUNT; v++)
-        run->counts[v] = 0;
-    for (size_t i = 0; i < run->ncases; i++)
+        run->counts[v] = run->baselined[v] = 0;
+    for (size_t i = 0; i < run->ncases; i++) {
         run->counts[run->cases[i].verdict]++;
+        run->baselined[run->cases[i].verdict] += run->cases[i].baseline != NULL;
+    }
+}
+
+/* Cases of verdict v that no baseline entry excused. */
+static size_t counted(const mcps_run_result *run, mcps_verdict v)
+{
+    return run->counts[v] - run->baselined[v];
 }
 
 /* A FAIL is a definite finding even when the run could not go on (a broken
- * initialize ends it early), so it decides the code before "incomplete". */
+ * initialize ends it early), so it decides the code before "incomplete"; so is a
+ * stale baseline entry, a finding about the gate itself. */
 int mcps_run_result_exit_code(const mcps_run_result *run)
 {
-    if (run->counts[MCPS_VERDICT_FAIL])
+    if (counted(run, MCPS_VERDICT_FAIL) || (run->baseline && run->baseline->nstale))
         return 1;
-    if (run->fatal || run->counts[MCPS_VERDICT_ERROR])
+    if (run->fatal || counted(run, MCPS_VERDICT_ERROR))
         return 3;
-    if (run->strict && run->counts[MCPS_VERDICT_WARN])
+    if (run->strict && counted(run, MCPS_VERDICT_WARN))
         return 1;
     return 0;
+}
+
+static void case_baseline_free(mcps_case_baseline *b)
+{
+    if (!b)
+        return;
+    free(b->match);
+    free(b->revision);
+    free(b->reason);
+    free(b->expires);
+    free(b);
+}
+
+static void run_baseline_free(mcps_run_baseline *b)
+{
+    if (!b)
+        return;
+    for (size_t i = 0; i < b->nstale; i++) {
+        mcps_stale_entry *e = &b->stale[i];
+        free(e->match);
+        free(e->revision);
+        free(e->reason);
+        free(e->expires);
+        free(e->detail);
+    }
+    free(b->stale);
+    free(b->file);
+    free(b);
 }
 
 void mcps_case_result_free(mcps_case_result *c)
@@ -77,6 +114,7 @@ void mcps_case_result_free(mcps_case_result *c)
         free(c->notes[i].message);
     }
     free(c->notes);
+    case_baseline_free(c->baseline);
 }
 
 void mcps_run_result_free(mcps_run_result *run)
@@ -91,6 +129,7 @@ void mcps_run_result_free(mcps_run_result *run)
     for (size_t i = 0; i < run->ncases; i++)
         mcps_case_result_free(&run->cases[i]);
     free(run->cases);
+    run_baseline_free(run->baseline);
 }
 
 bool mcps_run_result_push(mcps_run_result *run, mcps_case_result *c)

@@ -19,7 +19,8 @@
 #include "engine/catalog.h"
 #include "session/wirelog.h"
 
-/* Bumped when report.json changes incompatibly; see docs/report-format.md. */
+/* Bumped when report.json changes incompatibly; see docs/report-format.md. An added member
+ * (the baseline ones, say) keeps it: readers ignore members they do not know. */
 #define MCPS_REPORT_SCHEMA_VERSION 1
 
 typedef enum mcps_verdict {
@@ -31,6 +32,15 @@ typedef enum mcps_verdict {
     MCPS_VERDICT_ERROR,
     MCPS_VERDICT_COUNT
 } mcps_verdict;
+
+/* The baseline entry that excused a case (engine/baseline.h): copies the case owns. */
+typedef struct mcps_case_baseline {
+    char *match;    /* the entry's case id or requirement ID */
+    char *revision; /* the entry's revision, or "all" */
+    char *reason;   /* why the failure is accepted */
+    char *expires;  /* "YYYY-MM-DD", or NULL */
+    size_t line;    /* where the entry is written in the baseline file */
+} mcps_case_baseline;
 
 typedef struct mcps_case_result {
     char *id;      /* e.g. "lifecycle/initialize-result" */
@@ -51,6 +61,7 @@ typedef struct mcps_case_result {
     size_t wire_dropped; /* entries not kept once the per-case log limit was hit */
     mcps_wire_note *notes;
     size_t nnotes;
+    mcps_case_baseline *baseline; /* --baseline excused this verdict; NULL: it did not */
     /* for the run, not the report (set from the session with the wire log) */
     bool cut;               /* a wait or send was cut short because the run stopped */
     double stalled_seconds; /* the target, still running at shutdown, had been silent that
@@ -66,6 +77,28 @@ typedef struct mcps_rev_probe {
     char *detail; /* e.g. "initialize answered 2025-06-18", "answered 2025-11-25 instead" */
 } mcps_rev_probe;
 
+/* A baseline entry that fails the run: nothing it lists fails any more, or it expired. */
+typedef struct mcps_stale_entry {
+    char *match;      /* the entry's case id or requirement ID */
+    bool requirement; /* match is a requirement ID, not a case id */
+    char *revision;   /* the entry's revision, or "all" */
+    char *reason;
+    char *expires; /* "YYYY-MM-DD", or NULL */
+    size_t line;
+    bool expired; /* stale because its date passed (whatever the run found) */
+    char *detail; /* what the run found instead, for a person */
+} mcps_stale_entry;
+
+/* What --baseline did to the run (engine/baseline.h). */
+typedef struct mcps_run_baseline {
+    char *file;        /* the baseline file as given */
+    size_t entries;    /* entries in the file */
+    size_t matched;    /* entries that excused at least one case */
+    size_t not_judged; /* entries this run holds no evidence on (not run, SKIP or ERROR) */
+    mcps_stale_entry *stale;
+    size_t nstale;
+} mcps_run_baseline;
+
 typedef struct mcps_run_result {
     char *tool_version;
     char *target;     /* the command line or URL as given */
@@ -76,7 +109,9 @@ typedef struct mcps_run_result {
     mcps_case_result *cases;
     size_t ncases;
     size_t counts[MCPS_VERDICT_COUNT];
-    bool strict; /* --strict: WARN fails the run */
+    size_t baselined[MCPS_VERDICT_COUNT]; /* of counts, the cases a baseline excused */
+    mcps_run_baseline *baseline;          /* NULL: no --baseline */
+    bool strict;                          /* --strict: WARN fails the run */
     char *fatal; /* set when the run could not proceed (target would not start) */
     /* the harness's own costs, for benchmarks and the hostile-target tests */
     long max_rss_kib;     /* peak resident memory of the mcpspec process */
@@ -94,10 +129,10 @@ mcps_verdict mcps_verdict_for_level(mcps_level level);
 
 /* Move c to the end of run->cases (c is zeroed); false, c untouched, when out of memory. */
 bool mcps_run_result_push(mcps_run_result *run, mcps_case_result *c);
-/* Recount run->counts from the cases. */
+/* Recount run->counts and run->baselined from the cases. */
 void mcps_run_result_count(mcps_run_result *run);
-/* Exit code: 1 any FAIL; else 3 incomplete (fatal or ERROR); else 1 for WARN under strict; else 0.
- */
+/* Exit code: 1 any FAIL, or a stale baseline entry; else 3 incomplete (fatal or ERROR); else 1
+ * for WARN under strict; else 0. Verdicts a baseline excused do not count. */
 int mcps_run_result_exit_code(const mcps_run_result *run);
 
 void mcps_case_result_free(mcps_case_result *c);

@@ -55,6 +55,28 @@ void mcps_console_set_total(mcps_console *c, size_t total)
     c->total = total;
 }
 
+void mcps_console_set_baseline(mcps_console *c, const mcps_baseline *b, const char *today)
+{
+    c->baseline = b;
+    snprintf(c->today, sizeof c->today, "%s", today ? today : "");
+}
+
+/* Why a baseline excuses r: its mark once the run is judged, else the entry that will. */
+static const char *baselined_because(const mcps_console *c, const mcps_case_result *r)
+{
+    if (r->baseline)
+        return r->baseline->reason;
+    const mcps_baseline_entry *e = mcps_baseline_find(c->baseline, r, c->today);
+    return e ? e->reason : NULL;
+}
+
+static void put_clipped(mcps_buf *b, const char *text)
+{
+    size_t n = strlen(text), keep = mcps_report_clip(text, n, CONSOLE_FINDING_MAX);
+    mcps_report_escape(b, text, keep, 0);
+    mcps_buf_puts(b, keep < n ? "\xE2\x80\xA6\n" : "\n");
+}
+
 static void put_verdict(mcps_buf *b, const mcps_console *c, mcps_verdict v)
 {
     const char *name = mcps_verdict_name(v);
@@ -121,14 +143,17 @@ static void put_case_line(mcps_buf *b, const mcps_console *c, const mcps_case_re
         mcps_report_escape_str(b, r->requirements, 0);
         mcps_buf_putc(b, ')');
     }
-    mcps_buf_putc(b, '\n');
+    const char *because = baselined_because(c, r);
+    mcps_buf_puts(b, because ? " [baselined]\n" : "\n");
     const char *finding = mcps_report_finding(r);
-    if (v == MCPS_VERDICT_PASS || !*finding)
-        return;
-    size_t n = strlen(finding), keep = mcps_report_clip(finding, n, CONSOLE_FINDING_MAX);
-    mcps_buf_puts(b, "      ");
-    mcps_report_escape(b, finding, keep, 0);
-    mcps_buf_puts(b, keep < n ? "\xE2\x80\xA6\n" : "\n");
+    if (v != MCPS_VERDICT_PASS && *finding) {
+        mcps_buf_puts(b, "      ");
+        put_clipped(b, finding);
+    }
+    if (because) {
+        mcps_buf_puts(b, "      baselined: ");
+        put_clipped(b, because);
+    }
 }
 
 void mcps_console_case_finished(mcps_console *c, const mcps_case_result *r)
@@ -177,6 +202,37 @@ static void put_counts(mcps_buf *b, const mcps_console *c, const mcps_report_tal
     mcps_buf_putc(b, '\n');
 }
 
+static void put_stale(mcps_buf *b, const mcps_console *c, const mcps_run_baseline *rb,
+                      const mcps_stale_entry *e)
+{
+    const char *word = e->expired ? "EXPIRED" : "STALE";
+    if (c->color)
+        mcps_buf_printf(b, "%s%s%s ", verdict_color(MCPS_VERDICT_FAIL), word, ANSI_RESET);
+    else
+        mcps_buf_printf(b, "%s ", word);
+    mcps_report_escape_str(b, e->match, 0);
+    mcps_buf_printf(b, " on %s (", e->revision ? e->revision : "");
+    mcps_report_escape_str(b, rb->file, 0);
+    mcps_buf_printf(b, ":%zu): ", e->line);
+    put_clipped(b, e->detail ? e->detail : "");
+}
+
+/* What the baseline excused, and the entries that fail the run. */
+static void put_baseline(mcps_buf *b, const mcps_console *c, const mcps_run_result *run,
+                         const mcps_report_tally *t)
+{
+    const mcps_run_baseline *rb = run->baseline;
+    if (!rb)
+        return;
+    mcps_buf_puts(b, "baseline: ");
+    mcps_report_escape_str(b, rb->file, 0);
+    mcps_buf_printf(b, ": %zu cases excused, %zu of %zu entries matched, %zu not judged, %zu stale",
+                    t->baselined, rb->matched, rb->entries, rb->not_judged, rb->nstale);
+    mcps_buf_puts(b, rb->nstale ? " (these fail the run):\n" : "\n");
+    for (size_t i = 0; i < rb->nstale; i++)
+        put_stale(b, c, rb, &rb->stale[i]);
+}
+
 static void put_outcome(mcps_buf *b, const mcps_console *c, const mcps_report_tally *t)
 {
     mcps_verdict shown = t->exit_code == 0   ? MCPS_VERDICT_PASS
@@ -184,8 +240,7 @@ static void put_outcome(mcps_buf *b, const mcps_console *c, const mcps_report_ta
                                              : MCPS_VERDICT_ERROR;
     const char *word = t->exit_code == 0 ? "PASS" : t->exit_code == 1 ? "FAIL" : "INCOMPLETE";
     mcps_buf_printf(b, "result: %s%s%s (exit %d): %s\n", c->color ? verdict_color(shown) : "", word,
-                    c->color ? ANSI_RESET : "", t->exit_code,
-                    mcps_report_exit_meaning(t->exit_code));
+                    c->color ? ANSI_RESET : "", t->exit_code, t->meaning);
 }
 
 void mcps_console_summary(mcps_console *c, const mcps_run_result *run)
@@ -202,6 +257,7 @@ void mcps_console_summary(mcps_console *c, const mcps_run_result *run)
     mcps_buf_puts(&b, ")\n");
     put_revisions(&b, run);
     put_counts(&b, c, &t);
+    put_baseline(&b, c, run, &t);
     if (run->fatal) {
         mcps_buf_puts(&b, "fatal: ");
         mcps_report_escape_str(&b, run->fatal, 0);

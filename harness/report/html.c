@@ -6,7 +6,9 @@
  * observed and the wire log with timestamps and directions. Inline CSS only:
  * no script, no external resource, so the file can be attached to a CI run
  * and opened anywhere. Verdict filters work without JavaScript through
- * :target anchors; failures open by default.
+ * :target anchors; failures open by default. A case a baseline excused is
+ * marked "baselined" with the entry's reason and stays closed; the entries
+ * that fail the run (stale, expired) have a table of their own.
  *
  * Everything from the run is escaped as text and attribute, and a Content
  * Security Policy forbids scripts outright as a second line of defence
@@ -41,6 +43,8 @@ static const char style[] =
     ".wire td:nth-child(-n+3){white-space:nowrap;font:12px ui-monospace,monospace}"
     ".d-sent{background:#f6f8fa}.d-stderr{background:#fff8c5}.d-event{background:#ddf4ff}"
     ".fatal{border:2px solid #cf222e;padding:.5em}.filters a{margin-right:.8em}"
+    ".baselined{font-size:.8em;border:1px solid #6e7781;border-radius:4px;padding:0 .3em;"
+    "color:#57606a}"
     ".flt{display:block;height:0}"
     ".flt:target~main .case{display:none}"
     "#only-PASS:target~main .v-PASS,#only-FAIL:target~main .v-FAIL,"
@@ -85,12 +89,47 @@ static void put_meta(mcps_buf *b, const mcps_run_result *run, const mcps_report_
     mcps_buf_puts(b, "</dd>\n<dt>Tool</dt><dd>mcpspec ");
     put_text(b, run->tool_version);
     mcps_buf_printf(b, "</dd>\n<dt>Exit code</dt><dd>%d: %s%s</dd>\n</dl>\n", t->exit_code,
-                    mcps_report_exit_meaning(t->exit_code), run->strict ? " (--strict)" : "");
+                    t->meaning, run->strict ? " (--strict)" : "");
     if (run->fatal) {
         mcps_buf_puts(b, "<p class=\"fatal\"><b>The run could not proceed:</b> ");
         put_text(b, run->fatal);
         mcps_buf_puts(b, "</p>\n");
     }
+}
+
+static void put_stale_row(mcps_buf *b, const mcps_stale_entry *e)
+{
+    mcps_buf_printf(b, "<tr><td>%s</td><td><code>", e->expired ? "expired" : "stale");
+    put_text(b, e->match);
+    mcps_buf_puts(b, "</code></td><td>");
+    put_text(b, e->revision);
+    mcps_buf_printf(b, "</td><td>%zu</td><td>", e->line);
+    put_text(b, e->detail);
+    mcps_buf_puts(b, "</td><td>");
+    put_text(b, e->reason);
+    mcps_buf_puts(b, "</td></tr>\n");
+}
+
+/* What the baseline excused, and the entries that fail the run. */
+static void put_baseline(mcps_buf *b, const mcps_run_result *run, const mcps_report_tally *t)
+{
+    const mcps_run_baseline *rb = run->baseline;
+    if (!rb)
+        return;
+    mcps_buf_puts(b, "<h2>Baseline</h2>\n<p><code>");
+    put_text(b, rb->file);
+    mcps_buf_printf(b,
+                    "</code>: %zu cases excused, %zu of %zu entries matched, %zu not judged in "
+                    "this run, %zu stale or expired.</p>\n",
+                    t->baselined, rb->matched, rb->entries, rb->not_judged, rb->nstale);
+    if (!rb->nstale)
+        return;
+    mcps_buf_puts(b, "<p class=\"fatal\">These entries fail the run: remove or renew them.</p>\n"
+                     "<table><tr><th>Status</th><th>Entry</th><th>Revision</th><th>Line</th>"
+                     "<th>Found</th><th>Reason</th></tr>\n");
+    for (size_t i = 0; i < rb->nstale; i++)
+        put_stale_row(b, &rb->stale[i]);
+    mcps_buf_puts(b, "</table>\n");
 }
 
 static void put_rev_row(mcps_buf *b, const mcps_run_result *run, int r)
@@ -231,14 +270,34 @@ static void put_wire(mcps_buf *b, const mcps_case_result *c)
         mcps_buf_printf(b, "<p>%zu more wire entries were not kept.</p>\n", dropped);
 }
 
+static void put_case_baseline(mcps_buf *b, const mcps_case_baseline *bl)
+{
+    if (!bl)
+        return;
+    mcps_buf_puts(b, "<dt>Baselined</dt><dd>");
+    put_text(b, bl->reason);
+    mcps_buf_puts(b, " <small>(entry <code>");
+    put_text(b, bl->match);
+    mcps_buf_puts(b, "</code> on ");
+    put_text(b, bl->revision);
+    mcps_buf_printf(b, ", line %zu", bl->line);
+    if (bl->expires) {
+        mcps_buf_puts(b, ", expires ");
+        put_text(b, bl->expires);
+    }
+    mcps_buf_puts(b, ")</small></dd>\n");
+}
+
 static void put_case(mcps_buf *b, const mcps_case_result *c, size_t index)
 {
     mcps_verdict v = mcps_report_verdict(c);
     const char *name = mcps_verdict_name(v);
-    bool open = v == MCPS_VERDICT_FAIL || v == MCPS_VERDICT_ERROR || v == MCPS_VERDICT_WARN;
+    bool open = !c->baseline &&
+                (v == MCPS_VERDICT_FAIL || v == MCPS_VERDICT_ERROR || v == MCPS_VERDICT_WARN);
     mcps_buf_printf(b, "<details class=\"case v-%s\" id=\"case-%zu\"%s><summary>", name, index,
                     open ? " open" : "");
-    mcps_buf_printf(b, "<span class=\"verdict\">%s</span> %s <code>", name,
+    mcps_buf_printf(b, "<span class=\"verdict\">%s</span> %s%s <code>", name,
+                    c->baseline ? "<span class=\"baselined\">baselined</span> " : "",
                     mcps_rev_name(c->revision));
     put_text(b, c->id);
     mcps_buf_puts(b, "</code> <span class=\"title\">");
@@ -246,6 +305,7 @@ static void put_case(mcps_buf *b, const mcps_case_result *c, size_t index)
     mcps_buf_puts(b, "</span> <span class=\"ids\">");
     put_text(b, c->requirements);
     mcps_buf_puts(b, "</span></summary>\n<dl>\n");
+    put_case_baseline(b, c->baseline);
     put_field(b, "Section", c->section, false);
     mcps_buf_printf(b, "<dt>Level</dt><dd>%s</dd>\n<dt>Time</dt><dd>", mcps_level_name(c->level));
     mcps_report_put_duration(b, c->seconds);
@@ -293,6 +353,7 @@ bool mcps_report_html(const mcps_run_result *run, mcps_buf *out)
                            : "INCOMPLETE");
     put_meta(out, run, &t);
     put_revisions(out, run);
+    put_baseline(out, run, &t);
     mcps_buf_puts(out, "</header>\n");
     put_filters(out, &t);
     put_cases(out, run);

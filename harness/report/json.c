@@ -153,6 +153,21 @@ static void put_wire(jtree *j, cJSON *o, const mcps_case_result *c)
     put_count(j, o, "wire_dropped", c->wire_dropped + (c->nwire - shown));
 }
 
+/* The entry that excused the case, or null. */
+static void put_case_baseline(jtree *j, cJSON *o, const mcps_case_baseline *b)
+{
+    if (!b) {
+        put(j, o, "baseline", cJSON_CreateNull());
+        return;
+    }
+    cJSON *m = put(j, o, "baseline", cJSON_CreateObject());
+    put_text(j, m, "match", b->match ? b->match : "");
+    put_text(j, m, "revision", b->revision ? b->revision : "all");
+    put_text(j, m, "reason", b->reason ? b->reason : "");
+    put_text(j, m, "expires", b->expires);
+    put_count(j, m, "line", b->line);
+}
+
 static void put_case(jtree *j, cJSON *cases, const mcps_case_result *c)
 {
     cJSON *o = put(j, cases, NULL, cJSON_CreateObject());
@@ -169,6 +184,7 @@ static void put_case(jtree *j, cJSON *cases, const mcps_case_result *c)
     put_text(j, o, "expected", c->expected);
     put_text(j, o, "observed", c->observed);
     put_text(j, o, "reason", c->reason);
+    put_case_baseline(j, o, c->baseline);
     put(j, o, "seconds", seconds_node(c->seconds));
     put_notes(j, o, c);
     put_wire(j, o, c);
@@ -196,9 +212,41 @@ static void put_summary(jtree *j, cJSON *root, const mcps_report_tally *t)
     cJSON *counts = put(j, s, "counts", cJSON_CreateObject());
     for (int v = 0; v < MCPS_VERDICT_COUNT; v++)
         put_count(j, counts, mcps_verdict_name((mcps_verdict)v), t->counts[v]);
+    put_count(j, s, "baselined", t->baselined);
+    put_count(j, s, "stale", t->stale);
     put(j, s, "exit_code", cJSON_CreateNumber(t->exit_code));
     put_text(j, s, "outcome", mcps_report_outcome(t->exit_code));
-    put_text(j, s, "exit_meaning", mcps_report_exit_meaning(t->exit_code));
+    put_text(j, s, "exit_meaning", t->meaning);
+}
+
+static void put_stale(jtree *j, cJSON *list, const mcps_stale_entry *e)
+{
+    cJSON *o = put(j, list, NULL, cJSON_CreateObject());
+    put_text(j, o, "match", e->match ? e->match : "");
+    put_text(j, o, "kind", e->requirement ? "requirement" : "case");
+    put_text(j, o, "revision", e->revision ? e->revision : "all");
+    put_text(j, o, "reason", e->reason ? e->reason : "");
+    put_text(j, o, "expires", e->expires);
+    put_count(j, o, "line", e->line);
+    put_text(j, o, "status", e->expired ? "expired" : "stale");
+    put_text(j, o, "detail", e->detail ? e->detail : "");
+}
+
+/* --baseline: the file, how its entries fared, and those that fail the run; null without. */
+static void put_baseline(jtree *j, cJSON *root, const mcps_run_baseline *b)
+{
+    if (!b) {
+        put(j, root, "baseline", cJSON_CreateNull());
+        return;
+    }
+    cJSON *o = put(j, root, "baseline", cJSON_CreateObject());
+    put_text(j, o, "file", b->file ? b->file : "");
+    put_count(j, o, "entries", b->entries);
+    put_count(j, o, "matched", b->matched);
+    put_count(j, o, "not_judged", b->not_judged);
+    cJSON *list = put(j, o, "stale", cJSON_CreateArray());
+    for (size_t i = 0; i < b->nstale; i++)
+        put_stale(j, list, &b->stale[i]);
 }
 
 static void put_header(jtree *j, cJSON *root, const mcps_run_result *run)
@@ -233,6 +281,7 @@ bool mcps_report_json(const mcps_run_result *run, mcps_buf *out)
     put_header(&j, root, run);
     put_revisions(&j, root, run);
     put_summary(&j, root, &t);
+    put_baseline(&j, root, run->baseline);
     cJSON *cases = put(&j, root, "cases", cJSON_CreateArray());
     for (size_t i = 0; i < run->ncases && !j.oom; i++)
         put_case(&j, cases, &run->cases[i]);

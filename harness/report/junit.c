@@ -6,7 +6,10 @@
  * WARN and INFO pass in JUnit terms (a SHOULD is not a test failure) but carry
  * the finding in <system-out>, and WARN becomes a failure under --strict. A
  * run that could not proceed adds an errored "mcpspec/run" case so the
- * dashboard goes red instead of showing an empty pass.
+ * dashboard goes red instead of showing an empty pass. A verdict a baseline
+ * excused is <skipped> with the entry's reason (the evidence in <system-out>),
+ * and each stale or expired entry is a failed case of a "mcpspec-baseline"
+ * testsuite, so the dashboard agrees with the exit code.
  *
  * Text is escaped, never put in CDATA (a peer can send "]]>"), and the
  * characters XML 1.0 forbids become visible replacements.
@@ -57,10 +60,11 @@ static bool is_failure(const mcps_run_result *run, mcps_verdict v)
 static void add_totals(const mcps_run_result *run, const mcps_case_result *c, group_totals *t)
 {
     mcps_verdict v = mcps_report_verdict(c);
+    bool excused = mcps_report_baselined(c);
     t->tests++;
-    t->failures += is_failure(run, v);
-    t->errors += v == MCPS_VERDICT_ERROR;
-    t->skipped += v == MCPS_VERDICT_SKIP;
+    t->failures += !excused && is_failure(run, v);
+    t->errors += !excused && v == MCPS_VERDICT_ERROR;
+    t->skipped += excused || v == MCPS_VERDICT_SKIP;
     if (c->seconds > 0 && c->seconds < 1e12)
         t->seconds += c->seconds;
 }
@@ -103,10 +107,25 @@ static void put_finding(mcps_buf *b, const char *tag, const char *type, const mc
     mcps_buf_printf(b, "</%s>\n", tag);
 }
 
+/* Skipped, with the entry's reason; the finding stays in <system-out>. */
+static void put_baselined(mcps_buf *b, const mcps_case_result *c)
+{
+    mcps_buf msg = {0};
+    mcps_buf_printf(&msg, "baselined %s: %s", mcps_verdict_name(mcps_report_verdict(c)),
+                    c->baseline->reason ? c->baseline->reason : "");
+    mcps_buf_puts(b, "      <skipped");
+    put_attr(b, "message", msg.oom ? "baselined" : msg.data, JUNIT_MESSAGE_MAX);
+    mcps_buf_puts(b, "/>\n");
+    mcps_buf_free(&msg);
+    put_finding(b, "system-out", NULL, c);
+}
+
 static void put_outcome(mcps_buf *b, const mcps_run_result *run, const mcps_case_result *c)
 {
     mcps_verdict v = mcps_report_verdict(c);
-    if (is_failure(run, v)) {
+    if (mcps_report_baselined(c)) {
+        put_baselined(b, c);
+    } else if (is_failure(run, v)) {
         put_finding(b, "failure", mcps_verdict_name(v), c);
     } else if (v == MCPS_VERDICT_ERROR) {
         put_finding(b, "error", "ERROR", c);
@@ -193,6 +212,36 @@ static void put_fatal(mcps_buf *b, const mcps_run_result *run)
     mcps_buf_puts(b, "</error>\n    </testcase>\n  </testsuite>\n");
 }
 
+/* Each stale or expired baseline entry as a failed case. */
+static void put_stale(mcps_buf *b, const mcps_run_result *run)
+{
+    const mcps_run_baseline *rb = run->baseline;
+    group_totals t = {.tests = rb->nstale, .failures = rb->nstale};
+    mcps_buf_puts(b, "  <testsuite name=\"mcpspec-baseline\"");
+    put_totals(b, &t);
+    put_attr(b, "timestamp", run->started_at, 64);
+    mcps_buf_puts(b, ">\n");
+    for (size_t i = 0; i < rb->nstale; i++) {
+        const mcps_stale_entry *e = &rb->stale[i];
+        mcps_buf name = {0}, msg = {0};
+        mcps_buf_printf(&name, "%s@%s", e->match ? e->match : "", e->revision ? e->revision : "");
+        mcps_buf_printf(&msg, "%s:%zu: %s baseline entry: %s (reason: %s)",
+                        rb->file ? rb->file : "", e->line, e->expired ? "expired" : "stale",
+                        e->detail ? e->detail : "", e->reason ? e->reason : "");
+        mcps_buf_puts(b, "    <testcase classname=\"mcpspec-baseline\"");
+        put_attr(b, "name", name.data, MCPS_REPORT_TEXT_MAX);
+        mcps_buf_puts(b, " time=\"0\">\n      <failure");
+        put_attr(b, "message", msg.data, JUNIT_MESSAGE_MAX);
+        mcps_buf_printf(b, " type=\"%s\">", e->expired ? "EXPIRED" : "STALE");
+        mcps_report_escape_str(b, msg.data, MCPS_ESC_XML | MCPS_ESC_LINES);
+        mcps_buf_puts(b, "</failure>\n    </testcase>\n");
+        b->oom |= name.oom || msg.oom;
+        mcps_buf_free(&name);
+        mcps_buf_free(&msg);
+    }
+    mcps_buf_puts(b, "  </testsuite>\n");
+}
+
 static void put_run_totals(mcps_buf *b, const mcps_run_result *run)
 {
     group_totals t = {0};
@@ -200,6 +249,8 @@ static void put_run_totals(mcps_buf *b, const mcps_run_result *run)
         add_totals(run, &run->cases[i], &t);
     if (run->fatal)
         t.tests++, t.errors++;
+    if (run->baseline)
+        t.tests += run->baseline->nstale, t.failures += run->baseline->nstale;
     t.seconds = run->seconds > t.seconds ? run->seconds : t.seconds;
     put_totals(b, &t);
 }
@@ -212,6 +263,8 @@ bool mcps_report_junit(const mcps_run_result *run, mcps_buf *out)
     mcps_buf_puts(out, ">\n");
     if (run->fatal)
         put_fatal(out, run);
+    if (run->baseline && run->baseline->nstale)
+        put_stale(out, run);
     size_t ngroups;
     size_t *leaders = group_leaders(run, &ngroups);
     for (size_t g = 0; leaders && g < ngroups && !out->oom; g++)

@@ -4,7 +4,9 @@
  * A headline (outcome, target, revisions, counts, what the exit code means),
  * then per revision a table of every case that did not pass, worst first,
  * then a collapsible <details> per FAIL, ERROR and WARN with expected,
- * observed and a fenced excerpt of the wire log.
+ * observed and a fenced excerpt of the wire log. With a baseline, the cases
+ * it excused say "(baselined)" with its reason, and the entries that fail the
+ * run (stale, expired) are listed right after the headline.
  *
  * GitHub refuses summaries over 1 MiB, so the text is assembled in pieces
  * and stops, saying so, before the next piece would cross the limit. Data is
@@ -23,6 +25,7 @@
 #define MD_WIRE_ENTRIES    ((size_t)30)
 #define MD_WIRE_ENTRY_MAX  ((size_t)400)
 #define MD_TRAILER_RESERVE ((size_t)1024)
+#define MD_STALE_ROWS      ((size_t)50) /* the headline must fit whatever the baseline holds */
 
 /* The summary being built and whether it had to stop early. */
 typedef struct md {
@@ -106,6 +109,44 @@ static void put_counts(mcps_buf *b, const mcps_report_tally *t)
     mcps_buf_printf(b, " %zu |\n\n", t->total);
 }
 
+static void put_stale_row(mcps_buf *b, const mcps_stale_entry *e)
+{
+    mcps_buf_printf(b, "| %s | ", e->expired ? "expired" : "stale");
+    put_md(b, e->match, MD_CELL_MAX, 0);
+    mcps_buf_puts(b, " | ");
+    put_md(b, e->revision, 64, 0);
+    mcps_buf_printf(b, " | %zu | ", e->line);
+    put_md(b, e->detail, MD_CELL_MAX, 0);
+    mcps_buf_puts(b, " | ");
+    put_md(b, e->reason, MD_CELL_MAX, 0);
+    mcps_buf_puts(b, " |\n");
+}
+
+/* What the baseline excused, and the entries that fail the run. */
+static void put_baseline(mcps_buf *b, const mcps_run_result *run, const mcps_report_tally *t)
+{
+    const mcps_run_baseline *rb = run->baseline;
+    if (!rb)
+        return;
+    mcps_buf_puts(b, "**Baseline:** ");
+    put_md(b, rb->file, MD_CELL_MAX, 0);
+    mcps_buf_printf(b,
+                    ": %zu cases excused \xC2\xB7 %zu of %zu entries matched \xC2\xB7 %zu not "
+                    "judged in this run \xC2\xB7 %zu stale or expired\n\n",
+                    t->baselined, rb->matched, rb->entries, rb->not_judged, rb->nstale);
+    if (!rb->nstale)
+        return;
+    mcps_buf_puts(b, "> [!WARNING]\n> These baseline entries fail the run: remove or renew "
+                     "them.\n\n| Status | Entry | Revision | Line | Found | Reason |\n"
+                     "|---|---|---|---:|---|---|\n");
+    for (size_t i = 0; i < rb->nstale && i < MD_STALE_ROWS; i++)
+        put_stale_row(b, &rb->stale[i]);
+    if (rb->nstale > MD_STALE_ROWS)
+        mcps_buf_printf(b, "\n\xE2\x80\xA6 %zu more: see report.json\n",
+                        rb->nstale - MD_STALE_ROWS);
+    mcps_buf_puts(b, "\n");
+}
+
 static void put_headline(mcps_buf *b, const mcps_run_result *run, const mcps_report_tally *t)
 {
     static const char *const marks[] = {"\xE2\x9C\x85", "\xE2\x9D\x8C", "\xE2\x9A\xA0\xEF\xB8\x8F"};
@@ -127,8 +168,9 @@ static void put_headline(mcps_buf *b, const mcps_run_result *run, const mcps_rep
     mcps_buf_puts(b, "\n\n");
     put_revisions(b, run);
     put_counts(b, t);
-    mcps_buf_printf(b, "**Exit code %d** (%s): %s%s\n\n", t->exit_code, outcome,
-                    mcps_report_exit_meaning(t->exit_code), run->strict ? " (--strict)" : "");
+    mcps_buf_printf(b, "**Exit code %d** (%s): %s%s\n\n", t->exit_code, outcome, t->meaning,
+                    run->strict ? " (--strict)" : "");
+    put_baseline(b, run, t);
     if (run->fatal) {
         mcps_buf_puts(b, "> [!CAUTION]\n> **The run could not proceed:** ");
         put_md(b, run->fatal, MD_FIELD_MAX, 0);
@@ -140,7 +182,8 @@ static void put_headline(mcps_buf *b, const mcps_run_result *run, const mcps_rep
 
 static void put_row(mcps_buf *b, const mcps_case_result *c)
 {
-    mcps_buf_printf(b, "| %s | ", verdict_badge(mcps_report_verdict(c)));
+    mcps_buf_printf(b, "| %s%s | ", verdict_badge(mcps_report_verdict(c)),
+                    mcps_report_baselined(c) ? " (baselined)" : "");
     put_md(b, c->id, MD_CELL_MAX, 0);
     mcps_buf_puts(b, " | ");
     put_md(b, c->requirements, MD_CELL_MAX, 0);
@@ -271,7 +314,9 @@ static void put_details(mcps_buf *b, const mcps_case_result *c)
         mcps_buf_puts(b, ": ");
         put_html(b, c->title, MD_CELL_MAX);
     }
-    mcps_buf_puts(b, "</summary>\n\n");
+    mcps_buf_puts(b, mcps_report_baselined(c) ? " (baselined)</summary>\n\n" : "</summary>\n\n");
+    if (mcps_report_baselined(c))
+        put_labelled(b, "Baselined", c->baseline->reason);
     put_requirement_list(b, c);
     put_labelled(b, "Expected", c->expected);
     put_labelled(b, "Observed", c->observed);

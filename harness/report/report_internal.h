@@ -37,7 +37,10 @@ enum {
 typedef struct mcps_report_tally {
     size_t counts[MCPS_VERDICT_COUNT];
     size_t total;
+    size_t baselined; /* cases a baseline excused (still counted under their verdict) */
+    size_t stale;     /* baseline entries that fail the run */
     int exit_code;
+    const char *meaning; /* the exit code explained, for this run */
 } mcps_report_tally;
 
 void mcps_report_tally_run(const mcps_run_result *run, mcps_report_tally *t);
@@ -46,6 +49,8 @@ void mcps_report_tally_rev(const mcps_run_result *run, mcps_rev rev, size_t *cou
 bool mcps_report_has_rev(const mcps_run_result *run, mcps_rev rev);
 /* A verdict that can index counts, whatever the case holds. */
 mcps_verdict mcps_report_verdict(const mcps_case_result *c);
+/* A baseline excused the case's verdict. */
+bool mcps_report_baselined(const mcps_case_result *c);
 /* "pass", "fail" or "incomplete". */
 const char *mcps_report_outcome(int exit_code);
 

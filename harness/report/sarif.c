@@ -8,6 +8,11 @@
  * suites/<suite>.suite as its artifact, without a region. A partial
  * fingerprint (revision, case, rule) lets code scanning track an alert from
  * run to run. Built as a cJSON tree and printed by our printer: always valid.
+ *
+ * A result a baseline excused carries an external suppression with the
+ * entry's reason (code scanning shows it as dismissed, not gone); a stale or
+ * expired entry is an error result of its own rule, located at its line of
+ * the baseline file.
  */
 #include "report/report.h"
 
@@ -21,6 +26,7 @@
 
 #define SARIF_TEXT_MAX   ((size_t)2000)
 #define SARIF_UNLABELLED "mcpspec/unlabelled"
+#define SARIF_STALE      "mcpspec/baseline-stale"
 
 typedef struct sarif {
     bool oom;
@@ -99,6 +105,8 @@ static void collect_rules(sarif *s, const mcps_run_result *run)
         while (mcps_report_next_id(&ids, id, sizeof id))
             add_rule(s, id);
     }
+    if (run->baseline && run->baseline->nstale)
+        add_rule(s, SARIF_STALE);
 }
 
 static const char *sarif_level(mcps_level level)
@@ -109,9 +117,12 @@ static const char *sarif_level(mcps_level level)
 static void put_rule_descriptions(sarif *s, cJSON *rule, const mcps_req *r, const char *id)
 {
     if (!r) {
-        const char *why = strcmp(id, SARIF_UNLABELLED) == 0
-                              ? "A check that names no requirement of the catalog."
-                              : "A requirement ID that is not in mcpspec's catalog.";
+        const char *why =
+            strcmp(id, SARIF_UNLABELLED) == 0 ? "A check that names no requirement of the catalog."
+            : strcmp(id, SARIF_STALE) == 0
+                ? "A baseline entry that excuses nothing any more (what it lists passes) or whose "
+                  "expiry date passed: remove or renew it."
+                : "A requirement ID that is not in mcpspec's catalog.";
         put_message(s, rule, "shortDescription", why);
         return;
     }
@@ -147,17 +158,23 @@ static void put_rule(sarif *s, cJSON *rules, const char *id)
 
 /* ---- results ------------------------------------------------------------------- */
 
-/* suites/<suite>.suite as a relative URI reference: anything unusual percent-encoded. */
-static void put_suite_uri(mcps_buf *b, const char *suite)
+/* text as part of a URI reference: anything unusual percent-encoded, but the characters of keep. */
+static void put_uri_text(mcps_buf *b, const char *text, const char *keep)
 {
-    mcps_buf_puts(b, "suites/");
-    for (const unsigned char *p = (const unsigned char *)(suite ? suite : ""); *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)(text ? text : ""); *p; p++) {
         if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-            strchr("-._~", *p))
+            strchr("-._~", *p) || strchr(keep, *p))
             mcps_buf_putc(b, (char)*p);
         else
             mcps_buf_printf(b, "%%%02X", *p);
     }
+}
+
+/* suites/<suite>.suite as a relative URI reference. */
+static void put_suite_uri(mcps_buf *b, const char *suite)
+{
+    mcps_buf_puts(b, "suites/");
+    put_uri_text(b, suite, "");
     mcps_buf_puts(b, ".suite");
 }
 
@@ -217,6 +234,54 @@ static void put_result(sarif *s, cJSON *results, const mcps_case_result *c)
              fp.data);
     mcps_buf_free(&fp);
     put_result_properties(s, result, c);
+    if (c->baseline) {
+        cJSON *sup =
+            put(s, put(s, result, "suppressions", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+        put_text(s, sup, "kind", "external");
+        put_text(s, sup, "justification", c->baseline->reason);
+    }
+}
+
+/* The baseline file, at the entry's line. */
+static void put_stale_location(sarif *s, cJSON *result, const char *file, size_t line)
+{
+    cJSON *loc =
+        put(s, put(s, result, "locations", cJSON_CreateArray()), NULL, cJSON_CreateObject());
+    cJSON *phys = put(s, loc, "physicalLocation", cJSON_CreateObject());
+    mcps_buf uri = {0};
+    put_uri_text(&uri, file, "/");
+    put_text(s, put(s, phys, "artifactLocation", cJSON_CreateObject()), "uri", uri.data);
+    s->oom |= uri.oom;
+    mcps_buf_free(&uri);
+    if (line)
+        put(s, put(s, phys, "region", cJSON_CreateObject()), "startLine",
+            cJSON_CreateNumber((double)line));
+}
+
+/* A stale or expired baseline entry, an error of its own rule. */
+static void put_stale_result(sarif *s, cJSON *results, const mcps_run_baseline *rb,
+                             const mcps_stale_entry *e)
+{
+    cJSON *result = put(s, results, NULL, cJSON_CreateObject());
+    put_text(s, result, "ruleId", SARIF_STALE);
+    put(s, result, "ruleIndex", cJSON_CreateNumber((double)rule_index(s, SARIF_STALE)));
+    put_text(s, result, "level", "error");
+    mcps_buf msg = {0};
+    mcps_buf_printf(&msg, "%s baseline entry %s (%s): %s", e->expired ? "expired" : "stale",
+                    e->match ? e->match : "", e->revision ? e->revision : "",
+                    e->detail ? e->detail : "");
+    put_message(s, result, "message", msg.oom ? "" : msg.data);
+    mcps_buf_free(&msg);
+    put_stale_location(s, result, rb->file, e->line);
+    mcps_buf fp = {0};
+    mcps_buf_printf(&fp, "baseline/%s/%s", e->revision ? e->revision : "",
+                    e->match ? e->match : "");
+    put_text(s, put(s, result, "partialFingerprints", cJSON_CreateObject()), "mcpspecCase/v1",
+             fp.data);
+    mcps_buf_free(&fp);
+    cJSON *props = put(s, result, "properties", cJSON_CreateObject());
+    put_text(s, props, "status", e->expired ? "expired" : "stale");
+    put_text(s, props, "reason", e->reason);
 }
 
 /* ---- the log ------------------------------------------------------------------- */
@@ -268,6 +333,8 @@ static cJSON *build(sarif *s, const mcps_run_result *run)
     for (size_t i = 0; i < run->ncases && !s->oom; i++)
         if (is_alert(&run->cases[i]))
             put_result(s, results, &run->cases[i]);
+    for (size_t i = 0; run->baseline && i < run->baseline->nstale && !s->oom; i++)
+        put_stale_result(s, results, run->baseline, &run->baseline->stale[i]);
     return root;
 }
 

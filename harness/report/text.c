@@ -23,17 +23,33 @@ mcps_verdict mcps_report_verdict(const mcps_case_result *c)
     return c->verdict < MCPS_VERDICT_COUNT ? c->verdict : MCPS_VERDICT_ERROR;
 }
 
+bool mcps_report_baselined(const mcps_case_result *c)
+{
+    return c->baseline != NULL;
+}
+
 void mcps_report_tally_run(const mcps_run_result *run, mcps_report_tally *t)
 {
     mcps_run_result copy = *run;
+    t->baselined = 0;
     for (int v = 0; v < MCPS_VERDICT_COUNT; v++)
-        copy.counts[v] = 0;
-    for (size_t i = 0; i < run->ncases; i++)
-        copy.counts[mcps_report_verdict(&run->cases[i])]++;
+        copy.counts[v] = copy.baselined[v] = 0;
+    for (size_t i = 0; i < run->ncases; i++) {
+        mcps_verdict v = mcps_report_verdict(&run->cases[i]);
+        copy.counts[v]++;
+        copy.baselined[v] += mcps_report_baselined(&run->cases[i]);
+        t->baselined += mcps_report_baselined(&run->cases[i]);
+    }
     for (int v = 0; v < MCPS_VERDICT_COUNT; v++)
         t->counts[v] = copy.counts[v];
     t->total = run->ncases;
+    t->stale = run->baseline ? run->baseline->nstale : 0;
     t->exit_code = mcps_run_result_exit_code(&copy);
+    t->meaning = mcps_report_exit_meaning(t->exit_code);
+    copy.baseline = NULL;
+    if (t->exit_code == 1 && mcps_run_result_exit_code(&copy) != 1)
+        t->meaning = "the baseline has stale or expired entries: what they list no longer fails, "
+                     "or their date passed";
 }
 
 void mcps_report_tally_rev(const mcps_run_result *run, mcps_rev rev, size_t *counts)

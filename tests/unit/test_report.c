@@ -2,7 +2,8 @@
  * test_report.c - the report writers: report.json against its schema and its
  * documentation, JUnit well-formedness and totals, SARIF structure, Markdown
  * escaping and its size cap, HTML escaping, atomic writing, and the console
- * on a terminal and in a CI log. The run is built by hand with every verdict,
+ * on a terminal and in a CI log, and how each format shows a baseline (an
+ * excused failure, stale and expired entries). The run is built by hand with every verdict,
  * several revisions and hostile wire bytes (invalid UTF-8, NUL, ESC, "]]>",
  * "<script>").
  */
@@ -990,6 +991,182 @@ static void test_console_width(void **state)
     free(text);
 }
 
+/* ---- baselines ----------------------------------------------------------------- */
+
+/* lifecycle/version-echo on 2025-06-18 excused; one stale and one expired entry. */
+static void add_baseline(mcps_run_result *run)
+{
+    mcps_case_baseline *b = calloc(1, sizeof *b);
+    assert_non_null(b);
+    *b = (mcps_case_baseline){strdup("lifecycle/version-echo"), strdup("2025-06-18"),
+                              strdup("upstream issue #7 <b>&</b>"), strdup("2030-01-01"), 4};
+    run->cases[1].baseline = b;
+    mcps_run_baseline *rb = calloc(1, sizeof *rb);
+    mcps_stale_entry *stale = calloc(2, sizeof *stale);
+    assert_true(rb && stale);
+    const char *fixed = "no longer fails: ping/empty-result is PASS on 2025-06-18";
+    stale[0] = (mcps_stale_entry){.match = strdup("ping/empty-result"),
+                                  .revision = strdup("all"),
+                                  .reason = strdup("r1"),
+                                  .line = 5,
+                                  .detail = strdup(fixed)};
+    stale[1] = (mcps_stale_entry){.match = strdup("RPC-ERR-002"),
+                                  .requirement = true,
+                                  .revision = strdup("2025-06-18"),
+                                  .reason = strdup("r2"),
+                                  .expires = strdup("2020-01-01"),
+                                  .line = 6,
+                                  .expired = true,
+                                  .detail = strdup("expired on 2020-01-01")};
+    *rb = (mcps_run_baseline){strdup("ci/my baseline.json"), 3, 1, 0, stale, 2};
+    run->baseline = rb;
+    mcps_run_result_count(run);
+}
+
+static void check_baseline_json(const mcps_run_result *run)
+{
+    size_t len = 0;
+    char *schema_text = testutil_read_file(MCPS_SOURCE_DIR "/docs/report.schema.json", &len);
+    cJSON *schema = mcps_json_parse_simple(schema_text, len);
+    char *doc = testutil_read_file(MCPS_SOURCE_DIR "/docs/report-format.md", &len);
+    assert_true(schema && doc);
+    char *text;
+    cJSON *root = render_json(run, MCPS_REPORT_JSON, &text);
+    assert_int_equal(validate(schema, root), MCPS_SCHEMA_VALID);
+    check_documented(root, doc);
+    const cJSON *cases = get(root, "cases");
+    assert_true(cJSON_IsNull(get(cJSON_GetArrayItem(cases, 0), "baseline")));
+    const cJSON *mark = get(cJSON_GetArrayItem(cases, 1), "baseline");
+    assert_string_equal(get_str(mark, "reason"), "upstream issue #7 <b>&</b>");
+    assert_string_equal(get_str(mark, "expires"), "2030-01-01");
+    assert_true(get_num(mark, "line") == 4);
+    const cJSON *summary = get(root, "summary");
+    assert_true(get_num(summary, "baselined") == 1 && get_num(summary, "stale") == 2);
+    const cJSON *stale = get(get(root, "baseline"), "stale");
+    assert_string_equal(get_str(cJSON_GetArrayItem(stale, 0), "status"), "stale");
+    assert_string_equal(get_str(cJSON_GetArrayItem(stale, 1), "kind"), "requirement");
+    assert_string_equal(get_str(cJSON_GetArrayItem(stale, 1), "status"), "expired");
+    mcps_json_delete(root);
+    free(text);
+    mcps_json_delete(schema);
+    free(schema_text);
+    free(doc);
+}
+
+static void check_baseline_junit(const mcps_run_result *run)
+{
+    size_t len;
+    char *xml = render(run, MCPS_REPORT_JUNIT, &len);
+    check_xml(xml, len);
+    /* 9 cases and 2 stale entries; one FAIL excused: failures 2 + 2 stale, skipped 1 + 1 */
+    assert_non_null(strstr(xml, "<testsuites name=\"mcpspec\" tests=\"11\" failures=\"4\" "
+                                "errors=\"1\" skipped=\"2\""));
+    assert_non_null(strstr(xml, "<skipped message=\"baselined FAIL: upstream issue #7 "
+                                "&lt;b&gt;&amp;&lt;/b&gt;\"/>"));
+    assert_non_null(strstr(xml, "<testsuite name=\"mcpspec-baseline\" tests=\"2\" "
+                                "failures=\"2\""));
+    assert_non_null(strstr(xml, "name=\"ping/empty-result@all\""));
+    assert_int_equal(count_of(xml, "type=\"STALE\""), 1);
+    assert_int_equal(count_of(xml, "type=\"EXPIRED\""), 1);
+    free(xml);
+}
+
+static void check_baseline_sarif(const mcps_run_result *run)
+{
+    char *text;
+    cJSON *root = render_json(run, MCPS_REPORT_SARIF, &text);
+    const cJSON *results = get(get(root, "runs")->child, "results");
+    assert_int_equal(cJSON_GetArraySize(results), 7); /* 3 FAIL + 2 WARN + 2 entries */
+    const cJSON *excused = cJSON_GetArrayItem(results, 0);
+    const cJSON *sup = cJSON_GetArrayItem(get(excused, "suppressions"), 0);
+    assert_string_equal(get_str(sup, "kind"), "external");
+    assert_string_equal(get_str(sup, "justification"), "upstream issue #7 <b>&</b>");
+    assert_null(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(results, 1), "suppressions"));
+    const cJSON *stale = cJSON_GetArrayItem(results, 5);
+    assert_string_equal(get_str(stale, "ruleId"), "mcpspec/baseline-stale");
+    const cJSON *phys = get(cJSON_GetArrayItem(get(stale, "locations"), 0), "physicalLocation");
+    assert_string_equal(get_str(get(phys, "artifactLocation"), "uri"), "ci/my%20baseline.json");
+    assert_true(get_num(get(phys, "region"), "startLine") == 5);
+    assert_non_null(strstr(text, "\"id\":\"mcpspec/baseline-stale\""));
+    mcps_json_delete(root);
+    free(text);
+}
+
+static void check_baseline_pages(const mcps_run_result *run)
+{
+    size_t len;
+    char *md = render(run, MCPS_REPORT_MARKDOWN, &len);
+    assert_non_null(strstr(md, "FAIL (baselined) | lifecycle/version-echo |"));
+    assert_non_null(strstr(md, "**Baseline:** ci/my baseline.json: 1 cases excused"));
+    assert_non_null(strstr(md, "| stale | ping/empty-result | all | 5 |"));
+    assert_non_null(strstr(md, "| expired | RPC-ERR-002 | 2025-06-18 | 6 |"));
+    assert_non_null(strstr(md, "**Baselined:** upstream issue \\#7 &lt;b&gt;&amp;&lt;/b&gt;"));
+    free(md);
+    char *html = render(run, MCPS_REPORT_HTML, &len);
+    assert_non_null(strstr(html, "<span class=\"baselined\">baselined</span> 2025-06-18 "
+                                 "<code>lifecycle/version-echo</code>"));
+    assert_non_null(strstr(html, "<dt>Baselined</dt><dd>upstream issue #7 &lt;b&gt;"));
+    assert_non_null(strstr(html, "<tr><td>expired</td><td><code>RPC-ERR-002</code>"));
+    assert_null(strstr(html, "<b>&</b>"));
+    free(html);
+}
+
+static void check_baseline_console(const mcps_run_result *run)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    mcps_console con;
+    mcps_console_init(&con, out, false, false);
+    mcps_console_case_finished(&con, &run->cases[1]);
+    mcps_console_summary(&con, run);
+    fclose(out);
+    assert_non_null(strstr(text, "FAIL  2025-06-18 lifecycle/version-echo (LIFE-VER-003) "
+                                 "[baselined]\n"));
+    assert_non_null(strstr(text, "      baselined: upstream issue #7 <b>&</b>\n"));
+    assert_non_null(strstr(text, "baseline: ci/my baseline.json: 1 cases excused, 1 of 3 "
+                                 "entries matched, 0 not judged, 2 stale (these fail the run):\n"
+                                 "STALE ping/empty-result on all (ci/my baseline.json:5): no "
+                                 "longer fails"));
+    assert_non_null(strstr(text, "EXPIRED RPC-ERR-002 on 2025-06-18"));
+    free(text);
+}
+
+/* Only stale entries fail the run: exit 1, and the reports say why. */
+static void check_stale_only(mcps_run_result *run)
+{
+    for (size_t i = 0; i < run->ncases; i++)
+        if (run->cases[i].verdict == MCPS_VERDICT_FAIL ||
+            run->cases[i].verdict == MCPS_VERDICT_ERROR)
+            run->cases[i].verdict = MCPS_VERDICT_PASS;
+    run->cases[1].verdict = MCPS_VERDICT_FAIL; /* the excused one */
+    mcps_run_result_count(run);
+    assert_int_equal(mcps_run_result_exit_code(run), 1);
+    char *text;
+    cJSON *root = render_json(run, MCPS_REPORT_JSON, &text);
+    assert_non_null(strstr(get_str(get(root, "summary"), "exit_meaning"), "stale or expired"));
+    mcps_json_delete(root);
+    free(text);
+    run->baseline->nstale = 0;
+    assert_int_equal(mcps_run_result_exit_code(run), 0);
+    run->baseline->nstale = 2;
+}
+
+static void test_baseline_reports(void **state)
+{
+    (void)state;
+    mcps_run_result *run = make_run();
+    add_baseline(run);
+    check_baseline_json(run);
+    check_baseline_junit(run);
+    check_baseline_sarif(run);
+    check_baseline_pages(run);
+    check_baseline_console(run);
+    check_stale_only(run);
+    free_run(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1008,6 +1185,7 @@ int main(void)
         cmocka_unit_test(test_console_log),
         cmocka_unit_test(test_console_tty),
         cmocka_unit_test(test_console_width),
+        cmocka_unit_test(test_baseline_reports),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
