@@ -264,6 +264,7 @@ static const struct {
     {"toggle_resources", "toggle_resources"},
     {"toggle_prompts", "toggle_prompts"},
     {"update_resource", "update_resource"}, /* changes the resource uri_argument names: updated */
+    {"header_tool", "header"}, /* has x-mcp-header arguments: Mcp-Param-* checks (2026-07-28) */
 };
 
 static bool load_calls(loader *ld, const cJSON *calls, mcps_target_file *out)

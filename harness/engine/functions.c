@@ -4,7 +4,8 @@
  * Suites are data, but some checks need a value derived from what the target
  * listed: traversal probes aimed at a listed file:// resource, a URI built
  * from a listed template, the required arguments of a listed prompt, or
- * arguments that break a listed tool's inputSchema; and robustness probes, JSON
+ * arguments that break a listed tool's inputSchema, or the Mcp-Param headers of a
+ * call of a listed tool and their probes; and robustness probes, JSON
  * texts too deep or too big for a careless parser, built here rather than
  * written out as giant lines in a suite file. Each function takes
  * variables and returns a new JSON value, or NULL (the variable stays unset)
@@ -15,6 +16,7 @@
 #include "base/buf.h"
 #include "codec/json.h"
 #include "engine/jsonschema_gen.h"
+#include "session/session.h"
 #include "uri/traverse.h"
 #include "uri/uri.h"
 #include "uri/uritemplate.h"
@@ -347,6 +349,220 @@ static cJSON *protected_resource_metadata(const cJSON *const *args, char *why, s
     return url;
 }
 
+/* ---- x-mcp-header (2026-07-28): Mcp-Param-* probes ---- */
+
+#define PARAM_MAX   16 /* annotations used per schema */
+#define PARAM_DEPTH 8  /* properties steps from the root */
+
+/* An annotated property: its header, its path of property names, and its argument. */
+typedef struct param {
+    const char *header;
+    const char *keys[PARAM_DEPTH];
+    size_t depth;
+    bool integer;       /* its schema's type is "integer" */
+    bool required;      /* its parent schema requires it */
+    const cJSON *value; /* in the configured arguments; NULL when absent or null */
+} param;
+
+/* The annotations on properties reached from the root through "properties" alone, the only
+ * places a client looks (TOOL-020); keys holds the path so far. */
+static void find_params(const cJSON *schema, const char **keys, size_t depth, param *out, size_t *n)
+{
+    const cJSON *props = cJSON_GetObjectItemCaseSensitive(schema, "properties");
+    if (!cJSON_IsObject(props) || depth == PARAM_DEPTH)
+        return;
+    const cJSON *required = cJSON_GetObjectItemCaseSensitive(schema, "required");
+    for (const cJSON *p = props->child; p && *n < PARAM_MAX; p = p->next) {
+        keys[depth] = p->string;
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(p, "x-mcp-header");
+        if (cJSON_IsString(h) && h->valuestring[0]) {
+            param *q = &out[(*n)++];
+            *q = (param){.header = h->valuestring, .depth = depth + 1};
+            memcpy(q->keys, keys, (depth + 1) * sizeof *keys);
+            const cJSON *type = cJSON_GetObjectItemCaseSensitive(p, "type");
+            q->integer = cJSON_IsString(type) && strcmp(type->valuestring, "integer") == 0;
+            for (const cJSON *r = cJSON_IsArray(required) ? required->child : NULL; r; r = r->next)
+                q->required |= cJSON_IsString(r) && strcmp(r->valuestring, p->string) == 0;
+        }
+        find_params(p, keys, depth + 1, out, n);
+    }
+}
+
+/* The member holding the argument at the end of keys (its parent object: *parent), or NULL. */
+static cJSON *param_at(cJSON *args, const param *p, cJSON **parent)
+{
+    cJSON *cur = args;
+    for (size_t i = 0; i < p->depth && cur; i++) {
+        *parent = cur;
+        cur = cJSON_IsObject(cur) ? cJSON_GetObjectItemCaseSensitive(cur, p->keys[i]) : NULL;
+    }
+    return cur;
+}
+
+/* An integer a header can carry exactly (|v| < 2^53). */
+static bool exact_integer(const cJSON *v)
+{
+    if (!cJSON_IsNumber(v) || !(v->valuedouble > -9007199254740992.0) ||
+        !(v->valuedouble < 9007199254740992.0))
+        return false;
+    return (double)(long long)v->valuedouble == v->valuedouble;
+}
+
+/* The argument as a client stringifies it (HDR-010): a string as it is, an integer in decimal,
+ * a boolean as true or false; other values are not mirrored (NULL). bump: a different value of
+ * the same kind instead, for a header that disagrees with the body. */
+static char *param_text(const cJSON *v, bool bump)
+{
+    char text[32];
+    if (cJSON_IsBool(v))
+        return strdup(cJSON_IsTrue(v) != bump ? "true" : "false");
+    if (exact_integer(v)) {
+        snprintf(text, sizeof text, "%lld", (long long)v->valuedouble + (bump ? 1 : 0));
+        return strdup(text);
+    }
+    if (!cJSON_IsString(v))
+        return NULL;
+    mcps_buf b = {0};
+    mcps_buf_printf(&b, "%s%s", v->valuestring, bump ? "-mcpspec" : "");
+    return mcps_buf_take(&b);
+}
+
+/* headers with the header of p set to text as a client sends it (NULL: left out). */
+static cJSON *with_header(const cJSON *headers, const param *p, const char *text, bool raw)
+{
+    char name[160];
+    snprintf(name, sizeof name, "Mcp-Param-%s", p->header);
+    cJSON *copy = cJSON_Duplicate(headers, true);
+    cJSON_DeleteItemFromObjectCaseSensitive(copy, name);
+    char *encoded = text && !raw ? mcps_stateless_header_encode(text) : NULL;
+    if (text)
+        cJSON_AddStringToObject(copy, name, raw ? text : encoded ? encoded : "");
+    free(encoded);
+    return copy;
+}
+
+static void add_probe(cJSON *list, const char *trick, const param *p, cJSON *headers,
+                      cJSON *arguments)
+{
+    cJSON *probe = cJSON_CreateObject();
+    char text[200];
+    snprintf(text, sizeof text, "Mcp-Param-%.60s %s", p->header, trick);
+    cJSON_AddStringToObject(probe, "trick", text);
+    cJSON_AddItemToObject(probe, "headers", headers);
+    if (arguments)
+        cJSON_AddItemToObject(probe, "arguments", arguments);
+    cJSON_AddItemToArray(list, probe);
+}
+
+/* Header probes for each annotated argument of the call with a value: left out, saying another
+ * value, holding a control character. */
+static void refusals(cJSON *out, const cJSON *headers, const param *ps, size_t n)
+{
+    cJSON *refused = cJSON_AddArrayToObject(out, "refused");
+    cJSON *invalid = cJSON_AddArrayToObject(out, "invalid");
+    for (size_t i = 0; i < n; i++) {
+        if (!ps[i].value)
+            continue;
+        add_probe(refused, "left out, while the body gives the argument a value", &ps[i],
+                  with_header(headers, &ps[i], NULL, false), NULL);
+        char *other = param_text(ps[i].value, true);
+        add_probe(refused, "saying another value than the body", &ps[i],
+                  with_header(headers, &ps[i], other, false), NULL);
+        free(other);
+        char *text = param_text(ps[i].value, false);
+        char *sent = text ? mcps_stateless_header_encode(text) : NULL;
+        mcps_buf b = {0};
+        mcps_buf_printf(&b, "\x01%s", sent ? sent : "");
+        add_probe(invalid, "with a control character (U+0001) before the value", &ps[i],
+                  with_header(headers, &ps[i], b.data ? b.data : "\x01", true), NULL);
+        mcps_buf_free(&b);
+        free(sent);
+        free(text);
+    }
+}
+
+/* The argument absent, then null, and its header left out: what a client sends then. One
+ * argument, preferably one the schema does not require, so that the call can still succeed. */
+static void absences(cJSON *out, const cJSON *headers, const cJSON *args, const param *ps, size_t n)
+{
+    const param *p = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (ps[i].value && (!p || (p->required && !ps[i].required)))
+            p = &ps[i];
+    cJSON *absent = cJSON_AddArrayToObject(out, "absent");
+    for (int null = 0; p && null < 2; null++) {
+        cJSON *copy = cJSON_Duplicate(args, true), *parent = NULL;
+        param_at(copy, p, &parent);
+        if (null)
+            cJSON_ReplaceItemInObjectCaseSensitive(parent, p->keys[p->depth - 1],
+                                                   cJSON_CreateNull());
+        else
+            cJSON_DeleteItemFromObjectCaseSensitive(parent, p->keys[p->depth - 1]);
+        add_probe(absent, null ? "left out, the argument null" : "left out, the argument absent", p,
+                  with_header(headers, p, NULL, false), copy);
+    }
+}
+
+/* An integer argument's header as "<decimal>.0": equal to the body by value (HDR-012). */
+static void integer_probe(cJSON *out, const cJSON *headers, const param *ps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (!ps[i].integer || !exact_integer(ps[i].value))
+            continue;
+        char text[40];
+        snprintf(text, sizeof text, "%lld.0", (long long)ps[i].value->valuedouble);
+        cJSON *probe = cJSON_AddObjectToObject(out, "integer");
+        cJSON_AddItemToObject(probe, "headers", with_header(headers, &ps[i], text, false));
+        cJSON_AddStringToObject(probe, "header", text);
+        return;
+    }
+}
+
+/*
+ * mcp_param_probes(${inputSchema}, ${arguments}): for a call of a tool whose inputSchema marks
+ * properties with x-mcp-header (2026-07-28), the Mcp-Param-* headers a client sends with those
+ * arguments ("headers", HDR-009/010, encoded like Mcp-Name, HDR-007), and the probes a server
+ * must refuse or accept (HDR-011, HDR-012): {"headers", "refused": [{"trick","headers"}],
+ * "invalid": [...], "absent": [{"trick","headers","arguments"}], "integer": {"headers"}}, the
+ * last only when an integer argument has a value. NULL when no annotated argument has one.
+ */
+static cJSON *mcp_param_probes(const cJSON *const *args, char *why, size_t n)
+{
+    param ps[PARAM_MAX];
+    size_t count = 0, valued = 0;
+    const char *keys[PARAM_DEPTH];
+    find_params(args[0], keys, 0, ps, &count);
+    cJSON *call = cJSON_IsObject(args[1]) ? cJSON_Duplicate(args[1], true) : cJSON_CreateObject();
+    cJSON *headers = cJSON_CreateObject();
+    for (size_t i = 0; i < count; i++) {
+        cJSON *parent = NULL, *v = param_at(call, &ps[i], &parent);
+        char *text = v && !cJSON_IsNull(v) ? param_text(v, false) : NULL;
+        ps[i].value = text ? v : NULL; /* call lives as long as ps */
+        cJSON *next = text ? with_header(headers, &ps[i], text, false) : NULL;
+        if (next) {
+            cJSON_Delete(headers);
+            headers = next;
+            valued++;
+        }
+        free(text);
+    }
+    cJSON *out = NULL;
+    if (valued) {
+        out = cJSON_CreateObject();
+        cJSON_AddItemToObject(out, "headers", cJSON_Duplicate(headers, true));
+        refusals(out, headers, ps, count);
+        absences(out, headers, call, ps, count);
+        integer_probe(out, headers, ps, count);
+    } else {
+        snprintf(why, n, "%s",
+                 count ? "the arguments give no x-mcp-header property a value"
+                       : "the inputSchema marks no property with x-mcp-header");
+    }
+    cJSON_Delete(headers);
+    cJSON_Delete(call);
+    return out;
+}
+
 typedef struct function {
     const char *name;
     size_t nargs;
@@ -367,6 +583,7 @@ static const function functions[] = {
     {"json_long_number", 1, json_long_number},
     {"json_many_members", 1, json_many_members},
     {"protected_resource_metadata", 1, protected_resource_metadata},
+    {"mcp_param_probes", 2, mcp_param_probes},
 };
 
 bool mcps_function_known(const char *name, size_t nargs)

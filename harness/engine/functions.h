@@ -12,6 +12,11 @@
  *   protected_resource_metadata(${headers}) the URL of the protected resource metadata: the
  *                                        resource_metadata of a 401's WWW-Authenticate, else
  *                                        /.well-known/oauth-protected-resource (RFC 9728)
+ *   mcp_param_probes(${schema}, ${args}) for a call of a tool whose inputSchema marks properties
+ *                                        with x-mcp-header (2026-07-28): the Mcp-Param headers a
+ *                                        client sends ("headers"), and the probes a server must
+ *                                        refuse ("refused", "invalid") or accept ("absent", and
+ *                                        "integer": 42 sent as 42.0)
  *
  * Robustness probes: each returns a string holding JSON text, for `--> raw ...${X}...` to
  * splice in (n is an integer variable, 1 to 4 Mi, e.g. `let n = 100000`):

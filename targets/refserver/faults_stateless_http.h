@@ -35,6 +35,12 @@
       "2026-07-28 over HTTP: start a request's SSE stream with a progress notification for "       \
       "another progress token")                                                                    \
     X(HTTP_MODERN_STREAM_REQUEST, "http-modern-stream-request", "HTTP-050",                        \
-      "2026-07-28 over HTTP: start a request's SSE stream with a ping request of the server's")
+      "2026-07-28 over HTTP: start a request's SSE stream with a ping request of the server's")    \
+    X(HTTP_MODERN_PARAM_UNCHECKED, "http-modern-param-unchecked", "HDR-011",                       \
+      "2026-07-28 over HTTP: serve a tools/call whose Mcp-Param headers are missing or disagree "  \
+      "with the body's x-mcp-header arguments")                                                    \
+    X(HTTP_MODERN_PARAM_TEXTUAL, "http-modern-param-textual", "HDR-012",                           \
+      "2026-07-28 over HTTP: compare an integer Mcp-Param header with the body as text (42.0 "     \
+      "is not 42: -32020)")
 
 #endif

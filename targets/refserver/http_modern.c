@@ -6,7 +6,9 @@
  * or its MCP-Protocol-Version header names no handshake-era revision (with
  * --modern-only: always); any Mcp-Session-Id is then ignored. The front end checks
  * what only HTTP shows, the standard headers against the body (HDR-002,
- * HDR-004, HDR-006, HDR-008: 400 with HeaderMismatch -32020), and hands the
+ * HDR-004, HDR-006, HDR-008: 400 with HeaderMismatch -32020), and the
+ * Mcp-Param-* headers of a tools/call against the arguments its tool marks
+ * with x-mcp-header (HDR-011, integers by value, HDR-012), and hands the
  * request to a child of its own (refserver on stdio, which judges the rest
  * the 2026-07-28 way, stateless.c) that ends once it answered: nothing
  * outlives a request (STATE-006), and no session id is ever issued
@@ -17,9 +19,11 @@
  * no Last-Event-ID resumes (HTTP-056). GET and DELETE naming 2026-07-28 get 405 (HTTP-054).
  */
 #include "http.h"
+#include "tools.h"
 
 #include "codec/json.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +207,98 @@ static const char *header_problem(const rs_hserver *h, struct MHD_Connection *co
     return NULL;
 }
 
+/* ---- Mcp-Param-* against the arguments (HDR-011, HDR-012) ---- */
+
+/* The text of a JSON number and nothing else: strtod alone would take hex, inf or nan. */
+static bool number_text(const char *v)
+{
+    const char *p = v + (*v == '-');
+    if (!isdigit((unsigned char)*p))
+        return false;
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (*p == '.' && !isdigit((unsigned char)*++p))
+        return false;
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (*p == 'e' || *p == 'E') {
+        p += p[1] == '+' || p[1] == '-' ? 2 : 1;
+        if (!isdigit((unsigned char)*p))
+            return false;
+        while (isdigit((unsigned char)*p))
+            p++;
+    }
+    return *p == '\0';
+}
+
+/* Whether a (decoded) header says what the argument v does, as a client stringifies it
+ * (HDR-010): strings exactly, booleans as true/false, an integer argument by value, so that
+ * 42.0 is 42 (HDR-012; http-modern-param-textual compares its decimal text instead). */
+static bool param_says(const rs_hserver *h, const char *text, const cJSON *v, bool integer)
+{
+    if (cJSON_IsString(v))
+        return strcmp(text, v->valuestring) == 0;
+    if (cJSON_IsBool(v))
+        return strcmp(text, cJSON_IsTrue(v) ? "true" : "false") == 0;
+    if (!cJSON_IsNumber(v))
+        return false;
+    if (integer && !rs_hfault(h, RS_FAULT_HTTP_MODERN_PARAM_TEXTUAL))
+        return number_text(text) && strtod(text, NULL) == v->valuedouble;
+    char decimal[40];
+    snprintf(decimal, sizeof decimal, "%.17g", v->valuedouble);
+    return strcmp(text, decimal) == 0;
+}
+
+/* Why one Mcp-Param header does not fit its argument v (NULL: absent or null), or NULL. A
+ * header without a value in the body is one no conforming client sent: a mismatch too. */
+static const char *param_problem(const rs_hserver *h, const char *header, const cJSON *v,
+                                 bool integer)
+{
+    bool valued = v && !cJSON_IsNull(v);
+    if (!valued)
+        return header ? "is given, but the body has no value for its argument" : NULL;
+    if (!header)
+        return "is required: the body gives its argument a value";
+    if (!plain_value(header))
+        return "holds characters a header value may not";
+    if (strncmp(header, SENTINEL, strlen(SENTINEL)) != 0 ||
+        rs_hfault(h, RS_FAULT_HTTP_MODERN_NO_SENTINEL))
+        return param_says(h, header, v, integer) ? NULL : "does not match the body";
+    char *decoded = sentinel_decode(header);
+    bool same = decoded && param_says(h, decoded, v, integer);
+    free(decoded);
+    return same ? NULL : "does not match the body";
+}
+
+/* The first Mcp-Param header of a tools/call that does not fit the body, described in why
+ * (n bytes), or NULL. Only the tool's own annotations are recognised; a call of an unknown
+ * tool has none, and the child answers it. */
+static const char *params_problem(const rs_hserver *h, struct MHD_Connection *conn,
+                                  const cJSON *msg, char *why, size_t n)
+{
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(params, "name");
+    if (strcmp(m->valuestring, "tools/call") != 0 || !cJSON_IsString(name) ||
+        rs_hfault(h, RS_FAULT_HTTP_MODERN_PARAM_UNCHECKED))
+        return NULL;
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+    size_t count;
+    const rs_mcp_header *mh = rs_tool_mcp_headers(name->valuestring, &count);
+    for (size_t i = 0; i < count; i++) {
+        char header[64]; /* the rows name short headers */
+        snprintf(header, sizeof header, "Mcp-Param-%s", mh[i].header);
+        const cJSON *v =
+            cJSON_IsObject(args) ? cJSON_GetObjectItemCaseSensitive(args, mh[i].property) : NULL;
+        const char *problem = param_problem(h, rs_hheader(conn, header), v, mh[i].integer);
+        if (problem) {
+            snprintf(why, n, "%s %s", header, problem);
+            return why;
+        }
+    }
+    return NULL;
+}
+
 /* ---- replies ---- */
 
 static enum MHD_Result mismatch(struct MHD_Connection *conn, const cJSON *msg, const char *why)
@@ -327,7 +423,10 @@ enum MHD_Result rs_hmodern_post(rs_hserver *h, struct MHD_Connection *conn, rs_h
     /* 2026-07-28 streams are not resumable: Last-Event-ID means nothing here (HTTP-056). */
     if (rs_hheader(conn, "Last-Event-ID") && rs_hfault(h, RS_FAULT_HTTP_MODERN_LAST_EVENT_ID))
         return rs_hreply_error(conn, 400, -32600, "Bad Request: cannot resume with Last-Event-ID");
+    char param_why[128];
     const char *why = header_problem(h, conn, msg);
+    if (!why)
+        why = params_problem(h, conn, msg, param_why, sizeof param_why);
     if (why)
         return mismatch(conn, msg, why);
     if (strcmp(method->valuestring, "subscriptions/listen") == 0)

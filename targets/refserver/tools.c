@@ -1,5 +1,5 @@
 /*
- * tools.c - tools/list and tools/call: the registry (twelve named tools,
+ * tools.c - tools/list and tools/call: the registry (thirteen named tools,
  * item-000..item-119 so the list paginates, and an optional "extra"), the
  * JSON Schemas generated from each tool's argument rows, and the argument
  * checks, whose failure is a -32602 error up to 2025-06-18 (TOOL-007) and an
@@ -44,6 +44,10 @@ static const rs_arg read_args[] = {
 static const rs_arg ask_llm_args[] = {
     {"question", RS_ARG_STRING, true, "What to ask the client's model", NULL, false, 0, 0},
 };
+static const rs_arg route_args[] = {
+    {"region", RS_ARG_STRING, true, "Region to route to", NULL, false, 0, 0},
+    {"shard", RS_ARG_INTEGER, false, "Shard within the region (default 0)", NULL, true, 0, 1023},
+};
 static const rs_arg toggle_args[] = {
     {"list", RS_ARG_STRING, true, "The list to add the extra entry to or remove it from", rs_lists,
      false, 0, 0},
@@ -80,6 +84,8 @@ static const rs_tool rs_named_tools[] = {
     {"connect-account", "Connect account",
      "Sends the user to a web page to connect an account (URL elicitation, 2025-11-25).", NULL, 0,
      true, false, false, false, rs_tool_connect_account, RS_TASKS_DEFAULT},
+    {"route", "Route", "Says which region and shard a request would be routed to.",
+     ARGS(route_args), true, false, true, false, rs_tool_route, RS_TASKS_DEFAULT},
 };
 #define RS_NAMED_TOOLS (sizeof rs_named_tools / sizeof *rs_named_tools)
 
@@ -178,17 +184,45 @@ static cJSON *arg_schema(const rs_server *s, const rs_arg *a)
 }
 
 /* 2026-07-28 (x-mcp-header): the log tool's level goes into an Mcp-Param-Log-Level header over
- * HTTP, a routing hint an intermediary may read; a valid annotation, so that there is one to
- * judge (TOOL-020). The mcp-header-invalid fault names the header with a space in it, and
+ * HTTP, a routing hint an intermediary may read; route's region and shard (a string and an
+ * integer) are what the target configuration's header_tool calls, for the checks of how the
+ * HTTP front end compares such headers with the body (HDR-011, HDR-012). One tool's rows are
+ * adjacent. */
+static const rs_mcp_header rs_mcp_headers[] = {
+    {"log", "level", "Log-Level", false},
+    {"route", "region", "Region", false},
+    {"route", "shard", "Shard", true},
+};
+
+const rs_mcp_header *rs_tool_mcp_headers(const char *name, size_t *n)
+{
+    const size_t rows = sizeof rs_mcp_headers / sizeof *rs_mcp_headers;
+    size_t first = 0;
+    while (first < rows && strcmp(rs_mcp_headers[first].tool, name) != 0)
+        first++;
+    *n = 0;
+    while (first + *n < rows && strcmp(rs_mcp_headers[first + *n].tool, name) == 0)
+        (*n)++;
+    return *n ? &rs_mcp_headers[first] : NULL;
+}
+
+/* The annotations are valid ones, so that there are some to judge (TOOL-020). The
+ * mcp-header-invalid fault names the log tool's header with a space in it, and
  * mcp-header-secret mirrors an api_key property into a header as well (TOOL-022). */
 static void mcp_headers(const rs_server *s, const rs_tool *t, cJSON *props)
 {
-    cJSON *level = cJSON_GetObjectItemCaseSensitive(props, "level");
-    if (s->rev != MCPS_REV_2026_07_28 || strcmp(t->name, "log") != 0 || !level)
+    if (s->rev != MCPS_REV_2026_07_28)
         return;
+    size_t n;
+    const rs_mcp_header *h = rs_tool_mcp_headers(t->name, &n);
     bool bad = rs_fault_on(s, RS_FAULT_MCP_HEADER_INVALID);
-    cJSON_AddStringToObject(level, "x-mcp-header", bad ? "Log Level" : "Log-Level");
-    if (!rs_fault_on(s, RS_FAULT_MCP_HEADER_SECRET))
+    for (size_t i = 0; i < n; i++) {
+        cJSON *p = cJSON_GetObjectItemCaseSensitive(props, h[i].property);
+        bool broken = bad && strcmp(h[i].header, "Log-Level") == 0;
+        if (p)
+            cJSON_AddStringToObject(p, "x-mcp-header", broken ? "Log Level" : h[i].header);
+    }
+    if (strcmp(t->name, "log") != 0 || !rs_fault_on(s, RS_FAULT_MCP_HEADER_SECRET))
         return;
     cJSON *key = cJSON_AddObjectToObject(props, "api_key");
     cJSON_AddStringToObject(key, "type", "string");

@@ -48,13 +48,23 @@ typedef struct rs_tool {
 
 /* tools_basic.c */
 rs_tool_fn rs_tool_echo, rs_tool_add, rs_tool_fail, rs_tool_touch, rs_tool_log, rs_tool_toggle,
-    rs_tool_name;
+    rs_tool_name, rs_tool_route;
 /* jobs.c */
 rs_tool_fn rs_tool_slow;
 /* client.c: tools that ask the client (sampling, elicitation) */
 rs_tool_fn rs_tool_ask_llm, rs_tool_ask_user, rs_tool_connect_account;
 /* tools_basic.c */
 rs_tool_fn rs_tool_read_file;
+
+/* 2026-07-28 (x-mcp-header): an argument an HTTP client mirrors into Mcp-Param-{header}. */
+typedef struct rs_mcp_header {
+    const char *tool, *property, *header;
+    bool integer; /* compared with the body by value (HDR-012) */
+} rs_mcp_header;
+
+/* The x-mcp-header annotations of the tool called name: *n rows (none: NULL and 0). The HTTP
+ * front end checks the Mcp-Param headers of a call against the same rows tools/list states. */
+const rs_mcp_header *rs_tool_mcp_headers(const char *name, size_t *n);
 
 /* A CallToolResult with one text block. */
 cJSON *rs_tool_result(const char *text, bool is_error);

@@ -1,6 +1,6 @@
 /*
  * tools_basic.c - the tools that answer at once: echo, add (structured
- * content from 2025-06-18), fail, touch, log, toggle, and the item-NNN ones.
+ * content from 2025-06-18), fail, touch, log, toggle, route, and the item-NNN ones.
  * Arguments arrive already checked against the tool's rs_arg rows.
  */
 #include "tools.h"
@@ -146,4 +146,16 @@ void rs_tool_name(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *
     (void)args;
     rs_ok(r, rs_tool_result(cJSON_GetObjectItemCaseSensitive(req->params, "name")->valuestring,
                             false));
+}
+
+/* route: where a request would go. Its arguments are x-mcp-header ones in 2026-07-28, so over
+ * HTTP the front end has checked their Mcp-Param headers before the call gets here. */
+void rs_tool_route(rs_server *s, const rs_req *req, const cJSON *args, rs_reply *r)
+{
+    (void)s;
+    (void)req;
+    char text[160];
+    snprintf(text, sizeof text, "Routed to region %.100s, shard %.0f.", arg_string(args, "region"),
+             rs_arg_number(args, "shard", 0));
+    rs_ok(r, rs_tool_result(text, false));
 }

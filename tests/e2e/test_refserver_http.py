@@ -808,6 +808,31 @@ class Stateless(ServerCase):
         status, _, body = modern(self.c, "prompts/get", {"name": "a"}, {"Mcp-Name": "b"})
         self.assertEqual((status, body["error"]["code"]), (400, -32020))
 
+    def test_param_headers(self):
+        """x-mcp-header arguments of route: their Mcp-Param headers must say what the body does
+        (HDR-011), an integer's by value (HDR-012)."""
+        def call(args, **params):
+            h = {"Mcp-Param-" + k: v for k, v in params.items()}
+            status, _, body = modern(self.c, "tools/call", {"name": "route", "arguments": args},
+                                     h)
+            return status, body.get("error", {}).get("code") if body else None
+        full = {"region": "us-west1", "shard": 42}
+        for headers in ({"Region": "us-west1", "Shard": "42"},
+                        {"Region": "us-west1", "Shard": "42.0"},
+                        {"region": "=?base64?dXMtd2VzdDE=?=", "SHARD": "4.2e1"}):
+            self.assertEqual(call(full, **headers), (200, None), headers)
+        self.assertEqual(call({"region": "us-west1"}, Region="us-west1"), (200, None))
+        self.assertEqual(call({"region": "us-west1", "shard": None}, Region="us-west1"),
+                         (200, None))
+        for headers in ({"Region": "us-west1"}, {"Shard": "42"},
+                        {"Region": "us-east1", "Shard": "42"},
+                        {"Region": "us-west1", "Shard": "43"},
+                        {"Region": "us-west1", "Shard": "0x2a"},
+                        {"Region": "\u00fcs-west1", "Shard": "42"}):
+            self.assertEqual(call(full, **headers), (400, -32020), headers)
+        self.assertEqual(call({"region": "us-west1"}, Region="us-west1", Shard="42"),
+                         (400, -32020))
+
     def test_sentinel_name_decoded(self):
         status, _, body = modern(self.c, "resources/read", {"uri": "file:///nowhere-\u00fc"},
                                  {"Mcp-Name": "=?base64?ZmlsZTovLy9ub3doZXJlLcO8?="})
