@@ -235,7 +235,7 @@ static void test_cat_round_trip(void **state)
     int64_t start = mcps_clock_ms();
     expect(t, MCPS_TEV_GONE, 5, &ev);
     expect(t, MCPS_TEV_GONE, 5, &ev);
-    assert_true(seconds_since(start) < 0.1);
+    assert_true(seconds_since(start) < SLACK); /* not the 5 s asked for */
     mcps_shutdown_report r = shut(t, MCPS_SHUT_EXITED_BEFORE);
     assert_int_equal(r.exit_code, 0);
     assert_false(r.killed_leftovers);
@@ -606,7 +606,7 @@ static void test_hostile_never_answers(void **state)
     assert_true(seconds_since(start) >= 0.29 && seconds_since(start) < 0.3 + SLACK);
     mcps_shutdown_report r = shut(t, MCPS_SHUT_ON_CLOSE);
     assert_int_equal(r.exit_code, 0);
-    assert_true(r.seconds < 0.3);
+    assert_true(r.seconds < 0.3 + SLACK);
     t->ops->destroy(t);
 }
 
