@@ -124,8 +124,9 @@ typedef struct probe_ctx {
 } probe_ctx;
 
 /* A target that answered initialize is alive: silence to server/discover for as long again,
- * and a second more, is an answer (the probe does not wait out --probe-timeout). */
-#define AFTER_HANDSHAKE_MS 1000
+ * and two seconds more (a loaded machine can be that slow to start one more process), is an
+ * answer (the probe does not wait out --probe-timeout). */
+#define AFTER_HANDSHAKE_MS 2000
 #define SLICE_MS           50
 
 static int64_t wait_until(const probe_ctx *x)

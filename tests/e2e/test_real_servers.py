@@ -100,9 +100,11 @@ class RealServerTest(unittest.TestCase):
             with open(path, "w", encoding="utf-8") as f:
                 json.dump(config, f)
             # A loaded CI machine (ctest runs other tests beside this one) can take seconds to
-            # start Node.js or answer: the waits are long, and cost nothing when it is quick.
+            # start Node.js, answer, or exit once its stdin closes: the waits are long, and
+            # cost nothing when it is quick.
             r = subprocess.run([MCPSPEC, "run", "--config", path, "--out", out, "--quiet",
-                                "--format", "json", "--timeout", "5", "--probe-timeout", "30"]
+                                "--format", "json", "--timeout", "5", "--probe-timeout", "30",
+                                "--shutdown-grace", "5"]
                                + list(extra),
                                capture_output=True, text=True, timeout=900)
             with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
