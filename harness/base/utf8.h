@@ -29,4 +29,18 @@ size_t mcps_utf8_count(const char *s);
  * so C strings stay whole. Returns the bytes written, 1..4. */
 size_t mcps_utf8_encode(uint32_t cp, unsigned char out[4]);
 
+/* What a person may safely see in place of cp: C0 controls and DEL as their Control
+ * Pictures (U+2400..), C1 controls and the noncharacters U+FFFE/U+FFFF as U+FFFD, the
+ * rest as itself. The report writers and `mcpspec diff` show target text through it. */
+static inline uint32_t mcps_utf8_visible(uint32_t cp)
+{
+    if (cp < 0x20)
+        return 0x2400 + cp;
+    if (cp == 0x7F)
+        return 0x2421;
+    if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF)
+        return 0xFFFD;
+    return cp;
+}
+
 #endif

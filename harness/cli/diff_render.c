@@ -60,19 +60,6 @@ static uint32_t next_cp(const char *s, size_t n, size_t *i)
     return cp;
 }
 
-/* What a person may safely see for cp, by the report writers' rules (report_internal.h is
- * theirs alone): controls as their Control Pictures, C1 controls as U+FFFD. */
-static uint32_t visible(uint32_t cp)
-{
-    if (cp < 0x20)
-        return 0x2400 + cp;
-    if (cp == 0x7F)
-        return 0x2421;
-    if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF)
-        return 0xFFFD;
-    return cp;
-}
-
 static void put_safe_cp(mcps_buf *b, uint32_t cp, int how)
 {
     const char *entity = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;" : NULL;
@@ -84,7 +71,7 @@ static void put_safe_cp(mcps_buf *b, uint32_t cp, int how)
         mcps_buf_puts(b, entity);
         return;
     }
-    cp = visible(cp);
+    cp = mcps_utf8_visible(cp);
     if (how == ESC_MD && cp < 0x80 && strchr("\\`*_[]|~#$", (int)cp))
         mcps_buf_putc(b, '\\');
     unsigned char out[4];

@@ -189,18 +189,6 @@ void mcps_report_base64(mcps_buf *b, const void *data, size_t n)
 
 /* ---- escaping ------------------------------------------------------------------ */
 
-/* What a person may safely see in place of cp. */
-static uint32_t visible(uint32_t cp)
-{
-    if (cp < 0x20)
-        return 0x2400 + cp;
-    if (cp == 0x7F)
-        return 0x2421;
-    if ((cp >= 0x80 && cp <= 0x9F) || cp == 0xFFFE || cp == 0xFFFF)
-        return 0xFFFD;
-    return cp;
-}
-
 static bool put_space(mcps_buf *b, uint32_t cp, unsigned how)
 {
     if (cp != '\n' && cp != '\t')
@@ -235,7 +223,7 @@ void mcps_report_escape(mcps_buf *b, const char *s, size_t n, unsigned how)
         uint32_t cp = mcps_report_next_cp(s, n, &i);
         if (put_space(b, cp, how) || put_entity(b, cp, how))
             continue;
-        cp = visible(cp);
+        cp = mcps_utf8_visible(cp);
         if ((how & MCPS_ESC_MD) && cp < 0x80 && strchr("\\`*_[]|~#$", (int)cp))
             mcps_buf_putc(b, '\\');
         mcps_report_put_cp(b, cp);
