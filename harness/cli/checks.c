@@ -88,6 +88,8 @@ static cJSON *case_record(const mcps_suite *s, const mcps_case *c)
 {
     cJSON *o = record(c->id, "case", s->name, c->title, c->requirements, c->revisions);
     cJSON_AddItemToObject(o, "transports", transport_array(c->transports));
+    static const char *const sharing[] = {"own", "shared", "on trial"};
+    cJSON_AddStringToObject(o, "process", sharing[mcps_case_sharing(c)]);
     cJSON_AddStringToObject(o, "file", mcps_cli_shown_path(c->file));
     cJSON_AddNumberToObject(o, "line", (double)c->line);
     cJSON *proofs = cJSON_GetObjectItemCaseSensitive(o, "proofs");

@@ -25,6 +25,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A finding a case on trial made, tallied only if its verdict stands. */
+#define MAX_HELD 64
+typedef struct held_finding {
+    mcps_finding f;
+    char *excerpt;
+} held_finding;
+
 typedef struct case_run {
     const mcps_exec_env *env;
     const mcps_case *c;
@@ -40,6 +47,10 @@ typedef struct case_run {
     size_t met;               /* expectations met */
     unsigned request;         /* HTTP: the last request a step sent; `<-- http` waits for its */
     mcps_session_counts base; /* the process's counts before this case (shared processes) */
+    bool trial;               /* on trial: findings wait in held until the verdict stands */
+    held_finding held[MAX_HELD];
+    size_t nheld;
+    bool overflow; /* more findings than held keeps: the trial cannot stand */
 } case_run;
 
 /* FAIL is worst, then ERROR, WARN, INFO, PASS. */
@@ -854,7 +865,28 @@ void mcps_exec_describe(const mcps_suite *suite, const mcps_case *c, mcps_rev re
 static void forward_finding(void *ctx, const mcps_finding *f, const char *excerpt)
 {
     case_run *cr = ctx;
-    mcps_tally_finding(cr->env->tally, cr->rev, cr->c->id, f, excerpt);
+    if (!cr->trial) {
+        mcps_tally_finding(cr->env->tally, cr->rev, cr->c->id, f, excerpt);
+        return;
+    }
+    if (cr->nheld == MAX_HELD) {
+        cr->overflow = true;
+        return;
+    }
+    cr->held[cr->nheld].f = *f;
+    cr->held[cr->nheld++].excerpt = excerpt ? strdup(excerpt) : NULL;
+}
+
+/* The held findings go to the tally (keep) or nowhere. */
+static void release_held(case_run *cr, bool keep)
+{
+    for (size_t i = 0; i < cr->nheld; i++) {
+        if (keep)
+            mcps_tally_finding(cr->env->tally, cr->rev, cr->c->id, &cr->held[i].f,
+                               cr->held[i].excerpt);
+        free(cr->held[i].excerpt);
+    }
+    cr->nheld = 0;
 }
 
 /* ${content_types}: the content block types of this revision (TOOL-016). */
@@ -1140,6 +1172,28 @@ static bool run_on(case_run *cr, mcps_proc *p, const mcps_exec_place *at, mcps_c
     return true;
 }
 
+/* A trial's verdict stands when it needs no second look: a pass (or nothing to judge) on a
+ * process still in step, or a run being stopped anyway. */
+static bool trial_stands(const case_run *cr, const mcps_case_result *r, bool in_step)
+{
+    if (cr->s->cut || mcps_guard_stopped(cr->env->cfg->target.guard))
+        return true;
+    return in_step && !cr->overflow &&
+           (r->verdict == MCPS_VERDICT_PASS || r->verdict == MCPS_VERDICT_SKIP);
+}
+
+/* Forget a trial: its verdict, wire log and findings; the lane runs it again on its own. */
+static void drop_trial(case_run *cr, const mcps_exec_place *at, mcps_case_result *r)
+{
+    release_held(cr, false);
+    mcps_case_take_log(r, cr->s);
+    mcps_session_begin_case(cr->s, cr->s->case_no, NULL, NULL);
+    *at->dropped = r->verdict;
+    mcps_case_result_free(r);
+    memset(r, 0, sizeof *r);
+    *at->rerun = true;
+}
+
 bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const mcps_case *c,
                        mcps_rev rev, const mcps_exec_place *at, mcps_case_result *r)
 {
@@ -1168,9 +1222,16 @@ bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const 
                    .verdict = MCPS_VERDICT_PASS,
                    .broken = mcps_verdict_for_level(r->level)};
     p->cases++;
+    cr.trial = keep && at->trial;
     mcps_session_begin_case(cr.s, cr.s->case_no, forward_finding, &cr);
+    if (at->retrial)
+        mcps_session_event(cr.s,
+                           "run on a process of its own after its verdict on a shared process "
+                           "was %s: this verdict is the one --isolation fresh gives",
+                           mcps_verdict_name(*at->retrial));
     set_builtins(&cr);
-    bool again = run_on(&cr, p, at, r) && keep && mcps_proc_usable(p);
+    bool ran = run_on(&cr, p, at, r);
+    bool again = ran && keep && mcps_proc_usable(p);
     bool cut = cr.s->cut; /* the case itself; a stop during the sync only ends the process */
     bool synced = !again || barrier(&cr, p->cases);
     if (again && synced)
@@ -1178,8 +1239,20 @@ bool mcps_exec_case_on(const mcps_exec_env *env, const mcps_suite *suite, const 
     again = again && synced && mcps_proc_usable(p);
     if (!again)
         mcps_session_shutdown(cr.s, NULL);
-    close_case(&cr, r);
-    r->cut = r->cut && cut;
+    bool stands = !cr.trial || trial_stands(&cr, r, ran && again);
+    if (stands) {
+        if (cr.trial)
+            mcps_session_event(cr.s,
+                               "on trial on a shared process: its verdict %s stands (any other "
+                               "would have been taken again on a process of its own)",
+                               mcps_verdict_name(r->verdict));
+        release_held(&cr, true);
+        close_case(&cr, r);
+        r->cut = r->cut && cut;
+    } else {
+        drop_trial(&cr, at, r);
+        synced = true; /* the trial's input, not the target's pace: not a barrier failure */
+    }
     if (!again) {
         mcps_proc_free(p);
         *proc = NULL;

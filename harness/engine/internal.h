@@ -112,6 +112,10 @@ typedef struct mcps_exec_place {
     void (*ready)(void *ctx); /* called once the process has done the case's handshake (or
                                  failed to), so the next one's start-up does not compete */
     void *ctx;
+    bool trial;            /* with keep: the case is on trial (suite.h: mcps_sharing) */
+    bool *rerun;           /* set when a trial's result was dropped: run it again on its own */
+    mcps_verdict *dropped; /* with rerun: the verdict the trial had */
+    const mcps_verdict *retrial; /* a rerun: the trial's verdict, for the wire log */
 } mcps_exec_place;
 
 /*
@@ -166,6 +170,7 @@ typedef struct mcps_lane {
     mcps_proc *current;         /* the process shareable cases run on */
     mcps_proc *spare;           /* started for the next case while this one runs */
     unsigned *barrier_failures; /* over the run; guarded by lock */
+    unsigned *trial_losses;     /* shared processes a case on trial ended; guarded by lock */
     mtx_t *lock;                /* the pool's */
     size_t *processes;          /* processes started over the run; guarded by lock */
 } mcps_lane;

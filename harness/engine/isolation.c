@@ -88,13 +88,100 @@ static bool harmless_steps(const mcps_step *steps, size_t n)
     return true;
 }
 
-bool mcps_case_shareable(const mcps_case *c)
+/* ---- on trial: malformed input that a correct server shrugs off ---------------------------- */
+
+/* Methods that change what a later case could see: never sent on a process other cases use. */
+static bool state_changing_text(const char *text)
+{
+    static const char *const words[] = {
+        "initialize", "notifications/", "logging/", "subscribe",    "tools/call",
+        "tasks/",     "sampling/",      "roots/",   "elicitation/",
+    };
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strstr(text, words[i]))
+            return true;
+    return false;
+}
+
+/* A message that reads nothing and changes nothing even when a server executes it: a read-only
+ * request, or one without a method a server could run (malformed, or a response). */
+static bool trial_message(const cJSON *msg)
+{
+    if (cJSON_IsArray(msg)) {
+        const cJSON *item;
+        cJSON_ArrayForEach(item, msg) if (!trial_message(item)) return false;
+        return true;
+    }
+    if (!cJSON_IsObject(msg))
+        return true;
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(msg, "method");
+    if (!cJSON_IsString(method))
+        return true;
+    const char *m = method->valuestring;
+    if (strstr(m, "${"))
+        return read_only_method(m);
+    return !state_changing_text(m); /* the rest of MCP reads only; other names are not found */
+}
+
+/* Raw bytes (always sent with a final newline) that name no state-changing method. */
+static bool trial_raw(const mcps_step *st)
+{
+    if (memchr(st->raw, '\0', st->raw_len))
+        return false; /* text searches would stop short */
+    return !state_changing_text(st->raw);
+}
+
+static bool trial_steps(const mcps_step *steps, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const mcps_step *st = &steps[i];
+        switch (st->kind) {
+        case MCPS_STEP_SEND:
+            if (!trial_message(st->json))
+                return false;
+            break;
+        case MCPS_STEP_SEND_RAW:
+            if (!trial_raw(st))
+                return false;
+            break;
+        case MCPS_STEP_REPEAT:
+        case MCPS_STEP_FOREACH:
+            if (!trial_steps(st->body, st->nbody))
+                return false;
+            break;
+        case MCPS_STEP_EXPECT:
+            if (st->http)
+                return false;
+            break;
+        case MCPS_STEP_NO_RESPONSE:
+        case MCPS_STEP_WAIT:
+        case MCPS_STEP_LET:
+        case MCPS_STEP_EACH:
+        case MCPS_STEP_REQUIRE:
+            break;
+        default: /* silence windows, exit, close, HTTP requests: as for sharing */
+            return false;
+        }
+    }
+    return true;
+}
+
+mcps_sharing mcps_case_sharing(const mcps_case *c)
 {
     if (c->session != MCPS_SESSION_INITIALIZED || c->isolation == MCPS_ISOLATION_FRESH)
-        return false;
+        return MCPS_SHARE_NEVER;
     if (c->isolation == MCPS_ISOLATION_SHARED)
-        return true;
-    return !c->client_capabilities && !c->nneeds && harmless_steps(c->steps, c->nsteps);
+        return MCPS_SHARE_ALWAYS;
+    if (c->client_capabilities || c->nneeds)
+        return MCPS_SHARE_NEVER;
+    if (harmless_steps(c->steps, c->nsteps))
+        return MCPS_SHARE_ALWAYS;
+    return trial_steps(c->steps, c->nsteps) ? MCPS_SHARE_ON_TRIAL : MCPS_SHARE_NEVER;
+}
+
+bool mcps_case_shareable(const mcps_case *c)
+{
+    return mcps_case_sharing(c) != MCPS_SHARE_NEVER;
 }
 
 static double wait_seconds(const mcps_step *steps, size_t n)

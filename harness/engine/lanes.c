@@ -19,6 +19,7 @@
 #include <stdlib.h>
 
 #define MAX_BARRIER_FAILURES 3
+#define MAX_TRIAL_LOSSES     3
 
 static bool sharing(const mcps_lane *l)
 {
@@ -28,6 +29,34 @@ static bool sharing(const mcps_lane *l)
     bool ok = *l->barrier_failures < MAX_BARRIER_FAILURES;
     mtx_unlock(l->lock);
     return ok;
+}
+
+/* Cases on trial stop once they have cost the lanes a few shared processes: a target that
+ * malformed input kills pays for each trial twice. */
+static bool trying(const mcps_lane *l)
+{
+    mtx_lock(l->lock);
+    bool ok = *l->trial_losses < MAX_TRIAL_LOSSES;
+    mtx_unlock(l->lock);
+    return ok;
+}
+
+static void count(const mcps_lane *l, unsigned *counter)
+{
+    mtx_lock(l->lock);
+    (*counter)++;
+    mtx_unlock(l->lock);
+}
+
+/* How c may use the lane's processes now: a trial needs a process some case has used already,
+ * so that the handshake stays in a wire log that is kept. */
+static mcps_sharing sharing_now(const mcps_lane *l, const mcps_case *c, mcps_rev rev)
+{
+    mcps_sharing how = sharing(l) ? mcps_case_sharing(c) : MCPS_SHARE_NEVER;
+    if (how != MCPS_SHARE_ON_TRIAL)
+        return how;
+    bool proven = l->current && l->current->cases > 0 && mcps_proc_fits(l->current, c, rev);
+    return proven && trying(l) ? how : MCPS_SHARE_NEVER;
 }
 
 static void count_start(const mcps_lane *l)
@@ -63,6 +92,8 @@ static bool next_on_current(const mcps_lane *l, bool on_current, const mcps_case
 {
     if (!sharing(l) || !mcps_case_shareable(next))
         return false;
+    if (mcps_case_sharing(next) == MCPS_SHARE_ON_TRIAL && !trying(l))
+        return false;
     if (on_current)
         return same_handshake(c, rev, next, next_rev);
     return l->current && mcps_proc_fits(l->current, next, next_rev);
@@ -95,18 +126,18 @@ static void current_ready(void *ctx)
     prepare_next(u->lane, u->on_current, u->c, u->rev, u->next, u->next_rev);
 }
 
-void mcps_lane_run(mcps_lane *l, const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
-                   const mcps_case *next, mcps_rev next_rev, mcps_case_result *r)
+/* Run c on its place: the lane's shared process, or one of its own (taking the spare). */
+static void run_placed(mcps_lane *l, const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
+                       const mcps_case *next, mcps_rev next_rev, mcps_exec_place *at,
+                       mcps_case_result *r)
 {
-    if (!mcps_exec_applicable(l->env, c, rev)) { /* SKIP, without a process */
-        prepare_next(l, false, c, rev, next, next_rev);
-        mcps_exec_case(l->env, suite, c, rev, r);
-        return;
-    }
-    bool share = sharing(l) && mcps_case_shareable(c);
+    bool share = at->keep;
     mcps_proc *own = NULL;
     mcps_proc **proc = share ? &l->current : &own;
-    if (l->current &&
+    /* A rerun keeps the shared process for the cases after it: its own comes from the spare's
+     * place, so the lane still holds two at most. */
+    bool rerun = at->retrial && l->current && mcps_proc_usable(l->current);
+    if (l->current && !rerun &&
         !(share && mcps_proc_fits(l->current, c, rev) && mcps_proc_usable(l->current))) {
         mcps_proc_free(l->current); /* two processes a lane at most: this case's and the spare */
         l->current = NULL;
@@ -118,12 +149,35 @@ void mcps_lane_run(mcps_lane *l, const mcps_suite *suite, const mcps_case *c, mc
     /* The spare starts once this case's process has answered initialize: at most one process of
      * a lane is starting up at a time, so start-ups overlap cases, not each other. */
     upcoming u = {l, share, c, next, rev, next_rev};
-    mcps_exec_place at = {.proc = proc, .keep = share, .ready = current_ready, .ctx = &u};
-    if (!mcps_exec_case_on(l->env, suite, c, rev, &at, r)) {
-        mtx_lock(l->lock);
-        (*l->barrier_failures)++;
-        mtx_unlock(l->lock);
+    at->proc = proc;
+    at->ready = current_ready;
+    at->ctx = &u;
+    if (!mcps_exec_case_on(l->env, suite, c, rev, at, r))
+        count(l, l->barrier_failures);
+}
+
+void mcps_lane_run(mcps_lane *l, const mcps_suite *suite, const mcps_case *c, mcps_rev rev,
+                   const mcps_case *next, mcps_rev next_rev, mcps_case_result *r)
+{
+    if (!mcps_exec_applicable(l->env, c, rev)) { /* SKIP, without a process */
+        prepare_next(l, false, c, rev, next, next_rev);
+        mcps_exec_case(l->env, suite, c, rev, r);
+        return;
     }
+    mcps_sharing how = sharing_now(l, c, rev);
+    bool rerun = false;
+    mcps_verdict dropped = MCPS_VERDICT_PASS;
+    mcps_exec_place at = {.keep = how != MCPS_SHARE_NEVER,
+                          .trial = how == MCPS_SHARE_ON_TRIAL,
+                          .rerun = &rerun,
+                          .dropped = &dropped};
+    run_placed(l, suite, c, rev, next, next_rev, &at, r);
+    if (!rerun)
+        return;
+    if (!l->current)
+        count(l, l->trial_losses);
+    at = (mcps_exec_place){.retrial = &dropped};
+    run_placed(l, suite, c, rev, NULL, next_rev, &at, r);
 }
 
 void mcps_lane_close(mcps_lane *l)

@@ -125,6 +125,7 @@ typedef struct pool {
     size_t next; /* next position in order */
     size_t finished;
     unsigned barrier_failures;
+    unsigned trial_losses;
     size_t processes;
     size_t skipped;     /* taken by a worker, then not run: the run had stopped */
     mcps_liveness live; /* has the target stopped responding? */
@@ -202,6 +203,7 @@ static int worker(void *arg)
     mcps_lane lane = {.env = p->env,
                       .shared = !p->env->cfg->fresh_processes,
                       .barrier_failures = &p->barrier_failures,
+                      .trial_losses = &p->trial_losses,
                       .lock = &p->lock,
                       .processes = &p->processes};
     size_t i, next;

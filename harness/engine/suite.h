@@ -149,6 +149,26 @@ void mcps_suite_set_free(mcps_suite_set *set);
  */
 bool mcps_case_shareable(const mcps_case *c);
 
+/*
+ * How a case may use a shared process. On trial: a case that sends malformed
+ * or odd input (raw bytes, a wrong jsonrpc, a method that is not a string, a
+ * batch) but nothing that could change server state (no initialize, no
+ * notification, no tool call, no subscription or log level). It runs on the
+ * shared process; its verdict stands only when it is PASS or SKIP and the
+ * ping after it is answered. Otherwise nothing it observed is kept and it runs
+ * again on a process of its own, so its verdict is the one --isolation fresh
+ * gives. A correct server costs no process for it; a wrong one costs one, as
+ * before.
+ */
+typedef enum mcps_sharing {
+    MCPS_SHARE_NEVER,    /* a process of its own */
+    MCPS_SHARE_ALWAYS,   /* the shared process (mcps_case_shareable's proof) */
+    MCPS_SHARE_ON_TRIAL, /* the shared process, again on its own unless it passes there */
+} mcps_sharing;
+
+/* The case's way of sharing; mcps_case_shareable() is true for ALWAYS and ON_TRIAL. */
+mcps_sharing mcps_case_sharing(const mcps_case *c);
+
 /* The seconds a case spends in waits it cannot cut short ("wait", silence windows),
  * a loop's body counted once: a lower bound of its time, to start slow cases first. */
 double mcps_case_wait_seconds(const mcps_case *c);

@@ -354,33 +354,46 @@ static void test_globs(void **state)
     assert_true(mcps_glob_match("*", ""));
 }
 
-/* Which cases may share a process: only what the steps prove harmless, or what the suite vouches
- * for; `isolation fresh` and raw sessions never share. */
+/* Which cases may share a process: what the steps prove harmless, or what the suite vouches for;
+ * malformed input that names nothing state-changing on trial; `isolation fresh` and raw sessions
+ * never share. */
 static void test_isolation_rule(void **state)
 {
     (void)state;
     static const struct {
         const char *directives, *steps;
-        bool shareable;
+        mcps_sharing how;
     } cases[] = {
-        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":\"p-${i}\",\"method\":\"tools/list\"}\n", true},
-        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nwait 10ms\n", true},
-        {"isolation fresh\n", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n", false},
-        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"logging/setLevel\"}\n", false},
-        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1.0,\"method\":\"ping\"}\n", false},
-        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":\"${id}\",\"method\":\"ping\"}\n", false},
-        {"", "--> {\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}\n", false},
-        {"", "--> [{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]\n", false},
-        {"", "--> raw {}\n", false},
-        {"", "<-- nothing for 10ms\n", false},
-        {"needs call_tool\n", "<-- {\"id\":1}\n", false},
-        {"client-capabilities {\"roots\":{}}\n", "<-- {\"id\":1}\n", false},
-        {"isolation shared\n", "--> {\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n", true},
-        {"isolation shared\nsession raw\n", "<-- {\"id\":1}\n", false},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":\"p-${i}\",\"method\":\"tools/list\"}\n",
+         MCPS_SHARE_ALWAYS},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\nwait 10ms\n",
+         MCPS_SHARE_ALWAYS},
+        {"isolation fresh\n", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n",
+         MCPS_SHARE_NEVER},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"logging/setLevel\"}\n",
+         MCPS_SHARE_NEVER},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1.0,\"method\":\"ping\"}\n", MCPS_SHARE_ON_TRIAL},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":\"${id}\",\"method\":\"ping\"}\n",
+         MCPS_SHARE_ON_TRIAL},
+        {"", "--> {\"jsonrpc\":\"1.0\",\"id\":1,\"method\":\"ping\"}\n", MCPS_SHARE_ON_TRIAL},
+        {"", "--> [{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}]\n", MCPS_SHARE_ON_TRIAL},
+        {"", "--> raw {}\n", MCPS_SHARE_ON_TRIAL},
+        {"", "<-- nothing for 10ms\n", MCPS_SHARE_NEVER},
+        {"needs call_tool\n", "<-- {\"id\":1}\n", MCPS_SHARE_NEVER},
+        {"client-capabilities {\"roots\":{}}\n", "<-- {\"id\":1}\n", MCPS_SHARE_NEVER},
+        {"isolation shared\n", "--> {\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n",
+         MCPS_SHARE_ALWAYS},
+        {"isolation shared\nsession raw\n", "<-- {\"id\":1}\n", MCPS_SHARE_NEVER},
         {"",
          "foreach x in ${l} max 2\n  --> "
          "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\"}\nend\n",
-         false},
+         MCPS_SHARE_NEVER},
+        {"", "--> raw {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"initialize\"}\n",
+         MCPS_SHARE_NEVER},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"method\":\"notifications/x\"}\n", MCPS_SHARE_NEVER},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"no/such\"}\n", MCPS_SHARE_ON_TRIAL},
+        {"", "--> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":123}\n", MCPS_SHARE_ON_TRIAL},
+        {"", "--> raw x\n<-- no {\"id\":1} for 1s\n", MCPS_SHARE_NEVER},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char text[600];
@@ -391,8 +404,9 @@ static void test_isolation_rule(void **state)
         char err[400] = "";
         if (!mcps_suite_parse("t.suite", text, strlen(text), &s, err, sizeof err))
             fail_msg("case %zu: %s", i, err);
-        if (mcps_case_shareable(&s.cases[0]) != cases[i].shareable)
-            fail_msg("case %zu: shareable should be %d", i, cases[i].shareable);
+        if (mcps_case_sharing(&s.cases[0]) != cases[i].how)
+            fail_msg("case %zu: sharing should be %d, not %d", i, (int)cases[i].how,
+                     (int)mcps_case_sharing(&s.cases[0]));
         mcps_suite_free(&s);
     }
     mcps_suite s;
