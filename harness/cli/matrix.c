@@ -542,6 +542,10 @@ static bool run_targets(runner *r)
  * checked before anything runs, so that a typo is one message, not one per target. */
 static bool check_run_options(const matrix_options *o, const mcps_matrix *m)
 {
+    if (!mcps_cli_run_options_ok((int)o->ncommon, (char **)o->common)) {
+        fprintf(stderr, "mcpspec matrix: the run options given for every target are not valid\n");
+        return false;
+    }
     for (size_t i = 0; i < m->ntargets; i++) {
         const mcps_matrix_target *t = &m->targets[i];
         size_t n = 0;
