@@ -25,6 +25,7 @@
 #include "cli/cli.h"
 #include "cli/matrix.h"
 #include "base/clock.h"
+#include "base/utf8.h"
 #include "report/report.h"
 #include "transport/guard.h"
 
@@ -33,6 +34,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +276,15 @@ static void set_reason(mcps_matrix_target *t, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(why, sizeof why, fmt, ap);
     va_end(ap);
+    /* A child's last words may hold a target's bytes, or be cut inside a character. */
+    for (size_t i = 0, n = strlen(why), len; i < n; i += len) {
+        uint32_t cp;
+        len = mcps_utf8_decode((const unsigned char *)why + i, n - i, &cp, NULL);
+        if (!len) {
+            why[i] = '?';
+            len = 1;
+        }
+    }
     free(t->reason);
     t->reason = strdup(why);
 }
@@ -284,7 +295,7 @@ static bool launch(runner *r, slot *s, size_t ti)
     char err[400], nums[400];
     char *dir = target_dir(r, t), *log = NULL;
     mcps_buf b = {0};
-    mcps_buf_printf(&b, "%s/stderr.txt", dir ? dir : "");
+    mcps_buf_printf(&b, "%s/run.log", dir ? dir : "");
     log = b.oom ? NULL : mcps_buf_take(&b);
     char **argv = dir ? child_argv(r, t, dir, s->jobs, nums) : NULL;
     int fd = -1;
@@ -328,11 +339,12 @@ static bool launch(runner *r, slot *s, size_t ti)
 
 /* ---- after a child -------------------------------------------------------------------- */
 
-/* The last line the child wrote to its stderr.txt: why it stopped, when it says. */
+/* The last line the child wrote (its run.log holds its stdout and stderr): why it
+ * stopped, when it says. */
 static bool last_log_line(const runner *r, const mcps_matrix_target *t, char *out, size_t n)
 {
     char path[4300];
-    snprintf(path, sizeof path, "%s/%s/stderr.txt", r->o->out, t->name);
+    snprintf(path, sizeof path, "%s/%s/run.log", r->o->out, t->name);
     FILE *f = fopen(path, "rb");
     if (!f)
         return false;
@@ -354,12 +366,12 @@ static bool last_log_line(const runner *r, const mcps_matrix_target *t, char *ou
     return true;
 }
 
-/* A stderr.txt with nothing in it says nothing: it goes. */
+/* A run.log with nothing in it says nothing: it goes. */
 static void drop_empty_log(const runner *r, const mcps_matrix_target *t)
 {
     char path[4300];
     struct stat st;
-    snprintf(path, sizeof path, "%s/%s/stderr.txt", r->o->out, t->name);
+    snprintf(path, sizeof path, "%s/%s/run.log", r->o->out, t->name);
     if (stat(path, &st) == 0 && st.st_size == 0)
         unlink(path);
 }

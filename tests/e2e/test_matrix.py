@@ -129,15 +129,25 @@ class MatrixTest(unittest.TestCase):
         self.assertIn("--server and --url belong to a target", r.stderr)
 
     def test_target_that_cannot_run(self):
-        """It keeps its column: ERROR, with the reason; the matrix exits 3."""
+        """It keeps its column: ERROR, with the reason; the matrix exits 3. A run that
+        refuses its own input (a baseline file that is not there) has no report at all:
+        the reason is the last line it wrote, kept in its run.log."""
         targets = [{"name": "clean", "server": REFSERVER},
-                   {"name": "missing", "server": os.path.join(self.dir, "no-such-server")}]
+                   {"name": "missing", "server": os.path.join(self.dir, "no-such-server")},
+                   {"name": "no-baseline", "server": REFSERVER, "baseline": "gone.json"}]
         _, r = self.matrix(targets, ["--suite", "ping", "--revision", "2025-06-18", "--quiet"])
         self.assertEqual(r.returncode, 3, r.stderr)
         m = self.load()
-        missing = m["targets"][1]
+        missing, no_baseline = m["targets"][1:]
         self.assertEqual((missing["outcome"], missing["exit_code"]), ("INCOMPLETE", 3))
         self.assertIn("no-such-server", missing["reason"])
+        self.assertEqual((no_baseline["outcome"], no_baseline["exit_code"], no_baseline["report"]),
+                         ("ERROR", 2, None))
+        self.assertIn("gone.json", no_baseline["reason"])
+        self.assertTrue(all(c["verdicts"][2] is None for c in m["cases"]))
+        with open(os.path.join(self.out, "no-baseline", "run.log"), encoding="utf-8") as f:
+            self.assertIn("gone.json", f.read())
+        self.assertFalse(os.path.exists(os.path.join(self.out, "clean", "run.log")))
         self.assertIn("no-such-server", self.load("summary.md"))
         self.assertIn("no-such-server", self.load("index.html"))
 
