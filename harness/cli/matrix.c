@@ -327,8 +327,10 @@ static bool launch(runner *r, slot *s, size_t ti)
     }
     if (fd >= 0)
         close(fd);
-    if (!ok)
+    if (!ok) {
         t->exit_code = MCPS_EXIT_INCOMPLETE;
+        fprintf(stderr, "mcpspec matrix: %s: not run: %s\n", t->name, t->reason);
+    }
     if (ok && !r->o->quiet)
         printf("matrix: %s started (--jobs %d)\n", t->name, s->jobs);
     free(argv);
@@ -538,7 +540,7 @@ static bool run_targets(runner *r)
         fill_slots(r);
         fflush(stdout);
         if (!r->running)
-            break;
+            continue; /* every launch failed: the next targets, or the end */
         watch(r);
         reap(r);
     }
