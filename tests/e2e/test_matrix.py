@@ -210,6 +210,22 @@ class MatrixTest(unittest.TestCase):
             self.assertIsNotNone(t["report"], t)  # started, stopped, reported
             self.assertEqual(t["exit_code"], 3)
 
+    def test_deadline_bounds_the_whole_matrix(self):
+        """--deadline 2 over three full runs, two at a time: the two running stop at the
+        deadline with their reports; the third is not started, and says so."""
+        targets = [{"name": n, "config": REF_CONFIG} for n in ("a", "b", "c")]
+        start = time.monotonic()
+        _, r = self.matrix(targets, ["--jobs", "2", "--deadline", "2", "--quiet"])
+        self.assertLess(time.monotonic() - start, 30)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        a, b, c = self.load()["targets"]
+        for t in (a, b):
+            self.assertEqual((t["started"], t["jobs"], t["exit_code"]), (True, 1, 3), t)
+            self.assertIn("deadline", t["reason"])
+            self.assertIsNotNone(t["report"])
+        self.assertEqual((c["started"], c["outcome"], c["report"]), (False, "ERROR", None))
+        self.assertEqual(c["reason"], "not run: the matrix deadline passed before it started")
+
     def test_help(self):
         r = run([MCPSPEC, "matrix", "--help"])
         self.assertEqual(r.returncode, 0)
