@@ -82,11 +82,18 @@ static bool name_char(char c)
            c == '_' || c == '-';
 }
 
+/* The matrix report's own files, beside the targets' folders. */
+static bool name_reserved(const char *s)
+{
+    return strcmp(s, "index.html") == 0 || strcmp(s, "matrix.json") == 0 ||
+           strcmp(s, "summary.md") == 0;
+}
+
 /* A folder name of its own under --out: no path, no dot file, no "..". */
 static bool name_valid(const char *s)
 {
     size_t n = strlen(s);
-    if (!n || n > MCPS_MATRIX_NAME_MAX || s[0] == '.')
+    if (!n || n > MCPS_MATRIX_NAME_MAX || s[0] == '.' || name_reserved(s))
         return false;
     for (size_t i = 0; i < n; i++)
         if (!name_char(s[i]))
@@ -166,7 +173,7 @@ bool mcps_matrix_add_config(mcps_matrix *m, const char *config)
         return false;
     config_name(config, name, sizeof name);
     snprintf(unique, sizeof unique, "%s", name);
-    for (int k = 2; name_taken(m, unique, strlen(unique)); k++)
+    for (int k = 2; name_taken(m, unique, strlen(unique)) || name_reserved(unique); k++)
         snprintf(unique, sizeof unique, "%s-%d", name, k);
     mcps_matrix_target *t = new_target(m);
     if (!t || !(t->name = strdup(unique)) || !(t->origin = strdup(origin)) ||
@@ -370,7 +377,8 @@ static bool check_target(tctx *c, mcps_matrix *m)
     if (!cJSON_IsString(name) || !name_valid(name->valuestring))
         return fail_at(f, c->i, "name",
                        "targets[%zu] needs a \"name\": 1 to %d of A-Z a-z 0-9 . _ -, not "
-                       "starting with a dot (it names the target's report folder)",
+                       "starting with a dot, not index.html, matrix.json or summary.md (it "
+                       "names the target's report folder)",
                        c->i, MCPS_MATRIX_NAME_MAX);
     if (name_taken(m, name->valuestring, strlen(name->valuestring)))
         return fail_at(f, c->i, "name", "two targets are named \"%s\"", name->valuestring);

@@ -180,6 +180,8 @@ class MatrixTest(unittest.TestCase):
         refused(["matrix", path, "--out", self.out], "two targets are named \"a\"")
         write_json(path, {"targets": [{"name": "../up", "server": "x"}]})
         refused(["matrix", path, "--out", self.out], "needs a \"name\"")
+        write_json(path, {"targets": [{"name": "index.html", "server": "x"}]})
+        refused(["matrix", path, "--out", self.out], "needs a \"name\"")
         write_json(path, {"targets": [{"name": "a", "server": "x", "serevr": "y"}]})
         refused(["matrix", path, "--out", self.out], "unknown member \"serevr\"")
         write_json(path, {"targets": [{"name": "a", "server": "x", "revision": "1999"}]})
