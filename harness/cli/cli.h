@@ -26,6 +26,11 @@ int mcps_cli_list(int argc, char **argv);
 int mcps_cli_explain(int argc, char **argv);
 int mcps_cli_diff(int argc, char **argv);
 int mcps_cli_baseline(int argc, char **argv);
+int mcps_cli_matrix(int argc, char **argv);
+/* `mcpspec run` with --config given more than once: a matrix of those targets (matrix.c). */
+int mcps_cli_matrix_configs(int argc, char **argv);
+/* Whether `mcpspec run` takes these options; if not, it has said why on stderr (run.c). */
+bool mcps_cli_run_options_ok(int argc, char **argv);
 
 /*
  * On SIGTERM and SIGINT, write the stop reason's byte to fd (the write end of

@@ -1,7 +1,8 @@
 /*
- * diff.h - what `mcpspec diff` compares and finds, shared by its two files:
- * diff.c reads two reports and compares them, diff_render.c shows the result
- * as plain text or Markdown.
+ * diff.h - what `mcpspec diff` compares and finds, shared by its files:
+ * diff_read.c reads a report (`mcpspec matrix` reads its targets' reports with
+ * it too), diff.c compares two, diff_render.c shows the result as plain text
+ * or Markdown.
  *
  * A report is boiled down to what a diff shows (ids, verdicts, a clipped
  * observation), so the parsed trees, wire logs and all, can be freed at once.
@@ -27,8 +28,10 @@ typedef struct mcps_diff_case {
     char *rev;
     char *id;
     mcps_verdict verdict;
-    char *broken; /* the requirement IDs it broke, space-separated; NULL when none */
-    char *detail; /* for SKIP and ERROR why, else what was observed; clipped; NULL if none */
+    char *broken;   /* the requirement IDs it broke, space-separated; NULL when none */
+    char *detail;   /* for SKIP and ERROR why, else what was observed; clipped; NULL if none */
+    size_t index;   /* its place in the report's "cases" (report.html's anchor case-INDEX) */
+    bool baselined; /* a baseline entry excused it */
 } mcps_diff_case;
 
 typedef struct mcps_diff_rev {
@@ -89,6 +92,24 @@ typedef struct mcps_diff {
     bool newly_fatal;   /* the new run stopped early and the old one did not */
     int exit_code;      /* MCPS_EXIT_FAIL on a new failure or newly_fatal, else MCPS_EXIT_OK */
 } mcps_diff;
+
+/* Read the report at path (a report.json, or the --out folder holding one) into r, which
+ * starts zeroed; false with r->err set ("FILE: why", "FILE:LINE: invalid JSON ..."). */
+bool mcps_diff_report_load(mcps_diff_report *r, const char *path);
+/* Free what r holds (whether or not it loaded). */
+void mcps_diff_report_free(mcps_diff_report *r);
+/* qsort order of cases: revision, then id. */
+int mcps_diff_case_order(const void *a, const void *b);
+
+/* Text from a report, shown safely on one line (control characters made visible, newlines
+ * as spaces) and cut to max code points with an ellipsis: plain, escaped for Markdown (and
+ * the HTML GitHub allows in it), or escaped for HTML text and attribute values. */
+typedef enum mcps_diff_escape {
+    MCPS_DIFF_ESC_TEXT,
+    MCPS_DIFF_ESC_MD,
+    MCPS_DIFF_ESC_HTML
+} mcps_diff_escape;
+size_t mcps_diff_put_safe(mcps_buf *b, const char *s, size_t max, mcps_diff_escape how);
 
 /* The diff for a terminal: grouped by kind, one line per change, counts and exit code last. */
 void mcps_cli_diff_text(mcps_buf *out, const mcps_diff *d);

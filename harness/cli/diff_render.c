@@ -44,7 +44,7 @@ static const struct kind_name {
 
 /* ---- showing text safely ------------------------------------------------------------ */
 
-enum { ESC_TEXT, ESC_MD };
+enum { ESC_TEXT = MCPS_DIFF_ESC_TEXT, ESC_MD = MCPS_DIFF_ESC_MD, ESC_HTML = MCPS_DIFF_ESC_HTML };
 
 /* The next code point of s[0..n) at *i; the codec's C0 80 is U+0000. */
 static uint32_t next_cp(const char *s, size_t n, size_t *i)
@@ -62,12 +62,17 @@ static uint32_t next_cp(const char *s, size_t n, size_t *i)
 
 static void put_safe_cp(mcps_buf *b, uint32_t cp, int how)
 {
-    const char *entity = cp == '&' ? "&amp;" : cp == '<' ? "&lt;" : cp == '>' ? "&gt;" : NULL;
+    const char *entity = cp == '&'                       ? "&amp;"
+                         : cp == '<'                     ? "&lt;"
+                         : cp == '>'                     ? "&gt;"
+                         : cp == '"' && how == ESC_HTML  ? "&quot;"
+                         : cp == '\'' && how == ESC_HTML ? "&#39;"
+                                                         : NULL;
     if (cp == '\n' || cp == '\t' || cp == '\r') {
         mcps_buf_putc(b, ' '); /* one line per change, one row per table line */
         return;
     }
-    if (how == ESC_MD && entity) {
+    if (how != ESC_TEXT && entity) {
         mcps_buf_puts(b, entity);
         return;
     }
@@ -90,6 +95,11 @@ static size_t put_safe(mcps_buf *b, const char *s, size_t max, int how)
         put_safe_cp(b, next_cp(s, n, &i), how);
     }
     return shown;
+}
+
+size_t mcps_diff_put_safe(mcps_buf *b, const char *s, size_t max, mcps_diff_escape how)
+{
+    return put_safe(b, s, max, (int)how);
 }
 
 static const char *verdict_or_absent(const mcps_diff_case *c, const char *absent)

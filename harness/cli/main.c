@@ -27,6 +27,7 @@ static const command commands[] = {
     {"explain", mcps_cli_explain, "a requirement or check: catalog text, checks, faults, coverage"},
     {"diff", mcps_cli_diff, "compare two report.json files: new failures, fixes, changes"},
     {"baseline", mcps_cli_baseline, "write a baseline of known failures from a report.json"},
+    {"matrix", mcps_cli_matrix, "run several targets at once: one targets x cases report"},
 };
 
 /* The program's one mutable global: where a stop signal writes its byte (the run's

@@ -39,6 +39,7 @@ typedef struct run_options {
     const char *headers[MAX_LIST + 1];
     size_t nheaders;
     const char *config;
+    size_t nconfig; /* --config given more than once: a matrix (matrix.c) */
     const char *cwd;
     const char *suites;
     const char *out;
@@ -62,6 +63,8 @@ static int usage(const char *why)
             "usage: mcpspec run --server \"CMD ARGS\" [options]\n"
             "       mcpspec run --url http://HOST:PORT/mcp [--server \"CMD ARGS\"] [options]\n"
             "       mcpspec run --config TARGET.json [options]\n"
+            "       mcpspec run --config A.json --config B.json ... [options]: a matrix\n"
+            "                       (mcpspec matrix --help)\n"
             "  --server CMD         the MCP server to test (split like a shell, no shell): over\n"
             "                       stdio, or with --url started, awaited and stopped by mcpspec\n"
             "  --url URL            test the server at this HTTP endpoint\n"
@@ -137,9 +140,10 @@ static int parse_option(mcps_args *a, run_options *o)
         const char *colon = strchr(a->value, ':');
         if (!colon || colon == a->value || !push(o->headers, &o->nheaders, a->value))
             return bad_value("--header", "expected \"Name: value\"");
-    } else if (mcps_args_option(a, "--config"))
+    } else if (mcps_args_option(a, "--config")) {
         o->config = a->value;
-    else if (mcps_args_option(a, "--cwd"))
+        o->nconfig++;
+    } else if (mcps_args_option(a, "--cwd"))
         o->cwd = a->value;
     else if (mcps_args_option(a, "--env")) {
         if (!strchr(a->value, '=') || a->value[0] == '=' || !push(o->env, &o->nenv, a->value))
@@ -374,6 +378,18 @@ static bool apply_config(run_options *o, mcps_target_file *f)
     return true;
 }
 
+bool mcps_cli_run_options_ok(int argc, char **argv)
+{
+    run_options o = {.deadline = DEFAULT_DEADLINE};
+    mcps_run_config_defaults(&o.cfg);
+    mcps_args a;
+    mcps_args_init(&a, argc, argv);
+    while (mcps_args_more(&a))
+        if (parse_option(&a, &o) >= 0)
+            return false;
+    return true;
+}
+
 int mcps_cli_run(int argc, char **argv)
 {
     run_options o = {.deadline = DEFAULT_DEADLINE};
@@ -386,6 +402,8 @@ int mcps_cli_run(int argc, char **argv)
         if (rc >= 0)
             return rc;
     }
+    if (o.nconfig > 1)
+        return mcps_cli_matrix_configs(argc, argv);
     if (o.config && !apply_config(&o, &file))
         return MCPS_EXIT_USAGE;
     if (!o.server && !o.url) {

@@ -41,6 +41,13 @@
 bool mcps_report_write(const mcps_run_result *run, const char *dir, unsigned formats, char *err,
                        size_t errlen);
 
+/* mkdir -p dir; false with err set. */
+bool mcps_report_make_dirs(const char *dir, char *err, size_t errlen);
+/* Write data as dir/name (dir made like mkdir -p) atomically, as mcps_report_write does
+ * its files: for reports built outside this layer (mcpspec matrix's index). */
+bool mcps_report_write_file(const char *dir, const char *name, const mcps_buf *data, char *err,
+                            size_t errlen);
+
 /* Render one format (a single bit) into out. False on allocation failure. */
 bool mcps_report_render(const mcps_run_result *run, unsigned format, mcps_buf *out);
 

@@ -109,7 +109,7 @@ static bool make_one_dir(const char *path, char *err, size_t errlen)
 }
 
 /* mkdir -p. */
-static bool make_dirs(const char *dir, char *err, size_t errlen)
+bool mcps_report_make_dirs(const char *dir, char *err, size_t errlen)
 {
     char *path = strdup(dir);
     if (!path)
@@ -197,7 +197,7 @@ bool mcps_report_write(const mcps_run_result *run, const char *dir, unsigned for
         return fail(err, errlen, "no report directory given");
     if (!formats)
         formats = MCPS_REPORT_ALL;
-    if (!make_dirs(dir, err, errlen))
+    if (!mcps_report_make_dirs(dir, err, errlen))
         return false;
     bool ok = true;
     for (size_t i = 0; ok && i < NFORMATS; i++) {
@@ -212,4 +212,13 @@ bool mcps_report_write(const mcps_run_result *run, const char *dir, unsigned for
     }
     sync_dir(dir);
     return ok;
+}
+
+bool mcps_report_write_file(const char *dir, const char *name, const mcps_buf *data, char *err,
+                            size_t errlen)
+{
+    if (!mcps_report_make_dirs(dir, err, errlen) || !write_atomic(dir, name, data, err, errlen))
+        return false;
+    sync_dir(dir);
+    return true;
 }
