@@ -55,11 +55,12 @@ static int print_json(const char *dir, const mcps_suite_set *set, const mcps_run
 
 static int usage(const char *why)
 {
+    FILE *out = why ? stderr : stdout;
     if (why)
         fprintf(stderr, "mcpspec list: %s\n", why);
-    fprintf(stderr,
+    fprintf(out,
             "usage: mcpspec list [--suite GLOB]... [--case GLOB]... [--suites DIR] [--json]\n");
-    return MCPS_EXIT_USAGE;
+    return why ? MCPS_EXIT_USAGE : MCPS_EXIT_OK;
 }
 
 int mcps_cli_list(int argc, char **argv)
@@ -78,6 +79,8 @@ int mcps_cli_list(int argc, char **argv)
             dir = a.value;
         else if (mcps_args_flag(&a, "--json"))
             json = true;
+        else if (mcps_args_flag(&a, "--help"))
+            return usage(NULL);
         else
             return usage(a.error[0] ? a.error : "unknown argument");
     }

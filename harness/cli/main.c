@@ -81,7 +81,10 @@ int main(int argc, char **argv)
     prctl(PR_SET_CHILD_SUBREAPER, 1);
 #endif
     if (strcmp(argv[1], "--version") == 0) {
-        printf("mcpspec %s\n", MCPS_VERSION);
+        /* Which suites a run would load: an installed copy and a build tree differ. */
+        char buf[4096];
+        printf("mcpspec %s\nsuites: %s\n", MCPS_VERSION,
+               mcps_cli_suites_dir(NULL, buf, sizeof buf));
         return MCPS_EXIT_OK;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
