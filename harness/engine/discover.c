@@ -233,11 +233,30 @@ static bool wanted(const mcps_run_config *cfg, mcps_discovery *d, mcps_rev rev)
                    "not probed: the HTTP+SSE transport (2024-11-05) carries no 2026-07-28");
         return false;
     }
-    if (cfg->revisions && !mcps_rev_set_has(cfg->revisions, rev)) {
+    /* A handshake revision --revision leaves out is still probed: which revisions the target
+     * speaks is what the version-negotiation cases judge its answers by. */
+    if (cfg->revisions && !mcps_rev_set_has(cfg->revisions, rev) && !mcps_rev_is_handshake(rev)) {
         set_detail(&d->probes[rev], "%s", "not probed: excluded by --revision");
         return false;
     }
     return true;
+}
+
+/* A revision probed though --revision left it out: known to be spoken or not, but untested, so
+ * its discovery record is not a check of this run. */
+static void set_aside(const mcps_run_config *cfg, mcps_discovery *d, mcps_rev rev)
+{
+    if (!cfg->revisions || mcps_rev_set_has(cfg->revisions, rev) || !d->probes[rev].probed)
+        return;
+    char was[400];
+    snprintf(was, sizeof was, "%s", d->probes[rev].detail ? d->probes[rev].detail : "");
+    set_detail(&d->probes[rev],
+               "not tested, excluded by --revision (probed for the "
+               "version-negotiation cases: %s)",
+               was);
+    if (d->has_case[rev])
+        mcps_case_result_free(&d->cases[rev]);
+    d->has_case[rev] = false;
 }
 
 void mcps_discover(const mcps_run_config *cfg, mcps_discovery *d)
@@ -263,6 +282,7 @@ void mcps_discover(const mcps_run_config *cfg, mcps_discovery *d)
             snprintf(d->fatal, sizeof d->fatal, "%s", jobs[r].fatal);
         any |= d->probes[r].supported;
         probed |= d->probes[r].probed;
+        set_aside(cfg, d, (mcps_rev)r);
     }
     mcps_discovery_stateless_settle(d, any);
     if (probed && !any && !d->fatal[0])

@@ -410,7 +410,8 @@ static void observer_results(const mcps_run_config *cfg, const mcps_tally *tally
                              const mcps_discovery *d, mcps_run_result *out)
 {
     size_t before = out->ncases;
-    mcps_tally_results(tally, supported_set(d), out);
+    mcps_rev_set tested = supported_set(d) & (cfg->revisions ? cfg->revisions : MCPS_REV_ALL);
+    mcps_tally_results(tally, tested, out);
     for (size_t i = before; i < out->ncases; i++)
         finished_hook(cfg, &out->cases[i]);
 }

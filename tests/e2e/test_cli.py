@@ -58,6 +58,24 @@ class CliTest(unittest.TestCase):
             for name in ("report.json", "junit.xml", "summary.md", "report.html", "report.sarif"):
                 self.assertTrue(os.path.exists(os.path.join(out, name)), name)
 
+    def test_revision_filter_keeps_negotiation_fair(self):
+        """--revision narrows the cases, not what the target is known to speak: the clean server's
+        fallback to its newest revision stays a pass, and the revisions left out are reported as
+        probed but not tested."""
+        with tempfile.TemporaryDirectory() as out:
+            r = run([MCPSPEC, "run", "--server", REFSERVER, "--suite", "lifecycle", "--revision",
+                     "2025-06-18", "--out", out, "--quiet", "--format", "json"])
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(out, "report.json")) as f:
+                report = json.load(f)
+            bad = [(c["id"], c["verdict"]) for c in report["cases"]
+                   if c["verdict"] not in ("PASS", "SKIP")]
+            self.assertEqual(bad, [])
+            self.assertEqual({c["revision"] for c in report["cases"]}, {"2025-06-18"})
+            latest = [p for p in report["revisions"] if p["revision"] == "2025-11-25"][0]
+            self.assertTrue(latest["supported"], latest)
+            self.assertIn("excluded by --revision", latest["detail"])
+
     def test_strict_makes_warn_fail(self):
         server = REFSERVER + " --fault fallback-oldest"
         with tempfile.TemporaryDirectory() as out:
