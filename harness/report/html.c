@@ -50,7 +50,10 @@ static const char style[] =
     "dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}"
     "dt{font-weight:600}dd{margin:0}"
     ".case dl{display:grid;grid-template-columns:max-content 1fr;gap:.3em 1em}"
-    ".case{border:1px solid #d0d7de;border-radius:6px;margin:.4em 0;padding:.3em .6em}"
+    /* Off-screen cases are neither laid out nor painted until scrolled near (find in page
+     * still sees them); "auto" keeps the height they had once shown. */
+    ".case{border:1px solid #d0d7de;border-radius:6px;margin:.4em 0;padding:.3em .6em;"
+    "content-visibility:auto;contain-intrinsic-size:auto 1.5em}"
     ".case>summary{cursor:pointer}.case .title{color:#57606a}"
     ".ids{font-size:.85em;color:#57606a}"
     ".verdict{display:inline-block;min-width:4.5em;font-weight:700}"
