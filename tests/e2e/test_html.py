@@ -163,7 +163,7 @@ class HtmlReportTest(unittest.TestCase):
         received = [w for w in case["wire"] if w["dir"] == "received"]
         self.assertTrue(sent and received)
         select = ("[...document.querySelectorAll('details.case.v-FAIL')].find(d => "
-                  "d.querySelector('summary').innerText.includes(%s))" % json.dumps(
+                  "d.querySelector('summary').textContent.includes(%s))" % json.dumps(
                       case["revision"] + " " + FAILING))
         opened = self.page.eval("""(() => {
             const d = %s;
@@ -174,7 +174,7 @@ class HtmlReportTest(unittest.TestCase):
         self.assertTrue(opened)
         rows = self.wait("""() => {
             const t = (%s).querySelector('table.wire');
-            return t && [...t.tBodies[0].rows].map(r => [...r.cells].map(c => c.innerText));
+            return t && [...t.tBodies[0].rows].map(r => [...r.cells].map(c => c.textContent));
         }""" % select)
         self.assertIsNotNone(rows, "the failing case's wire log was not shown")
         self.assertEqual(len(rows), len(case["wire"]))
@@ -226,7 +226,7 @@ class HtmlReportTest(unittest.TestCase):
             page.eval("document.querySelector('nav.filters button').click()")
             text = page.eval(WAIT_JS % """() => {
                 const t = document.querySelectorAll('table.wire');
-                return t.length && [...t].map(x => x.innerText).join('\\n');
+                return t.length && [...t].map(x => x.textContent).join('\\n');
             }""", timeout=20)
             self.assertIsNotNone(text, "the wire logs were not shown")
             self.assertIn('<script>document.title="pwned"</script>', text)
