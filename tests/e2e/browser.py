@@ -51,7 +51,7 @@ class Browser:
         args = [exe, "--headless", "--remote-debugging-pipe", "--disable-gpu",
                 "--no-first-run", "--no-default-browser-check", "--disable-extensions",
                 "--disable-background-networking", "--disable-component-update",
-                "--disable-sync", "--mute-audio", "--hide-scrollbars",
+                "--disable-sync", "--mute-audio", "--hide-scrollbars", "--disable-dev-shm-usage",
                 "--user-data-dir=" + os.path.join(self.profile.name, "profile"),
                 "--window-size=%d,%d" % VIEWPORT, "about:blank"]
         if os.geteuid() == 0:
