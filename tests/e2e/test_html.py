@@ -41,7 +41,7 @@ SHOTS = os.environ.get("MCPSPEC_HTML_SHOTS")
 # A target whose every byte tries to leave the text it belongs to.
 EVIL = r"""#!/bin/sh
 printf '%s\n' '</script><script>document.title="pwned"</script><!--<script>' >&2
-printf '%s\n' '{"jsonrpc":"2.0","id":"x","result":"</SCRIPT ><img src=x onerror=document.title=1>"}'
+printf '%s\n' '{"jsonrpc":"2.0","id":"x","result":"</SCRIPT ><img src=x onerror=alert(1)>"}'
 printf '</script>\342\200\250<script>document.title="pwned"</script>\n'
 """
 
