@@ -2,24 +2,43 @@
  * html.c - report.html: one self-contained page for a developer chasing a failure.
  *
  * The Autobahn|Testsuite idea: every case with its description, its
- * requirements (text inline and as a tooltip), what was expected, what was
- * observed and the wire log with timestamps and directions. Inline CSS only:
- * no script, no external resource, so the file can be attached to a CI run
- * and opened anywhere. Verdict filters work without JavaScript through
- * :target anchors; failures open by default. A case a baseline excused is
- * marked "baselined" with the entry's reason and stays closed; the entries
- * that fail the run (stale, expired) have a table of their own.
+ * requirements (ID, level and text), what was expected, what was
+ * observed and the wire log with timestamps and directions. No external
+ * resource, so the file can be attached to a CI run and opened anywhere.
+ * Verdict filters work without JavaScript through :target anchors; failures
+ * open by default. A case a baseline excused is marked "baselined" with the
+ * entry's reason and stays closed; the entries that fail the run (stale,
+ * expired) have a table of their own.
  *
- * Everything from the run is escaped as text and attribute, and a Content
- * Security Policy forbids scripts outright as a second line of defence
- * against a peer that sends "</pre><script>".
+ * It must open fast on a full run (thousands of wire entries, megabytes of
+ * them): the summary and the cases are HTML, but the wire logs are one JSON
+ * array, deflated and base64-encoded in an inert block at the end of the
+ * page. html_script.js inflates it the first time a log is needed and builds
+ * a case's table only when the case is opened or scrolled to, so the browser
+ * neither parses megabytes of logs nor builds the DOM of logs nobody reads
+ * (scripts/bench-html measures it).
+ *
+ * Everything from the run is escaped as text and attribute, or in the logs as
+ * JSON with every < > & as \u escapes, and the script writes it as text only.
+ * A Content Security Policy admits that one script by its SHA-256 and nothing
+ * else, a second line of defence against a peer that sends "</pre><script>".
  */
 #include "report/report.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "codec/json.h"
+#include "html_script.h" /* html_script, html_script_sha256: made by html_script.cmake */
 #include "report/report_internal.h"
+
+/* The page being written, and the wire logs gathered for the block at its end. */
+typedef struct page {
+    mcps_buf *b;
+    mcps_buf logs; /* JSON array, one element per case that has a log */
+    size_t nlogs;
+} page;
 
 static const char style[] =
     "body{font:14px/1.45 system-ui,sans-serif;margin:0 auto;max-width:1200px;padding:1em;"
@@ -31,7 +50,10 @@ static const char style[] =
     "dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}"
     "dt{font-weight:600}dd{margin:0}"
     ".case dl{display:grid;grid-template-columns:max-content 1fr;gap:.3em 1em}"
-    ".case{border:1px solid #d0d7de;border-radius:6px;margin:.4em 0;padding:.3em .6em}"
+    /* Off-screen cases are neither laid out nor painted until scrolled near (find in page
+     * still sees them); "auto" keeps the height they had once shown. */
+    ".case{border:1px solid #d0d7de;border-radius:6px;margin:.4em 0;padding:.3em .6em;"
+    "content-visibility:auto;contain-intrinsic-size:auto 1.5em}"
     ".case>summary{cursor:pointer}.case .title{color:#57606a}"
     ".ids{font-size:.85em;color:#57606a}"
     ".verdict{display:inline-block;min-width:4.5em;font-weight:700}"
@@ -45,6 +67,8 @@ static const char style[] =
     ".fatal{border:2px solid #cf222e;padding:.5em}.filters a{margin-right:.8em}"
     ".baselined{font-size:.8em;border:1px solid #6e7781;border-radius:4px;padding:0 .3em;"
     "color:#57606a}"
+    ".wire-slot{color:#57606a;font-size:.9em}"
+    "nav.filters{margin:.8em 0}nav.filters button{font:inherit;font-size:.85em}"
     ".flt{display:block;height:0}"
     ".flt:target~main .case{display:none}"
     "#only-PASS:target~main .v-PASS,#only-FAIL:target~main .v-FAIL,"
@@ -69,7 +93,9 @@ static void put_head(mcps_buf *b, const mcps_run_result *run)
 {
     mcps_buf_puts(b, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                     "style-src 'unsafe-inline'\">\n"
+                     "style-src 'unsafe-inline'; script-src 'sha256-");
+    mcps_report_base64(b, html_script_sha256, sizeof html_script_sha256);
+    mcps_buf_puts(b, "'\">\n"
                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                      "<title>mcpspec report: ");
     put_text(b, run->target);
@@ -186,12 +212,10 @@ static void put_requirements(mcps_buf *b, const mcps_case_result *c)
     mcps_buf_puts(b, "<dt>Requirements</dt><dd><ul>");
     while (mcps_report_next_id(&ids, id, sizeof id)) {
         const mcps_req *r = mcps_catalog_find(id);
-        mcps_buf_puts(b, "<li><abbr title=\"");
-        put_text(b, r ? r->text : "not in the catalog");
-        mcps_buf_puts(b, "\">");
+        mcps_buf_puts(b, "<li><code>");
         put_text(b, id);
-        mcps_buf_printf(b, "</abbr> <b>%s</b> ", r ? mcps_level_name(r->level) : "?");
-        put_text(b, r ? r->text : "");
+        mcps_buf_printf(b, "</code> <b>%s</b> ", r ? mcps_level_name(r->level) : "?");
+        put_text(b, r ? r->text : "not in the catalog");
         if (r && r->source) {
             mcps_buf_puts(b, " <small>(");
             put_text(b, r->source);
@@ -239,35 +263,61 @@ static bool is_utf8(const mcps_wire_entry *w)
     return !keep || mcps_json_utf8_valid(w->bytes, keep, &bad);
 }
 
-static void put_wire_row(mcps_buf *b, const mcps_wire_entry *w)
+/* One entry as a JSON array: time, direction, bytes on the wire, text, and 1 when not UTF-8. */
+static void put_wire_entry(mcps_buf *b, const mcps_wire_entry *w)
 {
-    const char *dir = mcps_wire_dir_name(w->dir);
-    mcps_buf_printf(b, "<tr class=\"d-%s\"><td>", dir);
+    mcps_buf_puts(b, "[\"");
     mcps_report_put_time(b, w->t_us);
-    mcps_buf_printf(b, "</td><td>%s</td><td>%zu</td><td><pre>", dir,
+    mcps_buf_printf(b, "\",\"%s\",%zu,\"", mcps_wire_dir_name(w->dir),
                     w->wire_len > w->len ? w->wire_len : w->len);
-    mcps_report_wire_text(b, w, MCPS_REPORT_WIRE_ENTRY_MAX,
-                          MCPS_ESC_XML | MCPS_ESC_ATTR | MCPS_ESC_LINES);
-    mcps_buf_puts(b, "</pre>");
-    if (!is_utf8(w))
-        mcps_buf_puts(b, "<small>not valid UTF-8: shown with U+FFFD; the exact bytes are in "
-                         "report.json (base64)</small>");
-    mcps_buf_puts(b, "</td></tr>\n");
+    mcps_report_wire_text(b, w, MCPS_REPORT_WIRE_ENTRY_MAX, MCPS_ESC_JS | MCPS_ESC_LINES);
+    mcps_buf_puts(b, is_utf8(w) ? "\"]" : "\",1]");
 }
 
-static void put_wire(mcps_buf *b, const mcps_case_result *c)
+/* A placeholder in the case, and its log as the next element of the JSON array. */
+static void put_wire(page *pg, const mcps_case_result *c)
 {
     size_t shown = mcps_report_wire_shown(c);
     size_t dropped = c->wire_dropped + (c->nwire - shown);
     if (!shown && !dropped)
         return;
-    mcps_buf_puts(b, "<table class=\"wire\"><tr><th>t (s)</th><th>dir</th><th>bytes</th>"
-                     "<th>data</th></tr>\n");
-    for (size_t i = 0; i < shown; i++)
-        put_wire_row(b, &c->wire[i]);
-    mcps_buf_puts(b, "</table>\n");
-    if (dropped)
-        mcps_buf_printf(b, "<p>%zu more wire entries were not kept.</p>\n", dropped);
+    mcps_buf_printf(pg->b,
+                    "<div class=\"wire-slot\" data-log=\"%zu\">Wire log: %zu entries (shown by "
+                    "this page's script; also in report.json).</div>\n",
+                    pg->nlogs, shown);
+    mcps_buf *l = &pg->logs;
+    mcps_buf_printf(l, "%s{\"dropped\":%zu,\"wire\":[", pg->nlogs ? ",\n" : "[", dropped);
+    for (size_t i = 0; i < shown; i++) {
+        if (i)
+            mcps_buf_putc(l, ',');
+        put_wire_entry(l, &c->wire[i]);
+    }
+    mcps_buf_puts(l, "]}");
+    pg->nlogs++;
+}
+
+/* The logs, deflated (zlib format: the browser's DecompressionStream("deflate")) and base64. */
+static void put_logs(page *pg)
+{
+    if (!pg->nlogs)
+        return;
+    mcps_buf_putc(&pg->logs, ']');
+    if (pg->logs.oom) {
+        pg->b->oom = true;
+        return;
+    }
+    uLongf zlen = compressBound((uLong)pg->logs.len);
+    unsigned char *z = malloc(zlen);
+    if (!z || compress2(z, &zlen, (const Bytef *)pg->logs.data, (uLong)pg->logs.len, 6) != Z_OK) {
+        free(z);
+        pg->b->oom = true;
+        return;
+    }
+    mcps_buf_printf(pg->b, "<script type=\"application/octet-stream\" id=\"wire-logs\" "
+                           "data-encoding=\"deflate+base64\">");
+    mcps_report_base64(pg->b, z, zlen);
+    mcps_buf_puts(pg->b, "</script>\n");
+    free(z);
 }
 
 static void put_case_baseline(mcps_buf *b, const mcps_case_baseline *bl)
@@ -288,8 +338,9 @@ static void put_case_baseline(mcps_buf *b, const mcps_case_baseline *bl)
     mcps_buf_puts(b, ")</small></dd>\n");
 }
 
-static void put_case(mcps_buf *b, const mcps_case_result *c, size_t index)
+static void put_case(page *pg, const mcps_case_result *c, size_t index)
 {
+    mcps_buf *b = pg->b;
     mcps_verdict v = mcps_report_verdict(c);
     const char *name = mcps_verdict_name(v);
     bool open = !c->baseline &&
@@ -316,12 +367,13 @@ static void put_case(mcps_buf *b, const mcps_case_result *c, size_t index)
     put_field(b, "Reason", c->reason, true);
     put_notes(b, c);
     mcps_buf_puts(b, "</dl>\n");
-    put_wire(b, c);
+    put_wire(pg, c);
     mcps_buf_puts(b, "</details>\n");
 }
 
-static void put_cases(mcps_buf *b, const mcps_run_result *run)
+static void put_cases(page *pg, const mcps_run_result *run)
 {
+    mcps_buf *b = pg->b;
     mcps_buf_puts(b, "<main>\n");
     for (int r = MCPS_REV_NONE; r < MCPS_REV_COUNT && !b->oom; r++) {
         if (!mcps_report_has_rev(run, (mcps_rev)r))
@@ -330,7 +382,7 @@ static void put_cases(mcps_buf *b, const mcps_run_result *run)
                         mcps_rev_name((mcps_rev)r));
         for (size_t i = 0; i < run->ncases && !b->oom; i++)
             if (run->cases[i].revision == r)
-                put_case(b, &run->cases[i], i);
+                put_case(pg, &run->cases[i], i);
         mcps_buf_puts(b, "</section>\n");
     }
     mcps_buf_puts(b, "</main>\n");
@@ -356,10 +408,13 @@ bool mcps_report_html(const mcps_run_result *run, mcps_buf *out)
     put_baseline(out, run, &t);
     mcps_buf_puts(out, "</header>\n");
     put_filters(out, &t);
-    put_cases(out, run);
+    page pg = {.b = out};
+    put_cases(&pg, run);
+    put_logs(&pg);
+    mcps_buf_free(&pg.logs);
     mcps_buf_printf(out,
                     "<footer><p>mcpspec report; the complete record is report.json "
-                    "(schema version %d).</p></footer>\n</body></html>\n",
-                    MCPS_REPORT_SCHEMA_VERSION);
+                    "(schema version %d).</p></footer>\n<script>%s</script>\n</body></html>\n",
+                    MCPS_REPORT_SCHEMA_VERSION, html_script);
     return !out->oom;
 }

@@ -31,6 +31,9 @@ enum {
     MCPS_ESC_XML = 1u << 1,   /* & < > as entities (XML and HTML text) */
     MCPS_ESC_ATTR = 1u << 2,  /* also quotes, and newline/tab as character references */
     MCPS_ESC_MD = 1u << 3,    /* Markdown punctuation backslashed, & < > as entities */
+    /* The inside of a JSON string in an HTML <script> block: " \ newline tab escaped, and
+     * < > & U+2028 U+2029 as \uXXXX, so no text can end the element or open markup. */
+    MCPS_ESC_JS = 1u << 4,
 };
 
 /* Verdict counts recomputed from the cases, so a report agrees with itself. */

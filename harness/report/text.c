@@ -189,6 +189,24 @@ void mcps_report_base64(mcps_buf *b, const void *data, size_t n)
 
 /* ---- escaping ------------------------------------------------------------------ */
 
+static bool put_js(mcps_buf *b, uint32_t cp, unsigned how)
+{
+    if (!(how & MCPS_ESC_JS))
+        return false;
+    bool lines = how & MCPS_ESC_LINES;
+    if (cp == '"' || cp == '\\') {
+        mcps_buf_putc(b, '\\');
+        mcps_buf_putc(b, (char)cp);
+    } else if (cp == '\n' || cp == '\t') {
+        mcps_buf_puts(b, !lines ? " " : cp == '\n' ? "\\n" : "\\t");
+    } else if (cp == '<' || cp == '>' || cp == '&' || cp == 0x2028 || cp == 0x2029) {
+        mcps_buf_printf(b, "\\u%04x", (unsigned)cp);
+    } else {
+        return false;
+    }
+    return true;
+}
+
 static bool put_space(mcps_buf *b, uint32_t cp, unsigned how)
 {
     if (cp != '\n' && cp != '\t')
@@ -221,7 +239,7 @@ void mcps_report_escape(mcps_buf *b, const char *s, size_t n, unsigned how)
 {
     for (size_t i = 0; i < n;) {
         uint32_t cp = mcps_report_next_cp(s, n, &i);
-        if (put_space(b, cp, how) || put_entity(b, cp, how))
+        if (put_js(b, cp, how) || put_space(b, cp, how) || put_entity(b, cp, how))
             continue;
         cp = mcps_utf8_visible(cp);
         if ((how & MCPS_ESC_MD) && cp < 0x80 && strchr("\\`*_[]|~#$", (int)cp))

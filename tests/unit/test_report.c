@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "codec/json.h"
 #include "schema/jsonschema.h"
@@ -763,6 +764,35 @@ static void test_markdown_cap(void **state)
 
 /* ---- report.html --------------------------------------------------------------- */
 
+/* The wire logs' block of report.html, base64-decoded and inflated: the JSON array. */
+static char *html_logs(const char *html)
+{
+    const char *start = strstr(html, "id=\"wire-logs\"");
+    assert_non_null(start);
+    start = strchr(start, '>') + 1;
+    const char *end = strstr(start, "</script>");
+    assert_non_null(end);
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    size_t n = 0;
+    unsigned char *z = malloc((size_t)(end - start));
+    assert_non_null(z);
+    uint32_t acc = 0;
+    int bits = 0;
+    for (const char *p = start; p < end && *p != '='; p++) {
+        const char *d = strchr(digits, *p);
+        assert_non_null(d);
+        acc = (acc << 6) | (uint32_t)(d - digits);
+        if ((bits += 6) >= 8)
+            z[n++] = (unsigned char)(acc >> (bits -= 8));
+    }
+    uLongf len = 1 << 20;
+    char *json = calloc(1, len + 1);
+    assert_non_null(json);
+    assert_int_equal(uncompress((Bytef *)json, &len, z, n), Z_OK);
+    free(z);
+    return json;
+}
+
 static void test_html(void **state)
 {
     (void)state;
@@ -773,18 +803,53 @@ static void test_html(void **state)
     assert_true(mcps_json_utf8_valid(html, len, &bad));
     for (size_t i = 0; i < len; i++)
         assert_true((unsigned char)html[i] >= 0x20 || html[i] == '\n');
-    assert_null(strstr(html, "<script"));
+    /* The script and the logs' inert block, nothing else; the CSP admits the script. */
+    assert_int_equal(count_of(html, "<script"), 2);
+    assert_int_equal(count_of(html, "</script>"), 2);
+    assert_non_null(strstr(html, "<script type=\"application/octet-stream\" id=\"wire-logs\""));
+    assert_non_null(strstr(html, "script-src 'sha256-"));
     assert_null(strstr(html, "http://"));
     assert_non_null(strstr(html, "Content-Security-Policy"));
     assert_non_null(strstr(html, "&lt;script&gt;alert(1)&lt;/script&gt;"));
     assert_int_equal(count_of(html, "<details class=\"case"), NFIXTURE);
     assert_int_equal(count_of(html, "</details>"), NFIXTURE);
-    assert_non_null(strstr(html, "<abbr title=\"If the server supports"));
-    assert_non_null(strstr(html, "<td>+0.000123</td><td>sent</td>"));
+    assert_non_null(
+        strstr(html, "<li><code>LIFE-VER-003</code> <b>MUST</b> If the server supports"));
     assert_non_null(strstr(html, "href=\"#only-FAIL\""));
-    assert_int_equal(count_of(html, "not valid UTF-8"), 1);
+    assert_int_equal(count_of(html, "class=\"wire-slot\""), 2); /* the cases with a log */
+
+    /* The logs: JSON, one per case that has one, with no character that could close or bend the
+     * block. */
+    char *logs = html_logs(html);
+    cJSON *root = mcps_json_parse_simple(logs, strlen(logs));
+    assert_non_null(root);
+    assert_int_equal(cJSON_GetArraySize(root), 2);
+    cJSON_Delete(root);
+    assert_null(strpbrk(logs, "<>&"));
+    assert_non_null(strstr(logs, "[\"+0.000123\",\"sent\",46,\"{\\\"jsonrpc\\\":"));
+    assert_non_null(
+        strstr(logs, "]]\\u003e\\u003cscript\\u003ealert(1)\\u003c/script\\u003e\\u0026amp;"));
+    assert_non_null(strstr(logs, "line1 ```\\nline2\""));
+    assert_non_null(strstr(logs, "\"dropped\":2,"));
+    assert_int_equal(count_of(logs, "\",1]"), 1); /* the entry that is not UTF-8 */
+    free(logs);
     free(html);
     free_run(run);
+}
+
+/* MCPS_ESC_JS: a JSON string that nothing can end a <script> element from. */
+static void test_escape_js(void **state)
+{
+    (void)state;
+    mcps_buf b = {0};
+    const char in[] = "\"\\</script><!--\n\t&\xE2\x80\xA8\xE2\x80\xA9\x01";
+    mcps_report_escape(&b, in, sizeof in - 1, MCPS_ESC_JS | MCPS_ESC_LINES);
+    assert_string_equal(b.data, "\\\"\\\\\\u003c/script\\u003e\\u003c!--\\n\\t\\u0026\\u2028\\u2029"
+                                "\xE2\x90\x81");
+    mcps_buf_clear(&b);
+    mcps_report_escape(&b, "a\nb", 3, MCPS_ESC_JS);
+    assert_string_equal(b.data, "a b");
+    mcps_buf_free(&b);
 }
 
 /* ---- writing ------------------------------------------------------------------- */
@@ -1179,6 +1244,7 @@ int main(void)
         cmocka_unit_test(test_markdown),
         cmocka_unit_test(test_markdown_cap),
         cmocka_unit_test(test_html),
+        cmocka_unit_test(test_escape_js),
         cmocka_unit_test(test_write),
         cmocka_unit_test(test_formats),
         cmocka_unit_test(test_text),
