@@ -78,12 +78,14 @@ rpath=(-Wl,-rpath,'$ORIGIN/lib')
 # engine); the archive lets each target link only the objects it uses.
 # The HTTP client and the server host are left out: they need libcurl, which
 # the fuzzing image does not have, and no target reaches them; http_absent.c
-# stands in for them, refusing every call.
+# stands in for them, refusing every call. The same for the YAML reader of
+# baselines (libyaml): yaml_absent.c.
 lib_sources=("$root"/harness/{base,codec,uri,schema,transport,session,engine}/*.c
-  "$root"/fuzz/oss-fuzz/http_absent.c)
+  "$root"/fuzz/oss-fuzz/http_absent.c "$root"/fuzz/oss-fuzz/yaml_absent.c)
 objs=()
 for src in "${lib_sources[@]}"; do
   case $src in */harness/transport/http*.c | */harness/transport/host.c) continue ;; esac
+  case $src in */harness/engine/yaml_tree.c) continue ;; esac
   obj="$WORK/obj/mcps_$(basename "${src%.c}").o"
   $CC $CFLAGS "${cflags[@]}" -c "$src" -o "$obj"
   objs+=("$obj")

@@ -274,7 +274,9 @@ static int make_baseline(const baseline_options *o, const cJSON *root, const cJS
     for (const cJSON *c = cases->child; c && ok; c = c->next)
         ok = add_case(&l, c, o->verdicts, date);
     mcps_buf text = {0};
-    if (ok)
+    if (ok && mcps_baseline_is_yaml_name(o->out))
+        mcps_baseline_render_yaml(l.items, l.n, &text);
+    else if (ok)
         mcps_baseline_render(l.items, l.n, &text);
     if (!ok || text.oom) {
         fprintf(stderr, "mcpspec baseline: out of memory\n");

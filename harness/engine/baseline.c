@@ -269,11 +269,12 @@ static void put_string(mcps_buf *out, const char *s)
     mcps_json_delete(node);
 }
 
+/* ["FAIL", "WARN"]: JSON, and YAML's flow sequence too. */
 static void put_verdicts(mcps_buf *out, unsigned verdicts)
 {
     static const mcps_verdict order[] = {MCPS_VERDICT_FAIL, MCPS_VERDICT_WARN, MCPS_VERDICT_ERROR};
     const char *sep = "";
-    mcps_buf_puts(out, ", \"verdicts\": [");
+    mcps_buf_putc(out, '[');
     for (size_t i = 0; i < sizeof order / sizeof *order; i++)
         if (verdicts & MCPS_BASELINE_VERDICT(order[i])) {
             mcps_buf_printf(out, "%s\"%s\"", sep, mcps_verdict_name(order[i]));
@@ -287,8 +288,10 @@ static void put_entry(mcps_buf *out, const mcps_baseline_entry *e)
     mcps_buf_printf(out, "    {\"%s\": ", e->requirement ? "requirement" : "case");
     put_string(out, e->match);
     mcps_buf_printf(out, ", \"revision\": \"%s\"", revision_text(e));
-    if (e->verdicts != MCPS_BASELINE_DEFAULT_VERDICTS)
+    if (e->verdicts != MCPS_BASELINE_DEFAULT_VERDICTS) {
+        mcps_buf_puts(out, ", \"verdicts\": ");
         put_verdicts(out, e->verdicts);
+    }
     mcps_buf_puts(out, ", \"reason\": ");
     put_string(out, e->reason);
     if (e->expires[0])
@@ -305,4 +308,51 @@ void mcps_baseline_render(const mcps_baseline_entry *entries, size_t n, mcps_buf
         put_entry(out, &entries[i]);
     }
     mcps_buf_puts(out, n ? "\n  ]\n}\n" : "]\n}\n");
+}
+
+/* A JSON string, which YAML reads as a double-quoted scalar once the characters YAML does not
+ * allow in a stream (C1 controls, U+FFFE, U+FFFF), which JSON leaves as they are, are escaped. */
+static void put_yaml_string(mcps_buf *out, const char *s)
+{
+    mcps_buf json = {0};
+    put_string(&json, s);
+    const unsigned char *p = (const unsigned char *)(json.data ? json.data : "");
+    for (size_t i = 0; i < json.len; i++) {
+        if (p[i] == 0xC2 && i + 1 < json.len && p[i + 1] >= 0x80 && p[i + 1] <= 0x9F) {
+            mcps_buf_printf(out, "\\u%04X", p[++i]);
+        } else if (p[i] == 0xEF && i + 2 < json.len && p[i + 1] == 0xBF && p[i + 2] >= 0xBE) {
+            mcps_buf_printf(out, "\\u%04X", 0xFFC0 + (p[i + 2] & 0x3F));
+            i += 2;
+        } else {
+            mcps_buf_putc(out, (char)p[i]);
+        }
+    }
+    out->oom |= json.oom;
+    mcps_buf_free(&json);
+}
+
+/* YAML block style; each value a JSON string, which YAML reads as a double-quoted scalar. */
+static void put_entry_yaml(mcps_buf *out, const mcps_baseline_entry *e)
+{
+    mcps_buf_printf(out, "  - %s: ", e->requirement ? "requirement" : "case");
+    put_yaml_string(out, e->match);
+    mcps_buf_printf(out, "\n    revision: \"%s\"\n", revision_text(e));
+    if (e->verdicts != MCPS_BASELINE_DEFAULT_VERDICTS) {
+        mcps_buf_puts(out, "    verdicts: ");
+        put_verdicts(out, e->verdicts);
+        mcps_buf_putc(out, '\n');
+    }
+    mcps_buf_puts(out, "    reason: ");
+    put_yaml_string(out, e->reason);
+    mcps_buf_putc(out, '\n');
+    if (e->expires[0])
+        mcps_buf_printf(out, "    expires: \"%s\"\n", e->expires);
+}
+
+void mcps_baseline_render_yaml(const mcps_baseline_entry *entries, size_t n, mcps_buf *out)
+{
+    mcps_buf_printf(out, "schema: %s\nversion: %d\nexpected:%s\n", MCPS_BASELINE_SCHEMA,
+                    MCPS_BASELINE_VERSION, n ? "" : " []");
+    for (size_t i = 0; i < n; i++)
+        put_entry_yaml(out, &entries[i]);
 }

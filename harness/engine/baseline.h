@@ -83,5 +83,9 @@ bool mcps_baseline_apply(const mcps_baseline *b, const mcps_suite_set *suites, c
 
 /* Write entries as a baseline file, one entry a line, so that a person can edit it. */
 void mcps_baseline_render(const mcps_baseline_entry *entries, size_t n, mcps_buf *out);
+/* The same in YAML (block style, an entry a few lines), for a file named *.yaml or *.yml. */
+void mcps_baseline_render_yaml(const mcps_baseline_entry *entries, size_t n, mcps_buf *out);
+/* A baseline file's name says YAML: *.yaml or *.yml. */
+bool mcps_baseline_is_yaml_name(const char *path);
 
 #endif

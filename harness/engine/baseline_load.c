@@ -6,9 +6,12 @@
  * unknown members are errors (a typo must not drop an expiry), every entry
  * needs a reason, and an entry written twice is refused. The file is parsed
  * with the strict codec; lines are found by walking the text, which is known
- * to be valid JSON by then, once for the element starts of "expected".
+ * to be valid JSON by then, once for the element starts of "expected". A file
+ * named *.yaml or *.yml is YAML (yaml_tree.c), read into the same tree, its
+ * lines kept per node; the rules are the same.
  */
 #include "engine/baseline.h"
+#include "engine/yaml_tree.h"
 
 #include "base/array.h"
 #include "codec/json.h"
@@ -32,6 +35,7 @@ typedef struct loader {
     size_t errlen;
     spot *entries; /* each element of "expected" */
     size_t nentries;
+    const mcps_yaml_tree *yaml; /* a YAML file: the lines of its nodes */
 } loader;
 
 /* ---- where things are in the text ------------------------------------------------- */
@@ -146,10 +150,33 @@ static bool fail(loader *ld, size_t line, const char *fmt, ...)
     return false;
 }
 
+/* The line of the top-level member key, else 1. */
+static size_t root_line(const loader *ld, const char *key)
+{
+    size_t at;
+    if (ld->yaml) {
+        size_t line =
+            mcps_yaml_line_of(ld->yaml, cJSON_GetObjectItemCaseSensitive(ld->yaml->root, key));
+        return line ? line : 1;
+    }
+    return member_at(ld, skip_ws(ld, 0), key, &at) ? line_at(ld, at) : 1;
+}
+
+static size_t yaml_entry_line(const loader *ld, size_t i, const char *key)
+{
+    const cJSON *expected = cJSON_GetObjectItemCaseSensitive(ld->yaml->root, "expected");
+    const cJSON *entry = cJSON_GetArrayItem(expected, (int)i);
+    size_t line =
+        key ? mcps_yaml_line_of(ld->yaml, cJSON_GetObjectItemCaseSensitive(entry, key)) : 0;
+    return line ? line : mcps_yaml_line_of(ld->yaml, entry);
+}
+
 /* The line of entry i's member key, else of the entry itself. */
 static size_t entry_line(const loader *ld, size_t i, const char *key)
 {
     size_t at;
+    if (ld->yaml)
+        return yaml_entry_line(ld, i, key);
     if (i >= ld->nentries)
         return 0;
     if (key && member_at(ld, ld->entries[i].at, key, &at))
@@ -219,11 +246,8 @@ static bool only_members(loader *ld, const cJSON *obj, size_t entry, const char 
             ok |= strcmp(m->string, allowed[i]) == 0;
         if (ok)
             continue;
-        if (entry == (size_t)-1) {
-            size_t at;
-            size_t line = member_at(ld, skip_ws(ld, 0), m->string, &at) ? line_at(ld, at) : 1;
-            return fail(ld, line, "unknown member \"%.60s\"", m->string);
-        }
+        if (entry == (size_t)-1)
+            return fail(ld, root_line(ld, m->string), "unknown member \"%.60s\"", m->string);
         return fail_entry(ld, entry, m->string,
                           "unknown member (an entry has case or "
                           "requirement, revision, reason, expires, verdicts)");
@@ -354,7 +378,8 @@ static bool load_header(loader *ld, const cJSON *root)
     static const char *const allowed[] = {"$schema",     "schema",   "version",
                                           "description", "expected", NULL};
     if (!cJSON_IsObject(root))
-        return fail(ld, 1, "a baseline is a JSON object (docs/baseline.md)");
+        return fail(ld, 1, "a baseline is a %s (docs/baseline.md)",
+                    ld->yaml ? "YAML mapping" : "JSON object");
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
     if (cJSON_IsString(schema) && strcmp(schema->valuestring, "mcpspec-report") == 0)
         return fail(ld, 1,
@@ -363,12 +388,11 @@ static bool load_header(loader *ld, const cJSON *root)
                     ld->path);
     if (!only_members(ld, root, (size_t)-1, allowed))
         return false;
-    size_t at;
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, MCPS_BASELINE_SCHEMA) != 0)
-        return fail(ld, member_at(ld, skip_ws(ld, 0), "schema", &at) ? line_at(ld, at) : 1,
+        return fail(ld, root_line(ld, "schema"),
                     "schema: \"" MCPS_BASELINE_SCHEMA "\" is required");
     const cJSON *version = cJSON_GetObjectItemCaseSensitive(root, "version");
-    size_t vline = member_at(ld, skip_ws(ld, 0), "version", &at) ? line_at(ld, at) : 1;
+    size_t vline = root_line(ld, "version");
     if (!cJSON_IsNumber(version) || !mcps_json_number_is_integer(version))
         return fail(ld, vline, "version: the integer %d is required", MCPS_BASELINE_VERSION);
     if (version->valuedouble != MCPS_BASELINE_VERSION)
@@ -376,8 +400,7 @@ static bool load_header(loader *ld, const cJSON *root)
                     mcps_json_number_text(version), MCPS_BASELINE_VERSION);
     const cJSON *expected = cJSON_GetObjectItemCaseSensitive(root, "expected");
     if (!cJSON_IsArray(expected))
-        return fail(ld, member_at(ld, skip_ws(ld, 0), "expected", &at) ? line_at(ld, at) : 1,
-                    "expected: an array of entries is required");
+        return fail(ld, root_line(ld, "expected"), "expected: an array of entries is required");
     return true;
 }
 
@@ -389,7 +412,7 @@ static bool load_root(loader *ld, const cJSON *root, mcps_baseline *out)
     size_t n = (size_t)cJSON_GetArraySize(expected);
     if (n > MCPS_BASELINE_MAX_ENTRIES)
         return fail(ld, 0, "%zu entries: at most %zu", n, MCPS_BASELINE_MAX_ENTRIES);
-    if (!find_entries(ld) || ld->nentries != n ||
+    if ((!ld->yaml && (!find_entries(ld) || ld->nentries != n)) ||
         !mcps_array_reserve(&out->entries, &out->cap, n ? n : 1, sizeof *out->entries, 1))
         return fail(ld, 0, "out of memory");
     size_t i = 0;
@@ -410,6 +433,33 @@ static bool parse_text(loader *ld, mcps_json_result *r)
     return true;
 }
 
+bool mcps_baseline_is_yaml_name(const char *path)
+{
+    size_t n = strlen(path);
+    return (n > 5 && strcmp(path + n - 5, ".yaml") == 0) ||
+           (n > 4 && strcmp(path + n - 4, ".yml") == 0);
+}
+
+static bool parse_yaml(loader *ld, mcps_yaml_tree *t)
+{
+    size_t line;
+    char why[400];
+    return mcps_yaml_parse(ld->text, ld->len, t, &line, why, sizeof why) ||
+           fail(ld, line, "%s", why);
+}
+
+/* A YAML file's tree, given to the JSON loader as the strict codec's result. */
+static bool parse_any(loader *ld, mcps_yaml_tree *t, mcps_json_result *r)
+{
+    if (!mcps_baseline_is_yaml_name(ld->path))
+        return parse_text(ld, r);
+    if (!parse_yaml(ld, t))
+        return false;
+    ld->yaml = t;
+    r->root = t->root;
+    return true;
+}
+
 bool mcps_baseline_parse(const char *path, const char *text, size_t len, mcps_baseline *out,
                          char *err, size_t errlen)
 {
@@ -417,10 +467,14 @@ bool mcps_baseline_parse(const char *path, const char *text, size_t len, mcps_ba
     *out = (mcps_baseline){0};
     err[0] = '\0';
     mcps_json_result r = {0};
-    bool ok = parse_text(&ld, &r) && load_root(&ld, r.root, out);
+    mcps_yaml_tree yaml = {0};
+    bool ok = parse_any(&ld, &yaml, &r) && load_root(&ld, r.root, out);
     if (ok && !(out->file = strdup(path)))
         ok = fail(&ld, 0, "out of memory");
-    mcps_json_delete(r.root);
+    if (ld.yaml)
+        mcps_yaml_free(&yaml);
+    else
+        mcps_json_delete(r.root);
     free(ld.entries);
     if (!ok)
         mcps_baseline_free(out);

@@ -165,6 +165,26 @@ class BaselineTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         self.assertEqual(report["summary"]["baselined"], 1)
 
+    def test_round_trip_yaml(self):
+        """A file named *.yaml is written and read as YAML; a broken one names its line."""
+        r, _ = self.mcpspec_run("first")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        out = self.path("made.yaml")
+        made = run([MCPSPEC, "baseline", "--from", self.path("first/report.json"), "--out", out])
+        self.assertEqual(made.returncode, 0, made.stderr)
+        with open(out) as f:
+            text = f.read()
+        self.assertTrue(text.startswith("schema: mcpspec-baseline\nversion: 1\nexpected:\n"), text)
+        self.assertIn('  - case: "%s"\n    revision: "%s"\n' % (CASE, REV), text)
+        r, report = self.mcpspec_run("again", baseline=out)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(report["summary"]["baselined"], 1)
+        with open(out, "a") as f:
+            f.write("    expire: 2030-01-01\n")
+        r, _ = self.mcpspec_run("broken", baseline=out)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn(out + ":8: expected[0].expire: unknown member", r.stderr)
+
     def test_baseline_command_usage(self):
         for args in ([], ["--from", "x.json"], ["--out", "y.json"],
                      ["--from", "x.json", "--out", "y.json", "--verdicts", "PASS"],

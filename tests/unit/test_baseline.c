@@ -4,7 +4,8 @@
  * the judgement of entries against a run built by hand: excused, stale (what
  * it lists passes, or fails on another requirement, or no check names it),
  * expired, and not judged (revision not run, SKIP, ERROR), with the exit
- * codes that follow. Also: a rendered baseline parses back to the same entries.
+ * codes that follow. Also: a rendered baseline parses back to the same entries,
+ * in JSON and in YAML, and a broken YAML file is refused with its line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -400,13 +401,134 @@ static void test_render_round_trip(void **state)
     mcps_buf_free(&out);
 }
 
+static bool parse_yaml(const char *text, mcps_baseline *b, char *err, size_t n)
+{
+    return mcps_baseline_parse("b.yaml", text, strlen(text), b, err, n);
+}
+
+static void test_yaml(void **state)
+{
+    (void)state;
+    const char *text = "# known failures\n"
+                       "schema: mcpspec-baseline\n"
+                       "version: 1\n"
+                       "expected:\n"
+                       "  - case: errors/parse-error\n"
+                       "    revision: 2025-06-18\n"
+                       "    reason: 'the SDK answers -32603: sdk#412'\n"
+                       "    expires: 2027-03-31\n"
+                       "  - requirement: RPC-ERR-002\n"
+                       "    revision: all\n"
+                       "    verdicts: [WARN]\n"
+                       "    reason: >-\n"
+                       "      folded\n"
+                       "      text\n";
+    mcps_baseline b;
+    char err[300];
+    if (!parse_yaml(text, &b, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(b.n, 2);
+    assert_string_equal(b.entries[0].match, "errors/parse-error");
+    assert_int_equal(b.entries[0].revision, MCPS_REV_2025_06_18);
+    assert_string_equal(b.entries[0].expires, "2027-03-31");
+    assert_int_equal(b.entries[0].line, 5);
+    assert_true(b.entries[1].requirement);
+    assert_int_equal(b.entries[1].verdicts, MCPS_BASELINE_VERDICT(MCPS_VERDICT_WARN));
+    assert_string_equal(b.entries[1].reason, "folded text");
+    assert_int_equal(b.entries[1].line, 9);
+    mcps_baseline_free(&b);
+}
+
+#define YHEAD "schema: mcpspec-baseline\nversion: 1\nexpected:\n"
+static const struct {
+    const char *text, *want;
+} broken_yaml[] = {
+    {YHEAD "  - case: a/b\n    revision: all\n    reason: r\n    expire: 2030-01-01\n",
+     "b.yaml:7: expected[0].expire: unknown member"},
+    {YHEAD "  - case: a/b\n    revision: all\n    reason: r\n    reason: s\n",
+     "b.yaml:7: the key \"reason\" is written twice"},
+    {YHEAD "  - case: [a/b\n", "b.yaml:5: invalid YAML"},
+    {"x: &a 1\ny: *a\n", "b.yaml:2: aliases (*name) are not allowed"},
+    {YHEAD "  - case: a/b\n    revision: all\n    reason: r\n---\nx: 1\n",
+     "b.yaml:7: one YAML document only"},
+    {YHEAD "  - ? [a]\n    : b\n", "b.yaml:4: a key must be a plain string"},
+    {"schema: mcpspec-baseline\nversion: \"1\"\nexpected: []\n",
+     "b.yaml:2: version: the integer 1 is required"},
+    {"- 1\n", "b.yaml:1: a baseline is a YAML mapping"},
+    {"", "b.yaml:1: the file is empty"},
+    {YHEAD "  - case: a/b\n    revision: all\n    reason: r\n  - case: a/b\n    revision: "
+           "all\n    reason: s\n",
+     "b.yaml:7: expected[1].case: \"a/b\" on all is already listed on line 4"},
+};
+
+static void test_yaml_broken(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof broken_yaml / sizeof *broken_yaml; i++) {
+        mcps_baseline b;
+        char err[400];
+        if (parse_yaml(broken_yaml[i].text, &b, err, sizeof err))
+            fail_msg("accepted broken YAML %zu", i);
+        if (strncmp(err, broken_yaml[i].want, strlen(broken_yaml[i].want)) != 0)
+            fail_msg("YAML %zu: got \"%s\", want \"%s...\"", i, err, broken_yaml[i].want);
+    }
+}
+
+static void test_render_yaml_round_trip(void **state)
+{
+    (void)state;
+    mcps_baseline_entry entries[] = {
+        {.match = "errors/parse-error",
+         .revision = MCPS_REV_2025_06_18,
+         .verdicts =
+             MCPS_BASELINE_VERDICT(MCPS_VERDICT_FAIL) | MCPS_BASELINE_VERDICT(MCPS_VERDICT_ERROR),
+         .reason = "\"quoted\" \\ \xE2\x80\xA6 C1 \xC2\x85 and \xEF\xBF\xBE: #not a comment"},
+        {.requirement = true,
+         .match = "RPC-ERR-002",
+         .revision = MCPS_REV_NONE,
+         .verdicts = MCPS_BASELINE_DEFAULT_VERDICTS,
+         .reason = "- r: x",
+         .expires = "2030-01-31"},
+    };
+    mcps_buf out = {0};
+    mcps_baseline_render_yaml(entries, 2, &out);
+    assert_false(out.oom);
+    mcps_baseline b;
+    char err[300];
+    if (!parse_yaml(out.data, &b, err, sizeof err))
+        fail_msg("%s\n%s", err, out.data);
+    assert_int_equal(b.n, 2);
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(b.entries[i].requirement, entries[i].requirement);
+        assert_string_equal(b.entries[i].match, entries[i].match);
+        assert_int_equal(b.entries[i].revision, entries[i].revision);
+        assert_int_equal(b.entries[i].verdicts, entries[i].verdicts);
+        assert_string_equal(b.entries[i].reason, entries[i].reason);
+        assert_string_equal(b.entries[i].expires, entries[i].expires);
+    }
+    mcps_baseline_free(&b);
+    mcps_buf_clear(&out);
+    mcps_baseline_render_yaml(NULL, 0, &out);
+    assert_true(parse_yaml(out.data, &b, err, sizeof err));
+    assert_int_equal(b.n, 0);
+    mcps_baseline_free(&b);
+    mcps_buf_free(&out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse),      cmocka_unit_test(test_broken_files),
-        cmocka_unit_test(test_load_file),  cmocka_unit_test(test_apply),
-        cmocka_unit_test(test_exit_codes), cmocka_unit_test(test_unknown_checks),
-        cmocka_unit_test(test_find),       cmocka_unit_test(test_render_round_trip),
+        cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_broken_files),
+        cmocka_unit_test(test_load_file),
+        cmocka_unit_test(test_apply),
+        cmocka_unit_test(test_exit_codes),
+        cmocka_unit_test(test_unknown_checks),
+        cmocka_unit_test(test_find),
+        cmocka_unit_test(test_render_round_trip),
+        cmocka_unit_test(test_yaml),
+        cmocka_unit_test(test_yaml_broken),
+        cmocka_unit_test(test_render_yaml_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
