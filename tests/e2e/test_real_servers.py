@@ -178,6 +178,41 @@ class RealServerTest(unittest.TestCase):
         self.assertTrue(any(c["revision"] == "2024-11-05" and c["verdict"] == "PASS"
                             for c in report["cases"] if c["suite"] == "ping"))
 
+    def test_server_everything_versions_diff(self):
+        """`mcpspec diff` between two releases of a real server: server-everything 2025.11.25
+        and 2026.8.31 over Streamable HTTP, each a default run (no tool-call consent). The
+        changes it lists (revision, case, old -> new verdict) equal the snapshot."""
+        runs = {}
+        for version, package in (("2025.11.25", "mcpspec-server-everything-2025.11.25"),
+                                 ("2026.8.31", os.path.join("@modelcontextprotocol",
+                                                           "server-everything"))):
+            script = os.path.join(self.modules, "..", package, "dist", "index.js")
+            runs[version] = self.run_http("server-everything-%s-http" % version,
+                                          os.path.normpath(script) + " streamableHttp", "/mcp",
+                                          "streamable-http", snapshot=False)
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for version in ("2025.11.25", "2026.8.31"):
+                paths.append(os.path.join(tmp, version + ".json"))
+                with open(paths[-1], "w", encoding="utf-8") as f:
+                    json.dump(runs[version], f)
+            r = subprocess.run([MCPSPEC, "diff"] + paths, capture_output=True, text=True,
+                               timeout=60)
+        self.assertIn(r.returncode, (0, 1), r.stderr)
+        got = sorted(" ".join(line.split()[:5]) for line in r.stdout.splitlines()
+                     if line.startswith("  ") and " -> " in line)
+        self.assertTrue(got, "two releases a year apart and no change: " + r.stdout)
+        self.assertEqual(r.returncode, 1 if "New failures" in r.stdout else 0, r.stdout)
+        path = os.path.join(SNAPSHOTS, "server-everything-2025.11.25-to-2026.8.31.diff")
+        if UPDATE or not os.path.exists(path):
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("# mcpspec diff between two releases, over Streamable HTTP: revision "
+                        "case OLD -> NEW (tests/e2e/test_real_servers.py)\n")
+                f.write("\n".join(got) + "\n")
+        with open(path, encoding="utf-8") as f:
+            want = [l.rstrip("\n") for l in f if l.strip() and not l.startswith("#")]
+        self.assertEqual(got, want, "the diff between the releases changed:\n" + r.stdout)
+
     def test_server_basic_vanillajs_http(self):
         """Stateless Streamable HTTP (no Mcp-Session-Id), from the 2.0 SDK packages."""
         script = os.path.join(self.modules, "server-basic-vanillajs", "dist", "index.js")
