@@ -61,6 +61,8 @@ static void compact_inbox(mcps_session *s)
             s->inbox[k++] = s->inbox[i];
     }
     s->ninbox = k;
+    if (!k) /* the session bounds what its inbox holds; an empty one holds nothing */
+        s->inbox_bytes = 0;
 }
 
 static double through_session(char **argv, int pings)
