@@ -11,6 +11,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "base/array.h"
+#include "base/file.h"
 #include "codec/json.h"
 #include "engine/baseline.h"
 
@@ -96,25 +97,16 @@ static int parse_options(int argc, char **argv, baseline_options *o)
 
 static char *read_report(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "mcpspec baseline: %s: cannot open: %s\n", path, strerror(errno));
-        return NULL;
-    }
     mcps_buf b = {0};
-    char chunk[65536];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len <= MCPS_JSON_DEFAULT_MAX_BYTES)
-        mcps_buf_append(&b, chunk, got);
-    bool bad = ferror(f) != 0 || b.oom || b.len > MCPS_JSON_DEFAULT_MAX_BYTES;
-    fclose(f);
-    if (bad) {
-        fprintf(stderr, "mcpspec baseline: %s: cannot read it whole\n", path);
+    int err = mcps_file_read(&b, path, MCPS_JSON_DEFAULT_MAX_BYTES);
+    if (err) {
+        fprintf(stderr, "mcpspec baseline: %s: %s%s\n", path, err == EFBIG ? "" : "cannot open: ",
+                err == EFBIG ? "larger than a report mcpspec writes" : strerror(err));
         mcps_buf_free(&b);
         return NULL;
     }
     *len = b.len;
-    return b.data ? mcps_buf_take(&b) : strdup("");
+    return mcps_buf_take(&b);
 }
 
 static const char *member_text(const cJSON *o, const char *key)

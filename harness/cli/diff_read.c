@@ -10,6 +10,7 @@
  */
 #include "base/array.h"
 #include "base/buf.h"
+#include "base/file.h"
 #include "cli/diff.h"
 #include "codec/json.h"
 
@@ -113,25 +114,15 @@ static void set_path(mcps_diff_report *r, const char *given)
 /* The file's bytes: at most DIFF_MAX_FILE of them, since a report is parsed whole. */
 static bool read_all(mcps_diff_report *r, mcps_buf *text)
 {
-    FILE *f = fopen(r->path, "rb");
-    if (!f) {
-        snprintf(r->err, sizeof r->err, "%s: cannot open: %s", r->path, strerror(errno));
-        return false;
-    }
-    char chunk[65536];
-    size_t got;
-    while (text->len <= DIFF_MAX_FILE && (got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        mcps_buf_append(text, chunk, got);
-    int err = ferror(f) ? (errno ? errno : EIO) : 0;
-    fclose(f);
-    if (err)
-        snprintf(r->err, sizeof r->err, "%s: cannot read: %s", r->path, strerror(err));
-    else if (text->len > DIFF_MAX_FILE)
+    int err = mcps_file_read(text, r->path, DIFF_MAX_FILE);
+    if (err == ENOMEM)
+        return out_of_memory(r);
+    if (err == EFBIG)
         snprintf(r->err, sizeof r->err, "%s: larger than %zu MiB: not a report mcpspec writes",
                  r->path, DIFF_MAX_FILE >> 20);
-    else if (text->oom)
-        return out_of_memory(r);
-    return !err && text->len <= DIFF_MAX_FILE;
+    else if (err)
+        snprintf(r->err, sizeof r->err, "%s: cannot open: %s", r->path, strerror(err));
+    return !err;
 }
 
 static size_t line_of(const char *s, size_t offset, size_t *column)

@@ -17,6 +17,7 @@
  */
 #include "base/array.h"
 #include "base/buf.h"
+#include "base/file.h"
 #include "cli/cli.h"
 #include "cli/matrix.h"
 #include "codec/json.h"
@@ -457,25 +458,16 @@ static bool load_root(mfile *f, const cJSON *root, mcps_matrix *m)
 
 static char *read_file(const char *path, size_t *len)
 {
-    FILE *in = fopen(path, "rb");
-    if (!in) {
-        fprintf(stderr, "mcpspec matrix: %s: cannot open: %s\n", path, strerror(errno));
-        return NULL;
-    }
     mcps_buf b = {0};
-    char chunk[65536];
-    size_t got;
-    while (b.len <= MATRIX_MAX_FILE && (got = fread(chunk, 1, sizeof chunk, in)) > 0)
-        mcps_buf_append(&b, chunk, got);
-    bool bad = ferror(in) || b.oom || b.len > MATRIX_MAX_FILE;
-    fclose(in);
-    if (bad) {
-        fprintf(stderr, "mcpspec matrix: %s: cannot read it (or larger than 1 MiB)\n", path);
+    int err = mcps_file_read(&b, path, MATRIX_MAX_FILE);
+    if (err) {
+        fprintf(stderr, "mcpspec matrix: %s: %s%s\n", path, err == EFBIG ? "" : "cannot open: ",
+                err == EFBIG ? "larger than 1 MiB" : strerror(err));
         mcps_buf_free(&b);
         return NULL;
     }
     *len = b.len;
-    return b.data ? mcps_buf_take(&b) : strdup("");
+    return mcps_buf_take(&b);
 }
 
 bool mcps_matrix_load_file(mcps_matrix *m, const char *path)

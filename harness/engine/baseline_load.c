@@ -14,6 +14,7 @@
 #include "engine/yaml_tree.h"
 
 #include "base/array.h"
+#include "base/file.h"
 #include "codec/json.h"
 
 #include <errno.h>
@@ -484,28 +485,16 @@ bool mcps_baseline_parse(const char *path, const char *text, size_t len, mcps_ba
 /* The whole file, refused past MCPS_BASELINE_MAX_BYTES. */
 static char *read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return NULL;
-    }
     mcps_buf b = {0};
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len <= MCPS_BASELINE_MAX_BYTES)
-        mcps_buf_append(&b, chunk, got);
-    bool bad = ferror(f) != 0;
-    fclose(f);
-    if (bad || b.oom || b.len > MCPS_BASELINE_MAX_BYTES) {
-        snprintf(err, errlen, "%s: %s", path,
-                 bad     ? "cannot read"
-                 : b.oom ? "out of memory"
-                         : "longer than 4 MiB");
+    int why = mcps_file_read(&b, path, MCPS_BASELINE_MAX_BYTES);
+    if (why) {
+        snprintf(err, errlen, "%s: %s%s", path, why == EFBIG ? "" : "cannot open: ",
+                 why == EFBIG ? "longer than 4 MiB" : strerror(why));
         mcps_buf_free(&b);
         return NULL;
     }
     *len = b.len;
-    return b.data ? mcps_buf_take(&b) : strdup("");
+    return mcps_buf_take(&b);
 }
 
 bool mcps_baseline_load(const char *path, mcps_baseline *out, char *err, size_t errlen)

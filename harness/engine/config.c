@@ -6,6 +6,7 @@
 #include "engine/config.h"
 
 #include "base/buf.h"
+#include "base/file.h"
 #include "codec/json.h"
 
 #include <errno.h>
@@ -337,19 +338,20 @@ static bool load_secrets(loader *ld, const cJSON *sec, mcps_target_file *out, un
     return true;
 }
 
+/* A configuration is written by hand: 1 MiB is far past any; a longer file is refused whole
+ * rather than read in part. */
+#define CONFIG_MAX_BYTES ((size_t)1024 * 1024)
+
 static char *read_all(loader *ld, size_t *len)
 {
-    FILE *f = fopen(ld->path, "rb");
-    if (!f) {
-        fail(ld, 0, "cannot open: %s", strerror(errno));
+    mcps_buf b = {0};
+    int err = mcps_file_read(&b, ld->path, CONFIG_MAX_BYTES);
+    if (err) {
+        fail(ld, 0, "%s%s", err == EFBIG ? "" : "cannot open: ",
+             err == EFBIG ? "larger than 1 MiB" : strerror(err));
+        mcps_buf_free(&b);
         return NULL;
     }
-    mcps_buf b = {0};
-    char chunk[4096];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0 && b.len < 1024 * 1024)
-        mcps_buf_append(&b, chunk, got);
-    fclose(f);
     *len = b.len;
     return mcps_buf_take(&b);
 }

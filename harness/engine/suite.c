@@ -11,6 +11,7 @@
 
 #include "base/array.h"
 #include "base/buf.h"
+#include "base/file.h"
 #include "base/hex.h"
 #include "codec/json.h"
 #include "engine/catalog.h"
@@ -26,8 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_JSON_LINES 400
-#define MAX_NESTING    8
+#define MAX_JSON_LINES  400
+#define MAX_NESTING     8
+#define SUITE_MAX_BYTES ((size_t)16 * 1024 * 1024) /* a suite is read whole; none comes near */
 
 typedef struct line_reader {
     const char *text, *end;
@@ -1038,20 +1040,11 @@ bool mcps_suite_parse(const char *name, const char *text, size_t len, mcps_suite
 
 bool mcps_suite_load_file(const char *path, mcps_suite *out, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return false;
-    }
     mcps_buf b = {0};
-    char chunk[8192];
-    size_t got;
-    while ((got = fread(chunk, 1, sizeof chunk, f)) > 0)
-        mcps_buf_append(&b, chunk, got);
-    bool read_ok = !ferror(f) && !b.oom;
-    fclose(f);
-    if (!read_ok) {
-        snprintf(err, errlen, "%s: read error", path);
+    int why = mcps_file_read(&b, path, SUITE_MAX_BYTES);
+    if (why) {
+        snprintf(err, errlen, "%s: %s%s", path, why == EFBIG ? "" : "cannot open: ",
+                 why == EFBIG ? "larger than 16 MiB" : strerror(why));
         mcps_buf_free(&b);
         return false;
     }

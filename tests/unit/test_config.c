@@ -97,6 +97,20 @@ static void test_errors_name_the_file(void **state)
     char err[400];
     assert_false(mcps_target_file_load("/nonexistent/mcpspec.json", &f, err, sizeof err));
     assert_non_null(strstr(err, "/nonexistent/mcpspec.json: cannot open"));
+    /* Past the bound, the file is refused whole, not read in part. */
+    size_t big = 1024 * 1024 + 2;
+    char *text = malloc(big + 1);
+    assert_non_null(text);
+    memset(text, ' ', big);
+    text[0] = '{';
+    text[big - 1] = '}';
+    text[big] = '\0';
+    char *path = write_temp(text);
+    free(text);
+    assert_false(mcps_target_file_load(path, &f, err, sizeof err));
+    assert_non_null(strstr(err, "larger than 1 MiB"));
+    unlink(path);
+    free(path);
 }
 
 int main(void)
