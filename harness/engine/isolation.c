@@ -51,43 +51,6 @@ static bool harmless_message(const cJSON *msg)
            rewritable_id(cJSON_GetObjectItemCaseSensitive(msg, "id"));
 }
 
-static bool harmless_steps(const mcps_step *steps, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const mcps_step *st = &steps[i];
-        switch (st->kind) {
-        case MCPS_STEP_SEND:
-            if (!harmless_message(st->json))
-                return false;
-            break;
-        case MCPS_STEP_REPEAT:
-        case MCPS_STEP_FOREACH:
-            if (!harmless_steps(st->body, st->nbody))
-                return false;
-            break;
-        case MCPS_STEP_EXPECT:
-            if (st->http) /* a status is the session's, not the case's */
-                return false;
-            break;
-        case MCPS_STEP_NO_RESPONSE: /* late answers to older cases are kept out of the inbox */
-        case MCPS_STEP_WAIT:
-        case MCPS_STEP_LET:
-        case MCPS_STEP_EACH:
-        case MCPS_STEP_REQUIRE:
-            break;
-        case MCPS_STEP_SEND_RAW:    /* a lenient parser may still be holding half a line */
-        case MCPS_STEP_NOTHING:     /* any message counts, one an older case provoked too */
-        case MCPS_STEP_NO_MATCH:    /* e.g. a list_changed the server sends once after start */
-        case MCPS_STEP_EXIT:        /* ends the process */
-        case MCPS_STEP_CLOSE_INPUT: /* ends the session */
-        case MCPS_STEP_SEND_HTTP:   /* headers and methods of its own */
-        default:
-            return false;
-        }
-    }
-    return true;
-}
-
 /* ---- on trial: malformed input that a correct server shrugs off ---------------------------- */
 
 /* Methods that change what a later case could see: never sent on a process other cases use. */
@@ -131,35 +94,43 @@ static bool trial_raw(const mcps_step *st)
     return !state_changing_text(st->raw);
 }
 
-static bool trial_steps(const mcps_step *steps, size_t n)
+/* Can every step run on a shared process the way `how` asks (ALWAYS: it provably leaves the
+ * session clean; ON_TRIAL: it names nothing state-changing)? The two differ in what they let
+ * a case send; the rest is common. */
+static bool steps_share(const mcps_step *steps, size_t n, mcps_sharing how)
 {
     for (size_t i = 0; i < n; i++) {
         const mcps_step *st = &steps[i];
         switch (st->kind) {
         case MCPS_STEP_SEND:
-            if (!trial_message(st->json))
+            if (!(how == MCPS_SHARE_ALWAYS ? harmless_message(st->json) : trial_message(st->json)))
                 return false;
             break;
-        case MCPS_STEP_SEND_RAW:
-            if (!trial_raw(st))
+        case MCPS_STEP_SEND_RAW: /* a lenient parser may hold half a line: only on trial */
+            if (how != MCPS_SHARE_ON_TRIAL || !trial_raw(st))
                 return false;
             break;
         case MCPS_STEP_REPEAT:
         case MCPS_STEP_FOREACH:
-            if (!trial_steps(st->body, st->nbody))
+            if (!steps_share(st->body, st->nbody, how))
                 return false;
             break;
         case MCPS_STEP_EXPECT:
-            if (st->http)
+            if (st->http) /* a status is the session's, not the case's */
                 return false;
             break;
-        case MCPS_STEP_NO_RESPONSE:
+        case MCPS_STEP_NO_RESPONSE: /* late answers to older cases are kept out of the inbox */
         case MCPS_STEP_WAIT:
         case MCPS_STEP_LET:
         case MCPS_STEP_EACH:
         case MCPS_STEP_REQUIRE:
             break;
-        default: /* silence windows, exit, close, HTTP requests: as for sharing */
+        case MCPS_STEP_NOTHING:     /* any message counts, one an older case provoked too */
+        case MCPS_STEP_NO_MATCH:    /* e.g. a list_changed the server sends once after start */
+        case MCPS_STEP_EXIT:        /* ends the process */
+        case MCPS_STEP_CLOSE_INPUT: /* ends the session */
+        case MCPS_STEP_SEND_HTTP:   /* headers and methods of its own */
+        default:
             return false;
         }
     }
@@ -174,9 +145,10 @@ mcps_sharing mcps_case_sharing(const mcps_case *c)
         return MCPS_SHARE_ALWAYS;
     if (c->client_capabilities || c->nneeds)
         return MCPS_SHARE_NEVER;
-    if (harmless_steps(c->steps, c->nsteps))
+    if (steps_share(c->steps, c->nsteps, MCPS_SHARE_ALWAYS))
         return MCPS_SHARE_ALWAYS;
-    return trial_steps(c->steps, c->nsteps) ? MCPS_SHARE_ON_TRIAL : MCPS_SHARE_NEVER;
+    return steps_share(c->steps, c->nsteps, MCPS_SHARE_ON_TRIAL) ? MCPS_SHARE_ON_TRIAL
+                                                                 : MCPS_SHARE_NEVER;
 }
 
 bool mcps_case_shareable(const mcps_case *c)
