@@ -25,3 +25,16 @@ int mcps_file_read(mcps_buf *b, const char *path, size_t max)
         return EFBIG;
     return mcps_buf_reserve(b, 1) ? 0 : ENOMEM;
 }
+
+size_t mcps_file_line_at(const char *text, size_t len, size_t offset, size_t *column)
+{
+    size_t line = 1, start = 0, end = offset < len ? offset : len;
+    for (size_t i = 0; i < end; i++)
+        if (text[i] == '\n') {
+            line++;
+            start = i + 1;
+        }
+    if (column)
+        *column = end - start + 1;
+    return line;
+}

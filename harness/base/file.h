@@ -19,4 +19,8 @@
  */
 int mcps_file_read(mcps_buf *b, const char *path, size_t max);
 
+/* The 1-based line of byte offset in text (len bytes), for a loader's error; *column (if not
+ * NULL) gets the 1-based column in bytes. An offset past the end counts to the end. */
+size_t mcps_file_line_at(const char *text, size_t len, size_t offset, size_t *column);
+
 #endif

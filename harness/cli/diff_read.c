@@ -125,26 +125,13 @@ static bool read_all(mcps_diff_report *r, mcps_buf *text)
     return !err;
 }
 
-static size_t line_of(const char *s, size_t offset, size_t *column)
-{
-    size_t line = 1, start = 0;
-    for (size_t i = 0; i < offset; i++)
-        if (s[i] == '\n') {
-            line++;
-            start = i + 1;
-        }
-    *column = offset - start + 1;
-    return line;
-}
-
 static cJSON *parse(mcps_diff_report *r, const mcps_buf *text)
 {
     const char *s = text->data ? text->data : "";
     mcps_json_result res;
     if (mcps_json_parse(s, text->len, NULL, &res))
         return res.root;
-    size_t column, at = res.error_offset < text->len ? res.error_offset : text->len;
-    size_t line = line_of(s, at, &column);
+    size_t column, line = mcps_file_line_at(s, text->len, res.error_offset, &column);
     snprintf(r->err, sizeof r->err, "%s:%zu: invalid JSON (column %zu): %s", r->path, line, column,
              res.error);
     return NULL;

@@ -187,14 +187,6 @@ bool mcps_matrix_add_config(mcps_matrix *m, const char *config)
 
 /* ---- the matrix file ----------------------------------------------------------------- */
 
-static size_t line_at(const mfile *f, size_t offset)
-{
-    size_t line = 1;
-    for (size_t i = 0; i < offset && i < f->len; i++)
-        line += f->text[i] == '\n';
-    return line;
-}
-
 /* The line of member key in targets[i] (of "targets" itself for i == SIZE_MAX). */
 static size_t line_of(const mfile *f, size_t i, const char *key)
 {
@@ -202,7 +194,7 @@ static size_t line_of(const mfile *f, size_t i, const char *key)
     char quoted[80];
     snprintf(quoted, sizeof quoted, "\"%s\"", key);
     const char *hit = key[0] ? strstr(f->text + from, quoted) : NULL;
-    return line_at(f, hit ? (size_t)(hit - f->text) : from);
+    return mcps_file_line_at(f->text, f->len, hit ? (size_t)(hit - f->text) : from, NULL);
 }
 
 static bool fail_at(const mfile *f, size_t i, const char *key, const char *fmt, ...)
@@ -480,11 +472,9 @@ bool mcps_matrix_load_file(mcps_matrix *m, const char *path)
     mcps_json_result res;
     bool ok = mcps_json_parse(text, f.len, NULL, &res);
     if (!ok) {
-        size_t at = res.error_offset < f.len ? res.error_offset : f.len, start = at;
-        while (start > 0 && text[start - 1] != '\n')
-            start--;
-        fprintf(stderr, "mcpspec matrix: %s:%zu: invalid JSON (column %zu): %s\n", path,
-                line_at(&f, at), at - start + 1, res.error);
+        size_t column, line = mcps_file_line_at(text, f.len, res.error_offset, &column);
+        fprintf(stderr, "mcpspec matrix: %s:%zu: invalid JSON (column %zu): %s\n", path, line,
+                column, res.error);
     } else {
         ok = load_root(&f, res.root, m);
         mcps_json_delete(res.root);

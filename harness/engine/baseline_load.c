@@ -107,10 +107,7 @@ static bool member_at(const loader *ld, size_t obj, const char *key, size_t *at)
 
 static size_t line_at(const loader *ld, size_t offset)
 {
-    size_t line = 1;
-    for (size_t i = 0; i < offset && i < ld->len; i++)
-        line += ld->text[i] == '\n';
-    return line;
+    return mcps_file_line_at(ld->text, ld->len, offset, NULL);
 }
 
 /* Where each element of the top-level "expected" array starts, and on which line. */

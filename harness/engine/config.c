@@ -59,9 +59,7 @@ static size_t line_of(const loader *ld, const char *member)
         }
         if (!hit)
             break;
-        line = 1;
-        for (const char *c = ld->text; c < hit; c++)
-            line += *c == '\n';
+        line = mcps_file_line_at(ld->text, ld->len, (size_t)(hit - ld->text), NULL);
         pos = (size_t)(hit - ld->text) + strlen(key);
         k += n + (k[n] == '.');
     }
@@ -372,10 +370,7 @@ bool mcps_target_file_load(const char *path, mcps_target_file *out, char *err, s
     mcps_json_result r;
     bool ok = mcps_json_parse(text, len, NULL, &r);
     if (!ok) {
-        size_t line = 1;
-        for (size_t i = 0; i < r.error_offset && i < len; i++)
-            line += text[i] == '\n';
-        fail(&ld, line, "invalid JSON: %s", r.error);
+        fail(&ld, mcps_file_line_at(text, len, r.error_offset, NULL), "invalid JSON: %s", r.error);
     } else if (!cJSON_IsObject(r.root)) {
         ok = fail(&ld, 1, "the configuration is a JSON object");
     } else {

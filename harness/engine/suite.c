@@ -169,9 +169,7 @@ static cJSON *read_json(loader *ld, const char *text)
             return r.root;
         }
         if (!r.incomplete || lines >= MAX_JSON_LINES || !next_line(&ld->lr)) {
-            size_t line = first;
-            for (size_t i = 0; i < r.error_offset && i < b.len; i++)
-                line += b.data[i] == '\n';
+            size_t line = first - 1 + mcps_file_line_at(b.data, b.len, r.error_offset, NULL);
             if (line == first)
                 fail(ld, line, "invalid JSON: %s", r.error);
             else
