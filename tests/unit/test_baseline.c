@@ -360,6 +360,39 @@ static void test_find(void **state)
 
 /* ---- writing ----------------------------------------------------------------------- */
 
+/* Render entries, parse them back under name (its extension picks the format): the same
+ * entries; with first_line, entry i on line first_line + i. Then an empty list. */
+static void round_trip(void (*render)(const mcps_baseline_entry *, size_t, mcps_buf *),
+                       const char *name, const mcps_baseline_entry *entries, size_t n,
+                       size_t first_line)
+{
+    mcps_buf out = {0};
+    render(entries, n, &out);
+    assert_false(out.oom);
+    mcps_baseline b;
+    char err[300];
+    if (!mcps_baseline_parse(name, out.data, out.len, &b, err, sizeof err))
+        fail_msg("%s\n%s", err, out.data);
+    assert_int_equal(b.n, n);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(b.entries[i].requirement, entries[i].requirement);
+        assert_string_equal(b.entries[i].match, entries[i].match);
+        assert_int_equal(b.entries[i].revision, entries[i].revision);
+        assert_int_equal(b.entries[i].verdicts, entries[i].verdicts);
+        assert_string_equal(b.entries[i].reason, entries[i].reason);
+        assert_string_equal(b.entries[i].expires, entries[i].expires);
+        if (first_line)
+            assert_int_equal(b.entries[i].line, first_line + i);
+    }
+    mcps_baseline_free(&b);
+    mcps_buf_clear(&out);
+    render(NULL, 0, &out);
+    assert_true(mcps_baseline_parse(name, out.data, out.len, &b, err, sizeof err));
+    assert_int_equal(b.n, 0);
+    mcps_baseline_free(&b);
+    mcps_buf_free(&out);
+}
+
 static void test_render_round_trip(void **state)
 {
     (void)state;
@@ -375,30 +408,7 @@ static void test_render_round_trip(void **state)
          .reason = "r",
          .expires = "2030-01-31"},
     };
-    mcps_buf out = {0};
-    mcps_baseline_render(entries, 2, &out);
-    assert_false(out.oom);
-    mcps_baseline b;
-    char err[300];
-    if (!parse(out.data, &b, err, sizeof err))
-        fail_msg("%s\n%s", err, out.data);
-    assert_int_equal(b.n, 2);
-    for (size_t i = 0; i < 2; i++) {
-        assert_int_equal(b.entries[i].requirement, entries[i].requirement);
-        assert_string_equal(b.entries[i].match, entries[i].match);
-        assert_int_equal(b.entries[i].revision, entries[i].revision);
-        assert_int_equal(b.entries[i].verdicts, entries[i].verdicts);
-        assert_string_equal(b.entries[i].reason, entries[i].reason);
-        assert_string_equal(b.entries[i].expires, entries[i].expires);
-        assert_int_equal(b.entries[i].line, 5 + i); /* one entry a line, after the header */
-    }
-    mcps_baseline_free(&b);
-    mcps_buf_clear(&out);
-    mcps_baseline_render(NULL, 0, &out);
-    assert_true(parse(out.data, &b, err, sizeof err));
-    assert_int_equal(b.n, 0);
-    mcps_baseline_free(&b);
-    mcps_buf_free(&out);
+    round_trip(mcps_baseline_render, "b.json", entries, 2, 5); /* an entry a line */
 }
 
 static bool parse_yaml(const char *text, mcps_baseline *b, char *err, size_t n)
@@ -490,29 +500,7 @@ static void test_render_yaml_round_trip(void **state)
          .reason = "- r: x",
          .expires = "2030-01-31"},
     };
-    mcps_buf out = {0};
-    mcps_baseline_render_yaml(entries, 2, &out);
-    assert_false(out.oom);
-    mcps_baseline b;
-    char err[300];
-    if (!parse_yaml(out.data, &b, err, sizeof err))
-        fail_msg("%s\n%s", err, out.data);
-    assert_int_equal(b.n, 2);
-    for (size_t i = 0; i < 2; i++) {
-        assert_int_equal(b.entries[i].requirement, entries[i].requirement);
-        assert_string_equal(b.entries[i].match, entries[i].match);
-        assert_int_equal(b.entries[i].revision, entries[i].revision);
-        assert_int_equal(b.entries[i].verdicts, entries[i].verdicts);
-        assert_string_equal(b.entries[i].reason, entries[i].reason);
-        assert_string_equal(b.entries[i].expires, entries[i].expires);
-    }
-    mcps_baseline_free(&b);
-    mcps_buf_clear(&out);
-    mcps_baseline_render_yaml(NULL, 0, &out);
-    assert_true(parse_yaml(out.data, &b, err, sizeof err));
-    assert_int_equal(b.n, 0);
-    mcps_baseline_free(&b);
-    mcps_buf_free(&out);
+    round_trip(mcps_baseline_render_yaml, "b.yaml", entries, 2, 0);
 }
 
 int main(void)
