@@ -285,6 +285,9 @@ void mcps_discover(const mcps_run_config *cfg, mcps_discovery *d)
         set_aside(cfg, d, (mcps_rev)r);
     }
     mcps_discovery_stateless_settle(d, any);
+    for (int r = 0; r < MCPS_REV_COUNT; r++)
+        d->probes[r].tested = d->probes[r].supported &&
+                              (!cfg->revisions || mcps_rev_set_has(cfg->revisions, (mcps_rev)r));
     if (probed && !any && !d->fatal[0])
         snprintf(d->fatal, sizeof d->fatal,
                  "the target speaks none of the probed revisions: nothing to test (see the "

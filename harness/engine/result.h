@@ -72,8 +72,9 @@ typedef struct mcps_case_result {
 /* What revision discovery found for one revision. */
 typedef struct mcps_rev_probe {
     mcps_rev revision;
-    bool probed; /* false: not attempted (filtered by --revision, or unsupported by us) */
+    bool probed; /* false: not attempted (2026-07-28 left out by --revision, or not over SSE) */
     bool supported;
+    bool tested;  /* the run's cases ran on it: supported, and not left out by --revision */
     char *detail; /* e.g. "initialize answered 2025-06-18", "answered 2025-11-25 instead" */
 } mcps_rev_probe;
 

@@ -201,6 +201,7 @@ static void put_revisions(jtree *j, cJSON *root, const mcps_run_result *run)
         put_text(j, o, "revision", mcps_rev_name((mcps_rev)r));
         put(j, o, "probed", cJSON_CreateBool(p->probed));
         put(j, o, "supported", cJSON_CreateBool(p->supported));
+        put(j, o, "tested", cJSON_CreateBool(p->tested));
         put_text(j, o, "detail", p->detail);
     }
 }

@@ -74,7 +74,10 @@ class CliTest(unittest.TestCase):
             self.assertEqual({c["revision"] for c in report["cases"]}, {"2025-06-18"})
             latest = [p for p in report["revisions"] if p["revision"] == "2025-11-25"][0]
             self.assertTrue(latest["supported"], latest)
+            self.assertFalse(latest["tested"], latest)
             self.assertIn("excluded by --revision", latest["detail"])
+            chosen = [p for p in report["revisions"] if p["revision"] == "2025-06-18"][0]
+            self.assertTrue(chosen["tested"], chosen)
 
     def test_strict_makes_warn_fail(self):
         server = REFSERVER + " --fault fallback-oldest"

@@ -144,10 +144,17 @@ static mcps_run_result *make_run(void)
     for (int r = 0; r < MCPS_REV_COUNT; r++)
         run->probes[r].revision = (mcps_rev)r;
     run->probes[MCPS_REV_2024_11_05] =
-        (mcps_rev_probe){MCPS_REV_2024_11_05, true, false, strdup("answered 2025-06-18 instead")};
-    run->probes[MCPS_REV_2025_03_26] = (mcps_rev_probe){MCPS_REV_2025_03_26, true, true, NULL};
+        (mcps_rev_probe){.revision = MCPS_REV_2024_11_05,
+                         .probed = true,
+                         .detail = strdup("answered 2025-06-18 instead")};
+    run->probes[MCPS_REV_2025_03_26] = (mcps_rev_probe){
+        .revision = MCPS_REV_2025_03_26, .probed = true, .supported = true, .tested = true};
     run->probes[MCPS_REV_2025_06_18] =
-        (mcps_rev_probe){MCPS_REV_2025_06_18, true, true, strdup("initialize answered 2025-06-18")};
+        (mcps_rev_probe){.revision = MCPS_REV_2025_06_18,
+                         .probed = true,
+                         .supported = true,
+                         .tested = true,
+                         .detail = strdup("initialize answered 2025-06-18")};
     for (size_t i = 0; i < NFIXTURE; i++) {
         mcps_case_result *c = add_case(run, &fixture_cases[i]);
         if (i == 0)
