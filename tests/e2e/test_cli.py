@@ -78,6 +78,18 @@ class CliTest(unittest.TestCase):
             self.assertIn("excluded by --revision", latest["detail"])
             chosen = [p for p in report["revisions"] if p["revision"] == "2025-06-18"][0]
             self.assertTrue(chosen["tested"], chosen)
+        # ... and the negotiation checks still fail their faults on a narrowed run.
+        for fault, case, verdict in (("unsupported-version-echo", "lifecycle/unsupported-version",
+                                      "FAIL"),
+                                     ("fallback-oldest", "lifecycle/unsupported-version-latest",
+                                      "WARN")):
+            with tempfile.TemporaryDirectory() as out:
+                run([MCPSPEC, "run", "--server", REFSERVER + " --fault " + fault, "--suite",
+                     "lifecycle", "--revision", "2025-06-18", "--out", out, "--quiet",
+                     "--format", "json"])
+                with open(os.path.join(out, "report.json")) as f:
+                    got = {c["id"]: c["verdict"] for c in json.load(f)["cases"]}
+                self.assertEqual(got.get(case), verdict, fault)
 
     def test_strict_makes_warn_fail(self):
         server = REFSERVER + " --fault fallback-oldest"
