@@ -146,7 +146,7 @@ class HostileHttpTest(unittest.TestCase):
         self.run_fixture("slow-drip", STALL_BUDGET, handshake=True)
 
     def run_jobs(self, name):
-        """After the handshake at --jobs 1, 8 and 32, one after another: memory that grows
+        """After the handshake at --jobs 1, 8 and 32 (JOBS: the release build runs 8), one after another: memory that grows
         with the sessions open at once shows at 32."""
         for jobs in JOBS:
             with self.subTest(jobs=jobs):
