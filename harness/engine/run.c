@@ -121,8 +121,11 @@ typedef struct pool {
     const mcps_exec_env *env;
     const plan *plan;
     const size_t *order; /* instances in the order they are taken */
+    bool *taken;         /* per position in order: a worker has it */
+    bool shared;         /* --isolation shared: a lane prefers cases its process fits */
     mcps_case_result *results;
-    size_t next; /* next position in order */
+    size_t next; /* first position in order not taken */
+    size_t ntaken;
     size_t finished;
     unsigned barrier_failures;
     unsigned trial_losses;
@@ -132,12 +135,33 @@ typedef struct pool {
     mtx_t lock;         /* guards next, finished, skipped, the hooks and the lanes' counters */
 } pool;
 
-static bool take(pool *p, size_t *index)
+/* The position a lane whose last case was `after` takes: among the shareable cases, the first
+ * of after's revision, so that the lane's shared process serves it; else the first not taken. */
+static size_t position_for(const pool *p, const instance *after)
+{
+    const instance *head = &p->plan->items[p->order[p->next]];
+    if (!p->shared || !after || !mcps_case_shareable(after->c) || !mcps_case_shareable(head->c))
+        return p->next;
+    for (size_t k = p->next; k < p->plan->n; k++) {
+        const instance *in = &p->plan->items[p->order[k]];
+        if (!p->taken[k] && in->rev == after->rev && mcps_case_shareable(in->c))
+            return k;
+    }
+    return p->next;
+}
+
+static bool take(pool *p, const instance *after, size_t *index)
 {
     mtx_lock(&p->lock);
-    bool got = p->next < p->plan->n && !mcps_guard_stopped(p->env->cfg->target.guard);
-    if (got)
-        *index = p->order[p->next++];
+    bool got = p->ntaken < p->plan->n && !mcps_guard_stopped(p->env->cfg->target.guard);
+    if (got) {
+        size_t k = position_for(p, after);
+        *index = p->order[k];
+        p->taken[k] = true;
+        p->ntaken++;
+        while (p->next < p->plan->n && p->taken[p->next])
+            p->next++;
+    }
     mtx_unlock(&p->lock);
     return got;
 }
@@ -207,10 +231,10 @@ static int worker(void *arg)
                       .lock = &p->lock,
                       .processes = &p->processes};
     size_t i, next;
-    bool more = take(p, &i);
+    bool more = take(p, NULL, &i);
     while (more) {
-        bool has_next = take(p, &next);
         const instance *in = &p->plan->items[i];
+        bool has_next = take(p, in, &next);
         const instance *after = has_next ? &p->plan->items[next] : NULL;
         mcps_case_result *r = &p->results[i];
         if (mcps_guard_stopped(p->env->cfg->target.guard)) {
@@ -244,6 +268,8 @@ static void mark_not_run(pool *p, mcps_run_result *out)
     char why[400];
     stop_reason(p, why, sizeof why);
     for (size_t k = p->next; k < p->plan->n; k++) {
+        if (p->taken[k])
+            continue;
         size_t i = p->order[k];
         const instance *in = &p->plan->items[i];
         mcps_exec_describe(in->suite, in->c, in->rev, &p->results[i]);
@@ -252,7 +278,7 @@ static void mark_not_run(pool *p, mcps_run_result *out)
     if (!out->fatal) {
         char text[500];
         snprintf(text, sizeof text, "the run stopped early, %zu of %zu cases not run: %s",
-                 p->plan->n - p->next + p->skipped, p->plan->n, why);
+                 p->plan->n - p->ntaken + p->skipped, p->plan->n, why);
         out->fatal = strdup(text);
     }
 }
@@ -308,23 +334,45 @@ static void spread_waits(const plan *p, size_t *order, size_t n)
     free(copy);
 }
 
+/* The shareable cases, the revisions taking turns (newest first): lanes reaching them start on
+ * different revisions, then each keeps to its own (take), so few shared processes start. */
+static size_t interleave_shareable(const plan *p, size_t *order, size_t k)
+{
+    size_t seen[MCPS_REV_COUNT];
+    for (size_t round = 0, added = 1; added; round++) {
+        added = 0;
+        memset(seen, 0, sizeof seen);
+        for (size_t i = 0; i < p->n; i++) {
+            const instance *in = &p->items[i];
+            if (mcps_case_shareable(in->c) && seen[in->rev]++ == round) {
+                order[k++] = i;
+                added++;
+            }
+        }
+    }
+    return k;
+}
+
 /*
  * The order cases are taken in (the report keeps the plan's). Shared: the
  * cases that need a process of their own first, those with the longest waits
  * first of all, so their start-up and their waits overlap the rest of the run
- * rather than trail it; then the shareable ones, a revision at a time, so that
- * consecutive cases of a lane can share its process. Fresh: the plan's order.
+ * rather than trail it; then the shareable ones, which a lane takes a revision
+ * at a time so that its consecutive cases share its process. Fresh: the plan's
+ * order.
  */
 static size_t *make_order(const plan *p, bool shared)
 {
     size_t *order = malloc((p->n ? p->n : 1) * sizeof *order);
     size_t k = 0;
-    for (int pass = 0; order && pass < (shared ? 2 : 1); pass++) {
-        for (size_t i = 0; i < p->n; i++)
-            if (!shared || mcps_case_shareable(p->items[i].c) == (pass == 1))
-                order[k++] = i;
-        if (shared && pass == 0)
-            spread_waits(p, order, k);
+    if (!order)
+        return NULL;
+    for (size_t i = 0; i < p->n; i++)
+        if (!shared || !mcps_case_shareable(p->items[i].c))
+            order[k++] = i;
+    if (shared) {
+        spread_waits(p, order, k);
+        interleave_shareable(p, order, k);
     }
     return order;
 }
@@ -375,11 +423,14 @@ static void run_cases(const mcps_exec_env *env, const mcps_suite_set *suites, mc
     pool pl = {.env = env,
                .plan = &p,
                .order = order,
+               .taken = calloc(p.n ? p.n : 1, sizeof(bool)),
+               .shared = !env->cfg->fresh_processes,
                .results = calloc(p.n ? p.n : 1, sizeof(mcps_case_result))};
-    if (!order || !pl.results || mtx_init(&pl.lock, mtx_plain) != thrd_success ||
+    if (!order || !pl.taken || !pl.results || mtx_init(&pl.lock, mtx_plain) != thrd_success ||
         !mcps_liveness_init(&pl.live)) {
         out->fatal = strdup("out of memory starting the run");
         free(order);
+        free(pl.taken);
         free(pl.results);
         free(p.items);
         return;
@@ -390,6 +441,7 @@ static void run_cases(const mcps_exec_env *env, const mcps_suite_set *suites, mc
     mtx_destroy(&pl.lock);
     out->processes_started = pl.processes;
     free(order);
+    free(pl.taken);
     for (size_t i = 0; i < p.n; i++)
         if (!mcps_run_result_push(out, &pl.results[i]))
             mcps_case_result_free(&pl.results[i]);
