@@ -12,6 +12,7 @@
 #define mcps_json_number_is_integer  oracle_mcps_json_number_is_integer
 #define mcps_json_number_text        oracle_mcps_json_number_text
 #define mcps_json_parse              oracle_mcps_json_parse
+#define mcps_json_parse_spotted      oracle_mcps_json_parse_spotted
 #define mcps_json_parse_simple       oracle_mcps_json_parse_simple
 #define mcps_json_print              oracle_mcps_json_print
 #define mcps_json_utf8_valid         oracle_mcps_json_utf8_valid

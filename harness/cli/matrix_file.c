@@ -36,8 +36,8 @@ typedef struct mfile {
     const char *path;
     const char *text;
     size_t len;
-    size_t *starts; /* offset of each targets[i] in the text, for lines */
-    size_t nstarts, starts_cap;
+    const cJSON *root;
+    mcps_json_spots spots; /* where each node starts, for lines */
 } mfile;
 
 /* ---- targets ------------------------------------------------------------------------ */
@@ -187,14 +187,18 @@ bool mcps_matrix_add_config(mcps_matrix *m, const char *config)
 
 /* ---- the matrix file ----------------------------------------------------------------- */
 
-/* The line of member key in targets[i] (of "targets" itself for i == SIZE_MAX). */
+/* The line of member key in targets[i] (of the top-level member for i == SIZE_MAX): that of the
+ * member when the file has it, else of the target (else 1). */
 static size_t line_of(const mfile *f, size_t i, const char *key)
 {
-    size_t from = i < f->nstarts ? f->starts[i] : 0;
-    char quoted[80];
-    snprintf(quoted, sizeof quoted, "\"%s\"", key);
-    const char *hit = key[0] ? strstr(f->text + from, quoted) : NULL;
-    return mcps_file_line_at(f->text, f->len, hit ? (size_t)(hit - f->text) : from, NULL);
+    const cJSON *targets = cJSON_GetObjectItemCaseSensitive(f->root, "targets");
+    const cJSON *holder = i == SIZE_MAX ? f->root : cJSON_GetArrayItem(targets, (int)i);
+    const cJSON *member = key[0] ? cJSON_GetObjectItemCaseSensitive(holder, key) : NULL;
+    size_t at;
+    if (!mcps_json_spot_of(&f->spots, member, &at) &&
+        !mcps_json_spot_of(&f->spots, i == SIZE_MAX ? NULL : holder, &at))
+        return 1;
+    return mcps_file_line_at(f->text, f->len, at, NULL);
 }
 
 static bool fail_at(const mfile *f, size_t i, const char *key, const char *fmt, ...)
@@ -209,45 +213,6 @@ static bool fail_at(const mfile *f, size_t i, const char *key, const char *fmt, 
     va_end(ap);
     fprintf(stderr, "mcpspec matrix: %s:%zu: %s\n", f->path, line_of(f, i, key), msg);
     return false;
-}
-
-/* Where each element of the top-level "targets" array starts: a scan of the text that
- * knows strings and nesting, so a member's line can be found within its own target. */
-static bool find_target_starts(mfile *f)
-{
-    int depth = 0, array_depth = -1;
-    bool in_string = false, last_was_targets = false;
-    size_t key_start = 0;
-    for (size_t i = 0; i < f->len; i++) {
-        char c = f->text[i];
-        if (in_string) {
-            if (c == '\\')
-                i++;
-            else if (c == '"') {
-                in_string = false;
-                last_was_targets = depth == 1 && i - key_start == 8 &&
-                                   strncmp(f->text + key_start, "targets", 7) == 0;
-            }
-            continue;
-        }
-        if (c == '"') {
-            in_string = true;
-            key_start = i + 1;
-        } else if (c == '[' || c == '{') {
-            if (depth == array_depth && !mcps_array_reserve(&f->starts, &f->starts_cap,
-                                                            f->nstarts + 1, sizeof *f->starts, 16))
-                return false;
-            if (depth == array_depth)
-                f->starts[f->nstarts++] = i;
-            if (c == '[' && last_was_targets && array_depth < 0)
-                array_depth = depth + 1;
-            depth++;
-        } else if (c == ']' || c == '}')
-            depth--;
-        if (c != '"' && c != ':' && c != ' ' && c != '\t' && c != '\n' && c != '\r')
-            last_was_targets = false;
-    }
-    return true;
 }
 
 /* path as given when absolute, else relative to the matrix file's folder. */
@@ -437,8 +402,6 @@ static bool load_root(mfile *f, const cJSON *root, mcps_matrix *m)
     const cJSON *targets = cJSON_GetObjectItemCaseSensitive(root, "targets");
     if (!cJSON_IsArray(targets) || !targets->child)
         return fail_at(f, SIZE_MAX, "targets", "\"targets\" must be a non-empty array");
-    if (!find_target_starts(f))
-        return oom();
     size_t i = 0;
     for (const cJSON *e = targets->child; e; e = e->next, i++) {
         tctx c = {f, i, e, NULL};
@@ -470,7 +433,8 @@ bool mcps_matrix_load_file(mcps_matrix *m, const char *path)
         return false;
     f.text = text;
     mcps_json_result res;
-    bool ok = mcps_json_parse(text, f.len, NULL, &res);
+    bool ok = mcps_json_parse_spotted(text, f.len, NULL, &res, &f.spots);
+    f.root = res.root;
     if (!ok) {
         size_t column, line = mcps_file_line_at(text, f.len, res.error_offset, &column);
         fprintf(stderr, "mcpspec matrix: %s:%zu: invalid JSON (column %zu): %s\n", path, line,
@@ -479,7 +443,7 @@ bool mcps_matrix_load_file(mcps_matrix *m, const char *path)
         ok = load_root(&f, res.root, m);
         mcps_json_delete(res.root);
     }
-    free(f.starts);
+    mcps_json_spots_free(&f.spots);
     free(text);
     return ok;
 }

@@ -34,11 +34,12 @@ typedef struct keyset {
 } keyset;
 
 typedef struct frame {
-    cJSON *node;       /* the open array or object */
-    cJSON *tail;       /* last child, for O(1) append */
-    size_t count;      /* children so far */
-    char *pending_key; /* object key parsed, value not yet attached */
-    keyset keys;       /* only for objects past KEYSET_THRESHOLD */
+    cJSON *node;                 /* the open array or object */
+    cJSON *tail;                 /* last child, for O(1) append */
+    size_t count;                /* children so far */
+    char *pending_key;           /* object key parsed, value not yet attached */
+    const unsigned char *key_at; /* where pending_key starts, for spots */
+    keyset keys;                 /* only for objects past KEYSET_THRESHOLD */
 } frame;
 
 typedef struct parser {
@@ -51,6 +52,8 @@ typedef struct parser {
     size_t depth;
     size_t cap;
     cJSON *root;
+    mcps_json_spots *spots;        /* NULL, or where each node starts (mcps_json_parse_spotted) */
+    const unsigned char *value_at; /* where the value being parsed starts */
     frame inline_frames[INLINE_FRAMES];
 } parser;
 
@@ -387,14 +390,34 @@ static cJSON *new_node(parser *ps, int type)
     return n;
 }
 
+static void spot(parser *ps, const cJSON *node, const unsigned char *at)
+{
+    mcps_json_spots *sp = ps->spots;
+    if (!sp || sp->failed)
+        return;
+    if (sp->n == sp->cap) {
+        size_t cap = sp->cap ? sp->cap * 2 : 64;
+        mcps_json_spot *v = realloc(sp->v, cap * sizeof *v);
+        if (!v) {
+            sp->failed = true;
+            return;
+        }
+        sp->v = v;
+        sp->cap = cap;
+    }
+    sp->v[sp->n++] = (mcps_json_spot){node, (size_t)(at - ps->start)};
+}
+
 /* Attach a finished or freshly opened value to the innermost container. */
 static void attach(parser *ps, cJSON *node)
 {
     if (ps->depth == 0) {
+        spot(ps, node, ps->value_at);
         ps->root = node;
         return;
     }
     frame *f = &ps->stack[ps->depth - 1];
+    spot(ps, node, f->pending_key ? f->key_at : ps->value_at);
     if (f->pending_key) {
         node->string = f->pending_key;
         f->pending_key = NULL;
@@ -609,6 +632,7 @@ static bool parse_key(parser *ps)
         add_finding(ps, MCPS_JSON_DUPLICATE_KEY, at, detail);
     }
     f->pending_key = key;
+    f->key_at = at;
     skip_ws(ps);
     if (ps->p >= ps->end || *ps->p != ':')
         return fail_unexpected(ps, ps->p, "':' after object key");
@@ -622,6 +646,7 @@ static bool parse_value_start(parser *ps)
 {
     if (ps->p >= ps->end)
         return fail_at(ps, ps->p, "unexpected end of input, expected a value");
+    ps->value_at = ps->p;
     switch (*ps->p) {
     case '{':
         return push(ps, cJSON_Object);
@@ -737,6 +762,12 @@ static void parser_cleanup(parser *ps, bool ok)
 bool mcps_json_parse(const char *buf, size_t len, const mcps_json_limits *limits,
                      mcps_json_result *out)
 {
+    return mcps_json_parse_spotted(buf, len, limits, out, NULL);
+}
+
+bool mcps_json_parse_spotted(const char *buf, size_t len, const mcps_json_limits *limits,
+                             mcps_json_result *out, mcps_json_spots *spots)
+{
     mcps_json_limits lim = limits ? *limits : mcps_json_default_limits();
     memset(out, 0, offsetof(mcps_json_result, findings));
     parser ps = {
@@ -746,6 +777,7 @@ bool mcps_json_parse(const char *buf, size_t len, const mcps_json_limits *limits
         .out = out,
         .max_depth = lim.max_depth,
         .cap = INLINE_FRAMES,
+        .spots = spots,
     };
     ps.stack = ps.inline_frames;
     if (len > lim.max_bytes) {
@@ -760,6 +792,8 @@ bool mcps_json_parse(const char *buf, size_t len, const mcps_json_limits *limits
     bool ok = parse_document(&ps);
     parser_cleanup(&ps, ok);
     out->root = ps.root;
+    if (!ok && spots)
+        spots->n = 0; /* the nodes are gone */
     return ok;
 }
 

@@ -67,6 +67,26 @@ mcps_json_limits mcps_json_default_limits(void);
 bool mcps_json_parse(const char *buf, size_t len, const mcps_json_limits *limits,
                      mcps_json_result *out);
 
+/* Where each node of a parsed tree starts (a member: its key), so that a loader of a file people
+ * write can name the line of the member it refuses. */
+typedef struct mcps_json_spot {
+    const cJSON *node;
+    size_t offset;
+} mcps_json_spot;
+
+typedef struct mcps_json_spots {
+    mcps_json_spot *v; /* in document order */
+    size_t n, cap;
+    bool failed; /* out of memory while recording: lookups find nothing */
+} mcps_json_spots;
+
+/* mcps_json_parse, also recording in *spots (zeroed by the caller) where each node starts. */
+bool mcps_json_parse_spotted(const char *buf, size_t len, const mcps_json_limits *limits,
+                             mcps_json_result *out, mcps_json_spots *spots);
+/* The offset node starts at; false when spots does not hold it (node NULL included). */
+bool mcps_json_spot_of(const mcps_json_spots *spots, const cJSON *node, size_t *offset);
+void mcps_json_spots_free(mcps_json_spots *spots);
+
 /* Free a tree (and, like cJSON_Delete, the siblings after it) without recursion. */
 void mcps_json_delete(cJSON *item);
 

@@ -5,10 +5,9 @@
  * file, the line and the field, rather than excuse too much or too little:
  * unknown members are errors (a typo must not drop an expiry), every entry
  * needs a reason, and an entry written twice is refused. The file is parsed
- * with the strict codec; lines are found by walking the text, which is known
- * to be valid JSON by then, once for the element starts of "expected". A file
- * named *.yaml or *.yml is YAML (yaml_tree.c), read into the same tree, its
- * lines kept per node; the rules are the same.
+ * with the strict codec, which records where each node starts. A file named
+ * *.yaml or *.yml is YAML (yaml_tree.c), read into the same tree, its lines
+ * kept per node; the rules are the same.
  */
 #include "engine/baseline.h"
 #include "engine/yaml_tree.h"
@@ -23,110 +22,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Where an element of "expected" starts. */
-typedef struct spot {
-    size_t at, line;
-} spot;
-
 typedef struct loader {
     const char *path;
     const char *text;
     size_t len;
     char *err;
     size_t errlen;
-    spot *entries; /* each element of "expected" */
-    size_t nentries;
+    const cJSON *root;
+    mcps_json_spots spots;      /* a JSON file: where its nodes start */
     const mcps_yaml_tree *yaml; /* a YAML file: the lines of its nodes */
 } loader;
 
-/* ---- where things are in the text ------------------------------------------------- */
-
-static size_t skip_ws(const loader *ld, size_t i)
-{
-    while (i < ld->len && strchr(" \t\r\n", ld->text[i]) && ld->text[i])
-        i++;
-    return i;
-}
-
-/* i at an opening quote; returns the index after the closing one. */
-static size_t skip_string(const loader *ld, size_t i)
-{
-    for (i++; i < ld->len && ld->text[i] != '"'; i++)
-        if (ld->text[i] == '\\')
-            i++;
-    return i + 1;
-}
-
-static size_t skip_value(const loader *ld, size_t i)
-{
-    if (i >= ld->len)
-        return i;
-    if (ld->text[i] == '"')
-        return skip_string(ld, i);
-    if (ld->text[i] != '{' && ld->text[i] != '[') {
-        while (i < ld->len && !strchr(",]} \t\r\n", ld->text[i]))
-            i++;
-        return i;
-    }
-    size_t depth = 0;
-    while (i < ld->len) {
-        char c = ld->text[i];
-        if (c == '"') {
-            i = skip_string(ld, i);
-            continue;
-        }
-        depth += c == '{' || c == '[';
-        depth -= c == '}' || c == ']';
-        i++;
-        if (!depth)
-            break;
-    }
-    return i;
-}
-
-/* The offset of key's name in the object starting at obj; false when it has none. */
-static bool member_at(const loader *ld, size_t obj, const char *key, size_t *at)
-{
-    size_t n = strlen(key), i = obj + 1;
-    while ((i = skip_ws(ld, i)) < ld->len && ld->text[i] == '"') {
-        size_t name = i;
-        i = skip_string(ld, i);
-        bool hit = i - name - 2 == n && memcmp(ld->text + name + 1, key, n) == 0;
-        if (hit) {
-            *at = name;
-            return true;
-        }
-        i = skip_ws(ld, skip_ws(ld, i) + 1); /* past the colon */
-        i = skip_ws(ld, skip_value(ld, i));
-        if (i >= ld->len || ld->text[i] != ',')
-            return false;
-        i++;
-    }
-    return false;
-}
+/* ---- where things are in the file ------------------------------------------------- */
 
 static size_t line_at(const loader *ld, size_t offset)
 {
     return mcps_file_line_at(ld->text, ld->len, offset, NULL);
 }
 
-/* Where each element of the top-level "expected" array starts, and on which line. */
-static bool find_entries(loader *ld)
+/* The line node is written on (a member: its key's), or 0 when it is not in the file. */
+static size_t node_line(const loader *ld, const cJSON *node)
 {
-    size_t key, cap = 0, line = 1, counted = 0;
-    if (!member_at(ld, skip_ws(ld, 0), "expected", &key))
-        return true;
-    size_t i = skip_ws(ld, skip_ws(ld, skip_string(ld, key)) + 1) + 1; /* past '[' */
-    while ((i = skip_ws(ld, i)) < ld->len && ld->text[i] != ']') {
-        if (!mcps_array_reserve(&ld->entries, &cap, ld->nentries + 1, sizeof *ld->entries, 64))
-            return false;
-        for (; counted < i; counted++)
-            line += ld->text[counted] == '\n';
-        ld->entries[ld->nentries++] = (spot){i, line};
-        i = skip_ws(ld, skip_value(ld, i));
-        i += i < ld->len && ld->text[i] == ',';
-    }
-    return true;
+    size_t at;
+    if (ld->yaml)
+        return mcps_yaml_line_of(ld->yaml, node);
+    return mcps_json_spot_of(&ld->spots, node, &at) ? line_at(ld, at) : 0;
 }
 
 /* ---- messages ---------------------------------------------------------------------- */
@@ -151,35 +71,17 @@ static bool fail(loader *ld, size_t line, const char *fmt, ...)
 /* The line of the top-level member key, else 1. */
 static size_t root_line(const loader *ld, const char *key)
 {
-    size_t at;
-    if (ld->yaml) {
-        size_t line =
-            mcps_yaml_line_of(ld->yaml, cJSON_GetObjectItemCaseSensitive(ld->yaml->root, key));
-        return line ? line : 1;
-    }
-    return member_at(ld, skip_ws(ld, 0), key, &at) ? line_at(ld, at) : 1;
-}
-
-static size_t yaml_entry_line(const loader *ld, size_t i, const char *key)
-{
-    const cJSON *expected = cJSON_GetObjectItemCaseSensitive(ld->yaml->root, "expected");
-    const cJSON *entry = cJSON_GetArrayItem(expected, (int)i);
-    size_t line =
-        key ? mcps_yaml_line_of(ld->yaml, cJSON_GetObjectItemCaseSensitive(entry, key)) : 0;
-    return line ? line : mcps_yaml_line_of(ld->yaml, entry);
+    size_t line = node_line(ld, cJSON_GetObjectItemCaseSensitive(ld->root, key));
+    return line ? line : 1;
 }
 
 /* The line of entry i's member key, else of the entry itself. */
 static size_t entry_line(const loader *ld, size_t i, const char *key)
 {
-    size_t at;
-    if (ld->yaml)
-        return yaml_entry_line(ld, i, key);
-    if (i >= ld->nentries)
-        return 0;
-    if (key && member_at(ld, ld->entries[i].at, key, &at))
-        return line_at(ld, at);
-    return ld->entries[i].line;
+    const cJSON *expected = cJSON_GetObjectItemCaseSensitive(ld->root, "expected");
+    const cJSON *entry = cJSON_GetArrayItem(expected, (int)i);
+    size_t line = key ? node_line(ld, cJSON_GetObjectItemCaseSensitive(entry, key)) : 0;
+    return line ? line : node_line(ld, entry);
 }
 
 /* A failure about expected[i].key, on the line that holds it. */
@@ -410,8 +312,7 @@ static bool load_root(loader *ld, const cJSON *root, mcps_baseline *out)
     size_t n = (size_t)cJSON_GetArraySize(expected);
     if (n > MCPS_BASELINE_MAX_ENTRIES)
         return fail(ld, 0, "%zu entries: at most %zu", n, MCPS_BASELINE_MAX_ENTRIES);
-    if ((!ld->yaml && (!find_entries(ld) || ld->nentries != n)) ||
-        !mcps_array_reserve(&out->entries, &out->cap, n ? n : 1, sizeof *out->entries, 1))
+    if (!mcps_array_reserve(&out->entries, &out->cap, n ? n : 1, sizeof *out->entries, 1))
         return fail(ld, 0, "out of memory");
     size_t i = 0;
     for (const cJSON *o = expected->child; o; o = o->next, i++)
@@ -423,7 +324,7 @@ static bool load_root(loader *ld, const cJSON *root, mcps_baseline *out)
 /* Invalid JSON, and the duplicate keys the strict parser reports as findings. */
 static bool parse_text(loader *ld, mcps_json_result *r)
 {
-    if (!mcps_json_parse(ld->text, ld->len, NULL, r))
+    if (!mcps_json_parse_spotted(ld->text, ld->len, NULL, r, &ld->spots))
         return fail(ld, line_at(ld, r->error_offset), "invalid JSON: %s", r->error);
     for (size_t k = 0; k < r->nfindings && k < MCPS_JSON_MAX_FINDINGS; k++)
         if (r->findings[k].kind == MCPS_JSON_DUPLICATE_KEY)
@@ -466,14 +367,16 @@ bool mcps_baseline_parse(const char *path, const char *text, size_t len, mcps_ba
     err[0] = '\0';
     mcps_json_result r = {0};
     mcps_yaml_tree yaml = {0};
-    bool ok = parse_any(&ld, &yaml, &r) && load_root(&ld, r.root, out);
+    bool ok = parse_any(&ld, &yaml, &r);
+    ld.root = r.root;
+    ok = ok && load_root(&ld, r.root, out);
     if (ok && !(out->file = strdup(path)))
         ok = fail(&ld, 0, "out of memory");
     if (ld.yaml)
         mcps_yaml_free(&yaml);
     else
         mcps_json_delete(r.root);
-    free(ld.entries);
+    mcps_json_spots_free(&ld.spots);
     if (!ok)
         mcps_baseline_free(out);
     return ok;

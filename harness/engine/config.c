@@ -21,6 +21,8 @@ typedef struct loader {
     size_t errlen;
     const char *text; /* the file, to find the line of a member */
     size_t len;
+    const cJSON *root;
+    mcps_json_spots spots; /* where each member of root starts */
 } loader;
 
 static bool fail(loader *ld, size_t line, const char *fmt, ...)
@@ -40,30 +42,33 @@ static bool fail(loader *ld, size_t line, const char *fmt, ...)
     return false;
 }
 
-/* Where a member "a.b.c" is written: each key is looked for after the one before it. */
+/* The member of obj whose name is the longest leading part of path before a '.' (names may hold
+ * dots: tool names do); *rest is what follows it. NULL when none is. */
+static const cJSON *member_prefix(const cJSON *obj, const char *path, const char **rest)
+{
+    for (size_t n = strlen(path);; n--) {
+        if (path[n] == '\0' || path[n] == '.')
+            for (const cJSON *m = cJSON_IsObject(obj) ? obj->child : NULL; m; m = m->next)
+                if (strlen(m->string) == n && strncmp(m->string, path, n) == 0) {
+                    *rest = path + n + (path[n] == '.');
+                    return m;
+                }
+        if (n == 0)
+            return NULL;
+    }
+}
+
+/* The line a member "a.b.c" is written on: that of the deepest part of the path the file has. */
 static size_t line_of(const loader *ld, const char *member)
 {
-    size_t pos = 0, line = 1;
-    char key[128];
-    for (const char *k = member; ld->text && *k;) {
-        size_t n = strcspn(k, ".");
-        snprintf(key, sizeof key, "\"%.*s\"", (int)n, k);
-        const char *hit = NULL;
-        for (const char *at = ld->text + pos; (at = strstr(at, key)) != NULL; at++) {
-            const char *after = at + strlen(key);
-            after += strspn(after, " \t\r\n");
-            if (*after == ':') {
-                hit = at;
-                break;
-            }
-        }
-        if (!hit)
-            break;
-        line = mcps_file_line_at(ld->text, ld->len, (size_t)(hit - ld->text), NULL);
-        pos = (size_t)(hit - ld->text) + strlen(key);
-        k += n + (k[n] == '.');
-    }
-    return line;
+    const cJSON *node = ld->root, *found = NULL;
+    for (const char *rest = member; node && *rest;)
+        if ((node = member_prefix(node, rest, &rest)) != NULL)
+            found = node;
+    size_t at;
+    if (!mcps_json_spot_of(&ld->spots, found, &at))
+        return 1;
+    return mcps_file_line_at(ld->text, ld->len, at, NULL);
 }
 
 /* A failure about the member at this dotted path, reported on the line that holds it. */
@@ -368,7 +373,8 @@ bool mcps_target_file_load(const char *path, mcps_target_file *out, char *err, s
     ld.text = text;
     ld.len = len;
     mcps_json_result r;
-    bool ok = mcps_json_parse(text, len, NULL, &r);
+    bool ok = mcps_json_parse_spotted(text, len, NULL, &r, &ld.spots);
+    ld.root = r.root;
     if (!ok) {
         fail(&ld, mcps_file_line_at(text, len, r.error_offset, NULL), "invalid JSON: %s", r.error);
     } else if (!cJSON_IsObject(r.root)) {
@@ -384,6 +390,7 @@ bool mcps_target_file_load(const char *path, mcps_target_file *out, char *err, s
              (!sec || load_secrets(&ld, sec, out, (unsigned)len * 2654435761u));
     }
     mcps_json_delete(r.root);
+    mcps_json_spots_free(&ld.spots);
     free(text);
     if (!ok)
         mcps_target_file_free(out);

@@ -81,6 +81,12 @@ static void test_errors_name_the_file(void **state)
         {"{\n\"calls\": {\n \"tool\": {\"name\": \"a\",\n  \"argumentz\": 1}}}",
          ":4: unknown member \"argumentz\" in calls.tool"},
         {"{\"server\": \"x\",\n\n \"secrets\": {\"env\": [1]}}", ":3: secrets.env holds"},
+        /* The line is the member's own, not that of its name written inside a string, and a
+         * name in the path may hold dots. */
+        {"{\"description\": \"\\\"calls\\\": {\\\"tool\\\":\",\n\"calls\": {\n\"tool\": 3}}",
+         ":3: calls.tool is"},
+        {"{\"server\": {\"command\": \"x\",\n\"env\": {\"A\": \"1\",\n\"B.C\": 2}}}",
+         ":3: server.env.B.C is not a string"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *path = write_temp(cases[i].text);

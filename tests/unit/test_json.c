@@ -425,6 +425,42 @@ static void test_shallow_keeps_short_members(void **state)
     assert_null(mcps_json_parse_shallow("[1,2]", 5, 1024));
 }
 
+/* Spots: where each node starts (a member: its key), for loaders that name lines. */
+static void test_spots_say_where_nodes_start(void **state)
+{
+    (void)state;
+    static const char text[] = " {\"a\": 1,\n \"b\": [true,\n {\"c\": \"x\"}]}";
+    mcps_json_result r;
+    mcps_json_spots spots = {0};
+    assert_true(mcps_json_parse_spotted(text, strlen(text), NULL, &r, &spots));
+    const cJSON *b = cJSON_GetObjectItemCaseSensitive(r.root, "b");
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(b, 1), "c");
+    struct {
+        const cJSON *node;
+        const char *at;
+    } want[] = {
+        {r.root, "{\"a\""},
+        {cJSON_GetObjectItemCaseSensitive(r.root, "a"), "\"a\""},
+        {b, "\"b\""},
+        {cJSON_GetArrayItem(b, 0), "true"},
+        {cJSON_GetArrayItem(b, 1), "{\"c\""},
+        {c, "\"c\""},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        size_t at;
+        assert_true(mcps_json_spot_of(&spots, want[i].node, &at));
+        assert_int_equal(at, (size_t)(strstr(text, want[i].at) - text));
+    }
+    size_t at;
+    assert_false(mcps_json_spot_of(&spots, NULL, &at));
+    mcps_json_delete(r.root);
+    mcps_json_spots_free(&spots);
+    /* A rejected text leaves no spot of a freed node behind. */
+    assert_false(mcps_json_parse_spotted("[1,", 3, NULL, &r, &spots));
+    assert_int_equal(spots.n, 0);
+    mcps_json_spots_free(&spots);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_whole_numbers_print_as_printf_does),
         cmocka_unit_test(test_utf8_validator),
         cmocka_unit_test(test_shallow_keeps_short_members),
+        cmocka_unit_test(test_spots_say_where_nodes_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
