@@ -32,6 +32,7 @@
 
 typedef struct run_options {
     const char *server;
+    const char *client; /* --client: test a client instead (client.c) */
     const char *url;
     bool transport_option;    /* --transport was given */
     bool transport_given;     /* --transport other than auto */
@@ -65,6 +66,8 @@ static int usage(const char *why)
             "       mcpspec run --config TARGET.json [options]\n"
             "       mcpspec run --config A.json --config B.json ... [options]: a matrix\n"
             "                       (mcpspec matrix --help)\n"
+            "       mcpspec run --client \"CMD ARGS {server}\" [options]: test a client; mcpspec\n"
+            "                       plays its server, {server} is the command it runs as one\n"
             "  --server CMD         the MCP server to test (split like a shell, no shell): over\n"
             "                       stdio, or with --url started, awaited and stopped by mcpspec\n"
             "  --url URL            test the server at this HTTP endpoint\n"
@@ -126,6 +129,8 @@ static int parse_option(mcps_args *a, run_options *o)
     mcps_run_config *c = &o->cfg;
     if (mcps_args_option(a, "--server"))
         o->server = a->value;
+    else if (mcps_args_option(a, "--client"))
+        o->client = a->value;
     else if (mcps_args_option(a, "--url")) {
         if (strncmp(a->value, "http://", 7) != 0 && strncmp(a->value, "https://", 8) != 0)
             return bad_value("--url", a->value);
@@ -378,6 +383,24 @@ static bool apply_config(run_options *o, mcps_target_file *f)
     return true;
 }
 
+/* --client: the options a client run shares with server runs; the rest do not apply. */
+static int run_client(const run_options *o)
+{
+    if (o->server || o->url || o->config || o->nsuite || o->baseline)
+        return usage("--client does not take --server, --url, --config, --suite or --baseline");
+    mcps_cli_client_opts co = {.command = o->client,
+                               .cwd = o->cwd,
+                               .env = o->nenv ? (char *const *)o->env : NULL,
+                               .case_globs = o->ncase ? o->case_globs : NULL,
+                               .out = o->out,
+                               .formats = o->formats,
+                               .timeout = o->cfg.timeout,
+                               .deadline = o->deadline,
+                               .max_message = o->cfg.target.max_message,
+                               .quiet = o->quiet};
+    return mcps_cli_client(&co);
+}
+
 bool mcps_cli_run_options_ok(int argc, char **argv)
 {
     run_options o = {.deadline = DEFAULT_DEADLINE};
@@ -404,6 +427,8 @@ int mcps_cli_run(int argc, char **argv)
     }
     if (o.nconfig > 1)
         return mcps_cli_matrix_configs(argc, argv);
+    if (o.client)
+        return run_client(&o);
     if (o.config && !apply_config(&o, &file))
         return MCPS_EXIT_USAGE;
     if (!o.server && !o.url) {
