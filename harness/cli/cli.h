@@ -41,6 +41,7 @@ typedef struct mcps_cli_client_opts {
     double timeout;     /* 0: default */
     double deadline;    /* 0: none */
     size_t max_message; /* 0: default */
+    bool stays;         /* the client keeps running once done (configuration "stays") */
     bool quiet;
 } mcps_cli_client_opts;
 int mcps_cli_client(const mcps_cli_client_opts *o);

@@ -92,6 +92,7 @@ int mcps_cli_client(const mcps_cli_client_opts *o)
     cfg.target_text = o->command;
     cfg.self = self;
     cfg.case_globs = o->case_globs;
+    cfg.stays = o->stays;
     if (o->timeout > 0)
         cfg.timeout = o->timeout;
     cfg.hooks = (mcps_run_hooks){on_started, on_finished, &p};

@@ -33,6 +33,7 @@
 typedef struct run_options {
     const char *server;
     const char *client; /* --client: test a client instead (client.c) */
+    bool client_stays;  /* the configuration's client keeps running once done */
     const char *url;
     bool transport_option;    /* --transport was given */
     bool transport_given;     /* --transport other than auto */
@@ -366,8 +367,11 @@ static bool apply_config(run_options *o, mcps_target_file *f)
         fprintf(stderr, "mcpspec run: %s\n", err);
         return false;
     }
-    if (!o->server)
+    if (f->is_client && !o->client)
+        o->client = f->command;
+    else if (!f->is_client && !o->server)
         o->server = f->command;
+    o->client_stays = f->client_stays;
     if (!o->cwd)
         o->cwd = f->cwd;
     /* The configuration's environment first, so --env wins for the same key. */
@@ -386,8 +390,8 @@ static bool apply_config(run_options *o, mcps_target_file *f)
 /* --client: the options a client run shares with server runs; the rest do not apply. */
 static int run_client(const run_options *o)
 {
-    if (o->server || o->url || o->config || o->nsuite || o->baseline)
-        return usage("--client does not take --server, --url, --config, --suite or --baseline");
+    if (o->server || o->url || o->nsuite || o->baseline)
+        return usage("--client does not take --server, --url, --suite or --baseline");
     mcps_cli_client_opts co = {.command = o->client,
                                .cwd = o->cwd,
                                .env = o->nenv ? (char *const *)o->env : NULL,
@@ -397,6 +401,7 @@ static int run_client(const run_options *o)
                                .timeout = o->cfg.timeout,
                                .deadline = o->deadline,
                                .max_message = o->cfg.target.max_message,
+                               .stays = o->client_stays,
                                .quiet = o->quiet};
     return mcps_cli_client(&co);
 }
@@ -427,10 +432,13 @@ int mcps_cli_run(int argc, char **argv)
     }
     if (o.nconfig > 1)
         return mcps_cli_matrix_configs(argc, argv);
-    if (o.client)
-        return run_client(&o);
     if (o.config && !apply_config(&o, &file))
         return MCPS_EXIT_USAGE;
+    if (o.client) {
+        int rc = run_client(&o);
+        mcps_target_file_free(&file);
+        return rc;
+    }
     if (!o.server && !o.url) {
         mcps_target_file_free(&file);
         return usage("--server or --url (or a --config naming a server) is required");

@@ -28,6 +28,8 @@ typedef struct mcps_client_config {
     const char *const *case_globs; /* --case filters (NULL: all) */
     double timeout;         /* seconds the client may stay silent when a move is due (default 5) */
     double connect_timeout; /* seconds for it to start its server (default 10) */
+    bool stays; /* it keeps running once done (an IDE, an agent): the case ends when it goes
+                   quiet, and the shutdown check has nothing to judge */
     mcps_run_hooks hooks;
 } mcps_client_config;
 

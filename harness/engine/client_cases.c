@@ -446,6 +446,8 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
 
 static int shutdown_by_close(const mcps_client_trace *t, mcps_client_grade *g)
 {
+    if (!t->closed && t->stays)
+        return skip(g, "the configuration says the client stays running (\"stays\": true)");
     if (!t->closed)
         return skip(g, "the client did not end the connection by itself (mcpspec ended the case)");
     if (t->peer_gone)

@@ -55,6 +55,7 @@ typedef struct mcps_client_trace {
     bool exited;          /* the client process exited by itself during the case */
     int exit_code, term_signal;
     bool stopped;    /* the run was stopped */
+    bool stays;      /* the configuration says the client keeps running once done */
     char error[300]; /* not observable: why ("" when fine) */
     mcps_wire_log log;
     double seconds;

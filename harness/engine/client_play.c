@@ -477,7 +477,7 @@ static void stop(player *p)
 void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mcps_client_trace *t)
 {
     int64_t t0 = mcps_clock_us();
-    *t = (mcps_client_trace){.scenario = sc};
+    *t = (mcps_client_trace){.scenario = sc, .stays = cfg->stays};
     player p = {.cfg = cfg, .t = t};
     p.relay.fd = -1;
     mcps_play_init(&p.play, cfg->target.guard);
