@@ -38,10 +38,12 @@ typedef struct mcps_cli_client_opts {
     const char *const *case_globs; /* NULL-terminated, or NULL */
     const char *out;               /* NULL: reports/client */
     unsigned formats;
-    double timeout;     /* 0: default */
-    double deadline;    /* 0: none */
-    size_t max_message; /* 0: default */
-    bool stays;         /* the client keeps running once done (configuration "stays") */
+    double timeout;         /* 0: default */
+    double connect_timeout; /* --probe-timeout: for the client to start its server; 0: default */
+    double deadline;        /* 0: none */
+    size_t max_message;     /* 0: default */
+    double grace; /* --shutdown-grace: after closing its stdin, then after SIGTERM; 0: default */
+    bool stays;   /* the client keeps running once done (configuration "stays") */
     bool quiet;
 } mcps_cli_client_opts;
 int mcps_cli_client(const mcps_cli_client_opts *o);

@@ -87,6 +87,8 @@ int mcps_cli_client(const mcps_cli_client_opts *o)
     cfg.target.argv = argv;
     cfg.target.cwd = o->cwd;
     cfg.target.env_extra = o->env;
+    if (o->grace > 0)
+        cfg.target.close_grace = cfg.target.term_grace = o->grace;
     if (o->max_message)
         cfg.target.max_message = o->max_message;
     cfg.target_text = o->command;
@@ -95,6 +97,8 @@ int mcps_cli_client(const mcps_cli_client_opts *o)
     cfg.stays = o->stays;
     if (o->timeout > 0)
         cfg.timeout = o->timeout;
+    if (o->connect_timeout > 0)
+        cfg.connect_timeout = o->connect_timeout;
     cfg.hooks = (mcps_run_hooks){on_started, on_finished, &p};
     mcps_guard guard;
     bool guarded = mcps_guard_init(&guard);

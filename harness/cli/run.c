@@ -32,8 +32,9 @@
 
 typedef struct run_options {
     const char *server;
-    const char *client; /* --client: test a client instead (client.c) */
-    bool client_stays;  /* the configuration's client keeps running once done */
+    const char *client;       /* --client: test a client instead (client.c) */
+    bool client_stays;        /* the configuration's client keeps running once done */
+    bool probe_timeout_given; /* with --client: how long it may take to start its server */
     const char *url;
     bool transport_option;    /* --transport was given */
     bool transport_given;     /* --transport other than auto */
@@ -180,6 +181,7 @@ static int parse_option(mcps_args *a, run_options *o)
     } else if (mcps_args_option(a, "--probe-timeout")) {
         if (!mcps_args_seconds(a->value, &c->probe_timeout) || c->probe_timeout <= 0)
             return bad_value("--probe-timeout", a->value);
+        o->probe_timeout_given = true;
     } else if (mcps_args_option(a, "--max-message")) {
         if (!mcps_args_size(a->value, &c->target.max_message) || c->target.max_message < 1024)
             return bad_value("--max-message", a->value);
@@ -399,8 +401,10 @@ static int run_client(const run_options *o)
                                .out = o->out,
                                .formats = o->formats,
                                .timeout = o->cfg.timeout,
+                               .connect_timeout = o->probe_timeout_given ? o->cfg.probe_timeout : 0,
                                .deadline = o->deadline,
                                .max_message = o->cfg.target.max_message,
+                               .grace = o->cfg.target.close_grace,
                                .stays = o->client_stays,
                                .quiet = o->quiet};
     return mcps_cli_client(&co);

@@ -28,6 +28,7 @@
 #define MAX_CONNECTIONS 16  /* a client restarting its server in a loop stops being served */
 #define SLOW_INIT_MS    300 /* long enough for a client that does not wait to show it */
 #define UNSUPPORTED_REV "1999-01-01"
+#define MAX_MESSAGES    20000 /* from one client in one case: past this it is flooding */
 
 typedef struct player {
     const mcps_client_config *cfg;
@@ -405,6 +406,11 @@ static bool finished(player *p, int64_t start, int64_t end)
     if (t->connections && !p->held && !p->held_init &&
         now - p->last_ms > (int64_t)(p->cfg->timeout * 1000)) {
         mcps_play_event(&p->play, "the client did nothing for %.1f s: case ended", p->cfg->timeout);
+        return true;
+    }
+    if (t->nmsgs >= MAX_MESSAGES) {
+        mcps_play_event(&p->play, "the client sent %d messages in one case: case ended",
+                        MAX_MESSAGES);
         return true;
     }
     if (now > end) {
