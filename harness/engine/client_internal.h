@@ -41,6 +41,7 @@ typedef struct mcps_client_trace {
     mcps_client_scenario scenario;
     mcps_client_msg *msgs;
     size_t nmsgs, cap;
+    size_t bytes; /* their size on the wire */
     unsigned connections;
     char asked[64];           /* protocolVersion of the first initialize ("" when none) */
     char answered[64];        /* what we answered with ("" when we did not) */

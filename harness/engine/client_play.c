@@ -28,7 +28,10 @@
 #define MAX_CONNECTIONS 16  /* a client restarting its server in a loop stops being served */
 #define SLOW_INIT_MS    300 /* long enough for a client that does not wait to show it */
 #define UNSUPPORTED_REV "1999-01-01"
-#define MAX_MESSAGES    20000 /* from one client in one case: past this it is flooding */
+/* From one client in one case, past these it is flooding: what is kept for grading (parsed
+ * trees cost several times their text) stays within a few tens of MiB. */
+#define MAX_MESSAGES 10000
+#define MAX_BYTES    ((size_t)256 * 1024)
 
 typedef struct player {
     const mcps_client_config *cfg;
@@ -242,6 +245,7 @@ static void record(player *p, cJSON *json, const char *raw, size_t len)
         return;
     }
     mcps_client_msg *m = &t->msgs[t->nmsgs++];
+    t->bytes += len;
     *m = (mcps_client_msg){.json = json, .conn = t->connections, .before_answer = !p->answered};
     if (!json) {
         m->raw = malloc(len + 1);
@@ -408,9 +412,9 @@ static bool finished(player *p, int64_t start, int64_t end)
         mcps_play_event(&p->play, "the client did nothing for %.1f s: case ended", p->cfg->timeout);
         return true;
     }
-    if (t->nmsgs >= MAX_MESSAGES) {
-        mcps_play_event(&p->play, "the client sent %d messages in one case: case ended",
-                        MAX_MESSAGES);
+    if (t->nmsgs >= MAX_MESSAGES || t->bytes >= MAX_BYTES) {
+        mcps_play_event(&p->play, "the client sent %zu messages (%zu bytes) in one case: ended",
+                        t->nmsgs, t->bytes);
         return true;
     }
     if (now > end) {

@@ -43,7 +43,8 @@ bool mcps_play_connected(const mcps_play *p);
 /*
  * The next thing the client did on the connection, waiting until deadline_ms:
  * MESSAGE (*msg the parsed JSON, owned by the caller, or NULL when the line is
- * not JSON), OVERSIZE, CLOSED, TIMEOUT, STOPPED. Logged either way.
+ * not JSON; of a line past 64 KiB only the members of up to 4 KiB), OVERSIZE,
+ * CLOSED, TIMEOUT, STOPPED. Logged either way.
  */
 mcps_tevent_kind mcps_play_next(mcps_play *p, int64_t deadline_ms, cJSON **msg);
 /* Send one message (or raw bytes, newline added), logged; false when it could not go. */

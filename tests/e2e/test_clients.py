@@ -183,6 +183,9 @@ class HostileClientTest(unittest.TestCase):
         self.assertEqual(v["client/initialize-first"], "FAIL")
         self.assertEqual(v["client/ping"], "SKIP")
 
+    def test_flood_big(self):
+        self.run_hostile("flood-big", 8, ["client/jsonrpc-lines"], codes=(0, 1, 3))
+
     def test_drop_mid_request(self):
         report = self.run_hostile("drop-mid-request", 6,
                                   ["client/initialized-notification", "client/shutdown"])
