@@ -124,6 +124,17 @@ class RefclientTest(unittest.TestCase):
                 self.assertIn(case[0]["verdict"], ("FAIL", "WARN"), case[0])
                 self.assertIn(reqs.split()[0], case[0]["broken"] or "", case[0])
 
+    def test_every_check_has_a_fault(self):
+        r = subprocess.run([MCPSPEC, "list", "--client"], capture_output=True, text=True,
+                           timeout=10)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        checks = {line.split()[0] for line in r.stdout.splitlines()}
+        self.assertEqual(len(checks), 17)
+        proven = {row[2] for row in faults()}
+        self.assertLessEqual(proven, checks, "a fault names no check")
+        # older-version cannot FAIL: a client may leave a revision it does not speak.
+        self.assertEqual(checks - proven, {"client/older-version"})
+
     def test_configuration_names_the_client(self):
         with tempfile.TemporaryDirectory() as out:
             path = os.path.join(out, "client.json")
