@@ -226,17 +226,25 @@ bool mcps_relay_send(mcps_relay_conn *c, const char *bytes, size_t len, int64_t 
     return len == 0;
 }
 
-/* Write all of it (blocking); false when the reader is gone. */
-static bool write_all(int fd, const char *p, size_t n)
+/* Write all of it to fd (non-blocking); false when its reader is gone, or when the socket s
+ * hangs up meanwhile: a client that stops reading its server must not keep the relay alive
+ * once the controller has gone. */
+static bool write_all(int fd, const char *p, size_t n, int s)
 {
     while (n) {
         ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
+        if (w > 0) {
+            p += w;
+            n -= (size_t)w;
             continue;
-        if (w <= 0)
+        }
+        if (w < 0 && errno != EAGAIN && errno != EINTR)
             return false;
-        p += w;
-        n -= (size_t)w;
+        struct pollfd q[2] = {{.fd = fd, .events = POLLOUT}, {.fd = s, .events = 0}};
+        if (poll(q, 2, -1) < 0 && errno != EINTR)
+            return false;
+        if (q[1].revents & (POLLHUP | POLLERR))
+            return false;
     }
     return true;
 }
@@ -266,6 +274,7 @@ int mcps_relay_serve(const char *path, int in_fd, int out_fd, char *err, size_t 
         return 1;
     char buf[CHUNK];
     bool in_open = true;
+    fcntl(out_fd, F_SETFL, fcntl(out_fd, F_GETFL) | O_NONBLOCK);
     for (;;) {
         struct pollfd p[2] = {{.fd = s, .events = POLLIN},
                               {.fd = in_open ? in_fd : -1, .events = POLLIN}};
@@ -278,7 +287,7 @@ int mcps_relay_serve(const char *path, int in_fd, int out_fd, char *err, size_t 
             ssize_t n = read(s, buf, sizeof buf);
             if (n < 0 && errno == EINTR)
                 continue;
-            if (n <= 0 || !write_all(out_fd, buf, (size_t)n))
+            if (n <= 0 || !write_all(out_fd, buf, (size_t)n, s))
                 break; /* the controller hung up, or the client stopped reading */
         }
         if (in_open && p[1].revents) {
@@ -288,7 +297,7 @@ int mcps_relay_serve(const char *path, int in_fd, int out_fd, char *err, size_t 
             if (n <= 0) {
                 in_open = false; /* the client closed our stdin: tell the controller */
                 shutdown(s, SHUT_WR);
-            } else if (!write_all(s, buf, (size_t)n))
+            } else if (!write_all(s, buf, (size_t)n, -1))
                 break;
         }
     }
