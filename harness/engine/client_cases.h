@@ -22,6 +22,7 @@ typedef struct mcps_client_grade {
 typedef struct mcps_client_check {
     const char *id, *title, *section, *reqs;
     mcps_client_scenario scenario;
+    bool every; /* an observer: also graded on every other scenario the run plays */
     int (*grade)(const mcps_client_trace *t, mcps_client_grade *g); /* 0 */
 } mcps_client_check;
 

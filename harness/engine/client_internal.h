@@ -63,6 +63,9 @@ typedef struct mcps_client_trace {
     size_t sent, received;
 } mcps_client_trace;
 
+/* "plain", "slow-init", ...: for a person. */
+const char *mcps_client_scenario_name(mcps_client_scenario sc);
+
 /* Play scenario sc against a fresh start of the client; fills t (free with
  * mcps_client_trace_free). */
 void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mcps_client_trace *t);

@@ -48,6 +48,15 @@ typedef struct player {
     int64_t last_ms; /* the client's last move */
 } player;
 
+const char *mcps_client_scenario_name(mcps_client_scenario sc)
+{
+    static const char *const names[MCPS_CSC_COUNT] = {
+        "plain",    "slow-init", "older",   "unsupported", "ping",       "roots",
+        "sampling", "elicit",    "junk-id", "junk-json",   "junk-notif",
+    };
+    return sc < MCPS_CSC_COUNT ? names[sc] : "?";
+}
+
 static cJSON *response(const cJSON *id, cJSON *result)
 {
     cJSON *m = cJSON_CreateObject();

@@ -234,6 +234,46 @@ static size_t count_selected(const mcps_client_config *cfg)
     return n;
 }
 
+/* How bad a verdict is, for an observer seen in several scenarios. */
+static int severity(mcps_verdict v)
+{
+    return v == MCPS_VERDICT_FAIL   ? 4
+           : v == MCPS_VERDICT_WARN ? 3
+           : v == MCPS_VERDICT_INFO ? 2
+           : v == MCPS_VERDICT_PASS ? 1
+                                    : 0;
+}
+
+/* An observer check, already graded on its own scenario, judged again on trace t: a worse
+ * verdict (or a PASS where it had nothing to judge) replaces its result, saying where. */
+static void observe_again(const mcps_client_check *k, const mcps_client_trace *t,
+                          mcps_run_result *out)
+{
+    char buf[300];
+    if (unobservable(t, buf, sizeof buf))
+        return;
+    mcps_case_result *c = NULL;
+    for (size_t i = 0; i < out->ncases; i++)
+        if (strcmp(out->cases[i].id, k->id) == 0)
+            c = &out->cases[i];
+    mcps_client_grade g = {.rev = c ? c->revision : MCPS_REV_NONE};
+    k->grade(t, &g);
+    if (c && severity(g.verdict) > severity(c->verdict) && g.observed.data) {
+        mcps_buf text = {0};
+        mcps_buf_printf(&text, "in scenario %s: %s", mcps_client_scenario_name(t->scenario),
+                        g.observed.data);
+        free(c->observed);
+        free(c->broken);
+        free(c->reason);
+        c->observed = mcps_buf_take(&text);
+        c->broken = g.broken ? strdup(g.broken) : NULL;
+        c->reason = NULL;
+        c->verdict = g.verdict;
+    }
+    mcps_buf_free(&g.observed);
+    mcps_buf_free(&g.reason);
+}
+
 /* Play scenario sc once and grade every selected check that watches it. */
 static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc, size_t *index,
                          size_t total, mcps_run_result *out)
@@ -269,6 +309,11 @@ static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc,
         if (!mcps_run_result_push(out, &c))
             mcps_case_result_free(&c);
     }
+    for (size_t i = 0; played && mcps_client_check_at(i); i++) {
+        const mcps_client_check *k = mcps_client_check_at(i);
+        if (k->every && k->scenario != sc && selected(cfg, k->id))
+            observe_again(k, &t, out);
+    }
     if (played)
         mcps_client_trace_free(&t);
 }
@@ -278,6 +323,7 @@ void mcps_client_run(const mcps_client_config *cfg, mcps_run_result *out)
     int64_t t0 = mcps_clock_us();
     header(cfg, out);
     size_t index = 0, total = count_selected(cfg);
+    /* The observers' own scenario (plain) comes first, so the others can only revise them. */
     for (int sc = 0; sc < MCPS_CSC_COUNT; sc++)
         run_scenario(cfg, (mcps_client_scenario)sc, &index, total, out);
     mcps_run_result_count(out);

@@ -135,6 +135,18 @@ class RefclientTest(unittest.TestCase):
         # older-version cannot FAIL: a client may leave a revision it does not speak.
         self.assertEqual(checks - proven, {"client/older-version"})
 
+    def test_observers_judge_every_scenario(self):
+        # Clean in the plain scenario, a stray line only when pinged: jsonrpc-lines sees it.
+        client = os.path.join(ROOT, "tests", "clients", "garbles-on-ping.py")
+        with tempfile.TemporaryDirectory() as out:
+            r = run_client(client + " {server}", out,
+                           ["--timeout", "1", "--case", "client/jsonrpc-lines",
+                            "--case", "client/ping"])
+            self.assertEqual(r.returncode, 1, r.stderr)
+            case = [c for c in load(out)["cases"] if c["id"] == "client/jsonrpc-lines"][0]
+            self.assertEqual(case["verdict"], "FAIL")
+            self.assertIn("in scenario ping", case["observed"])
+
     def test_configuration_names_the_client(self):
         with tempfile.TemporaryDirectory() as out:
             path = os.path.join(out, "client.json")
