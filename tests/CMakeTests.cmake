@@ -44,6 +44,8 @@ if(NOT CMAKE_BUILD_TYPE STREQUAL "Sanitize")
                          ENVIRONMENT "${MCPS_E2E_ENV}")
   endforeach()
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${real})
+  # The SDK client (tests/clients/sdk-v1-client.cjs) comes with that install.
+  set_tests_properties(e2e.test_client_sdk PROPERTIES FIXTURES_REQUIRED real_servers)
 endif()
 # e2e.test_scripts compares the checkout and the build folders before and after
 # each script's --help: no other test (fuzz.ossfuzz_build builds into build/)

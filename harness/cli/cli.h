@@ -27,6 +27,26 @@ int mcps_cli_explain(int argc, char **argv);
 int mcps_cli_diff(int argc, char **argv);
 int mcps_cli_baseline(int argc, char **argv);
 int mcps_cli_matrix(int argc, char **argv);
+int mcps_cli_serve(int argc, char **argv);
+
+/* What `mcpspec run --client` takes from the options it shares with server runs (client.c). */
+typedef struct mcps_cli_client_opts {
+    const char *command; /* --client, {server} unexpanded */
+    const char *argv0;
+    const char *cwd;
+    char *const *env;              /* NULL-terminated, or NULL */
+    const char *const *case_globs; /* NULL-terminated, or NULL */
+    const char *out;               /* NULL: reports/client */
+    unsigned formats;
+    double timeout;         /* 0: default */
+    double connect_timeout; /* --probe-timeout: for the client to start its server; 0: default */
+    double deadline;        /* 0: none */
+    size_t max_message;     /* 0: default */
+    double grace; /* --shutdown-grace: after closing its stdin, then after SIGTERM; 0: default */
+    bool stays;   /* the client keeps running once done (configuration "stays") */
+    bool quiet;
+} mcps_cli_client_opts;
+int mcps_cli_client(const mcps_cli_client_opts *o);
 /* `mcpspec run` with --config given more than once: a matrix of those targets (matrix.c). */
 int mcps_cli_matrix_configs(int argc, char **argv);
 /* Whether `mcpspec run` takes these options; if not, it has said why on stderr (run.c). */

@@ -3,10 +3,11 @@
  * revisions it applies to; --suite and --case filter with globs. --json
  * prints the whole record of each check (checks.c), proofs included: what
  * the fault tests, the refserver README's fault table and scripts/coverage
- * are built from.
+ * are built from. --client lists the checks of `run --client` instead.
  */
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "engine/client.h"
 #include "engine/run.h"
 
 #include "codec/json.h"
@@ -26,6 +27,22 @@ static void list_observers(const mcps_run_config *cfg)
         if (mcps_run_selects(cfg, &observe, &c))
             printf("%-44s %-36s %s\n", id, reqs, title);
     }
+}
+
+/* The client checks (engine/client.h), filtered by --case. */
+static int list_clients(const char *const *case_globs, bool json)
+{
+    const char *id, *title, *reqs;
+    if (json)
+        return fprintf(stderr, "mcpspec list: --client lists text only\n"), MCPS_EXIT_USAGE;
+    for (size_t i = 0; mcps_client_case_at(i, &id, &title, &reqs); i++) {
+        bool selected = !case_globs[0];
+        for (size_t g = 0; case_globs[g]; g++)
+            selected |= mcps_glob_match(case_globs[g], id);
+        if (selected)
+            printf("%-44s %-36s %s\n", id, reqs, title);
+    }
+    return MCPS_EXIT_OK;
 }
 
 static int print_json(const char *dir, const mcps_suite_set *set, const mcps_run_config *cfg)
@@ -58,8 +75,8 @@ static int usage(const char *why)
     FILE *out = why ? stderr : stdout;
     if (why)
         fprintf(stderr, "mcpspec list: %s\n", why);
-    fprintf(out,
-            "usage: mcpspec list [--suite GLOB]... [--case GLOB]... [--suites DIR] [--json]\n");
+    fprintf(out, "usage: mcpspec list [--suite GLOB]... [--case GLOB]... [--suites DIR] [--json]\n"
+                 "       mcpspec list --client [--case GLOB]...: the checks of run --client\n");
     return why ? MCPS_EXIT_USAGE : MCPS_EXIT_OK;
 }
 
@@ -67,7 +84,7 @@ int mcps_cli_list(int argc, char **argv)
 {
     const char *suite_globs[65] = {0}, *case_globs[65] = {0}, *dir = NULL;
     size_t ns = 0, nc = 0;
-    bool json = false;
+    bool json = false, client = false;
     mcps_args a;
     mcps_args_init(&a, argc, argv);
     while (mcps_args_more(&a)) {
@@ -79,11 +96,15 @@ int mcps_cli_list(int argc, char **argv)
             dir = a.value;
         else if (mcps_args_flag(&a, "--json"))
             json = true;
+        else if (mcps_args_flag(&a, "--client"))
+            client = true;
         else if (mcps_args_flag(&a, "--help"))
             return usage(NULL);
         else
             return usage(a.error[0] ? a.error : "unknown argument");
     }
+    if (client)
+        return list_clients(case_globs, json);
     mcps_suite_set set;
     if (!mcps_cli_load_suites(dir, &set))
         return MCPS_EXIT_USAGE;

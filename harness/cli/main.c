@@ -28,6 +28,7 @@ static const command commands[] = {
     {"diff", mcps_cli_diff, "compare two report.json files: new failures, fixes, changes"},
     {"baseline", mcps_cli_baseline, "write a baseline of known failures from a report.json"},
     {"matrix", mcps_cli_matrix, "run several targets at once: one targets x cases report"},
+    {"serve", mcps_cli_serve, "the relay a client under test runs as its server (run --client)"},
 };
 
 /* The program's one mutable global: where a stop signal writes its byte (the run's

@@ -131,7 +131,13 @@ static bool check_config(const char *path, bool has_server, const char *origin)
     bool ok = mcps_target_file_load(path, &f, err, sizeof err);
     if (!ok)
         fprintf(stderr, "mcpspec matrix: %s\n", err);
-    else if (!f.command && !has_server) {
+    else if (f.is_client) {
+        fprintf(stderr,
+                "mcpspec matrix: %s: names a client: a matrix runs servers only (test it "
+                "with mcpspec run --config)\n",
+                path);
+        ok = false;
+    } else if (!f.command && !has_server) {
         fprintf(stderr, "mcpspec matrix: %s: names no server, and %s gives none\n", path, origin);
         ok = false;
     }
@@ -347,8 +353,8 @@ static bool check_target(tctx *c, mcps_matrix *m)
     if ((kind && strcmp(kind->valuestring, "client") == 0) ||
         cJSON_GetObjectItemCaseSensitive(c->e, "client"))
         return fail_at(f, c->i, kind ? "kind" : "client",
-                       "target \"%s\" is a client: mcpspec does not test MCP clients yet, "
-                       "so a matrix lists servers only",
+                       "target \"%s\" is a client: a matrix lists servers only (test a "
+                       "client with mcpspec run --client)",
                        name->valuestring);
     const cJSON *strict = cJSON_GetObjectItemCaseSensitive(c->e, "strict");
     if (strict && !cJSON_IsBool(strict))

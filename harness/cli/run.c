@@ -32,6 +32,9 @@
 
 typedef struct run_options {
     const char *server;
+    const char *client;       /* --client: test a client instead (client.c) */
+    bool client_stays;        /* the configuration's client keeps running once done */
+    bool probe_timeout_given; /* with --client: how long it may take to start its server */
     const char *url;
     bool transport_option;    /* --transport was given */
     bool transport_given;     /* --transport other than auto */
@@ -65,6 +68,8 @@ static int usage(const char *why)
             "       mcpspec run --config TARGET.json [options]\n"
             "       mcpspec run --config A.json --config B.json ... [options]: a matrix\n"
             "                       (mcpspec matrix --help)\n"
+            "       mcpspec run --client \"CMD ARGS {server}\" [options]: test a client; mcpspec\n"
+            "                       plays its server, {server} is the command it runs as one\n"
             "  --server CMD         the MCP server to test (split like a shell, no shell): over\n"
             "                       stdio, or with --url started, awaited and stopped by mcpspec\n"
             "  --url URL            test the server at this HTTP endpoint\n"
@@ -126,6 +131,8 @@ static int parse_option(mcps_args *a, run_options *o)
     mcps_run_config *c = &o->cfg;
     if (mcps_args_option(a, "--server"))
         o->server = a->value;
+    else if (mcps_args_option(a, "--client"))
+        o->client = a->value;
     else if (mcps_args_option(a, "--url")) {
         if (strncmp(a->value, "http://", 7) != 0 && strncmp(a->value, "https://", 8) != 0)
             return bad_value("--url", a->value);
@@ -174,6 +181,7 @@ static int parse_option(mcps_args *a, run_options *o)
     } else if (mcps_args_option(a, "--probe-timeout")) {
         if (!mcps_args_seconds(a->value, &c->probe_timeout) || c->probe_timeout <= 0)
             return bad_value("--probe-timeout", a->value);
+        o->probe_timeout_given = true;
     } else if (mcps_args_option(a, "--max-message")) {
         if (!mcps_args_size(a->value, &c->target.max_message) || c->target.max_message < 1024)
             return bad_value("--max-message", a->value);
@@ -361,8 +369,11 @@ static bool apply_config(run_options *o, mcps_target_file *f)
         fprintf(stderr, "mcpspec run: %s\n", err);
         return false;
     }
-    if (!o->server)
+    if (f->is_client && !o->client)
+        o->client = f->command;
+    else if (!f->is_client && !o->server)
         o->server = f->command;
+    o->client_stays = f->client_stays;
     if (!o->cwd)
         o->cwd = f->cwd;
     /* The configuration's environment first, so --env wins for the same key. */
@@ -376,6 +387,27 @@ static bool apply_config(run_options *o, mcps_target_file *f)
         push(o->env, &o->nenv, cli[i]);
     o->cfg.config_vars = &f->vars;
     return true;
+}
+
+/* --client: the options a client run shares with server runs; the rest do not apply. */
+static int run_client(const run_options *o)
+{
+    if (o->server || o->url || o->nsuite || o->baseline)
+        return usage("--client does not take --server, --url, --suite or --baseline");
+    mcps_cli_client_opts co = {.command = o->client,
+                               .cwd = o->cwd,
+                               .env = o->nenv ? (char *const *)o->env : NULL,
+                               .case_globs = o->ncase ? o->case_globs : NULL,
+                               .out = o->out,
+                               .formats = o->formats,
+                               .timeout = o->cfg.timeout,
+                               .connect_timeout = o->probe_timeout_given ? o->cfg.probe_timeout : 0,
+                               .deadline = o->deadline,
+                               .max_message = o->cfg.target.max_message,
+                               .grace = o->cfg.target.close_grace,
+                               .stays = o->client_stays,
+                               .quiet = o->quiet};
+    return mcps_cli_client(&co);
 }
 
 bool mcps_cli_run_options_ok(int argc, char **argv)
@@ -406,6 +438,11 @@ int mcps_cli_run(int argc, char **argv)
         return mcps_cli_matrix_configs(argc, argv);
     if (o.config && !apply_config(&o, &file))
         return MCPS_EXIT_USAGE;
+    if (o.client) {
+        int rc = run_client(&o);
+        mcps_target_file_free(&file);
+        return rc;
+    }
     if (!o.server && !o.url) {
         mcps_target_file_free(&file);
         return usage("--server or --url (or a --config naming a server) is required");

@@ -114,19 +114,20 @@ static char *relative_to_file(const char *path, const char *cwd)
     return mcps_buf_take(&b);
 }
 
-static bool load_env(loader *ld, const cJSON *env, mcps_target_file *out)
+static bool load_env(loader *ld, const char *what, const cJSON *env, mcps_target_file *out)
 {
+    char member[192];
+    snprintf(member, sizeof member, "%s.env", what);
     if (!cJSON_IsObject(env))
-        return fail_at(ld, "server.env", "server.env is an object of strings");
+        return fail_at(ld, member, "%s.env is an object of strings", what);
     size_t n = (size_t)cJSON_GetArraySize(env), k = 0;
     out->env = calloc(n + 1, sizeof *out->env);
     if (!out->env)
         return fail(ld, 0, "out of memory");
     for (const cJSON *v = env->child; v; v = v->next) {
         if (!cJSON_IsString(v)) {
-            char member[192];
-            snprintf(member, sizeof member, "server.env.%s", v->string);
-            return fail_at(ld, member, "server.env.%s is not a string", v->string);
+            snprintf(member, sizeof member, "%s.env.%s", what, v->string);
+            return fail_at(ld, member, "%s.env.%s is not a string", what, v->string);
         }
         mcps_buf b = {0};
         mcps_buf_printf(&b, "%s=%s", v->string, v->valuestring);
@@ -135,31 +136,42 @@ static bool load_env(loader *ld, const cJSON *env, mcps_target_file *out)
     return true;
 }
 
-static bool load_server(loader *ld, const cJSON *server, mcps_target_file *out)
+/* "server" or "client" (what): a command string, or {command, cwd, env} (a client also
+ * "stays": it keeps running once it has done its work). */
+static bool load_program(loader *ld, const char *what, const cJSON *prog, mcps_target_file *out)
 {
-    static const char *const allowed[] = {"command", "cwd", "env", NULL};
-    if (cJSON_IsString(server)) {
-        out->command = strdup(server->valuestring);
+    static const char *const server_allowed[] = {"command", "cwd", "env", NULL};
+    static const char *const client_allowed[] = {"command", "cwd", "env", "stays", NULL};
+    bool client = strcmp(what, "client") == 0;
+    char member[64];
+    if (cJSON_IsString(prog)) {
+        out->is_client = client;
+        out->command = strdup(prog->valuestring);
         return true;
     }
-    if (!cJSON_IsObject(server) || !only_members(ld, server, "server", allowed))
-        return ld->err[0] ? false
-                          : fail_at(ld, "server", "server is a command string or an object");
-    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(server, "command");
-    const cJSON *cwd = cJSON_GetObjectItemCaseSensitive(server, "cwd");
-    const cJSON *env = cJSON_GetObjectItemCaseSensitive(server, "env");
+    if (!cJSON_IsObject(prog) ||
+        !only_members(ld, prog, what, client ? client_allowed : server_allowed))
+        return ld->err[0] ? false : fail_at(ld, what, "%s is a command string or an object", what);
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(prog, "command");
+    const cJSON *cwd = cJSON_GetObjectItemCaseSensitive(prog, "cwd");
+    const cJSON *env = cJSON_GetObjectItemCaseSensitive(prog, "env");
+    const cJSON *stays = cJSON_GetObjectItemCaseSensitive(prog, "stays");
+    snprintf(member, sizeof member, "%s.command", what);
     if (!cJSON_IsString(cmd))
-        return fail_at(ld, cmd ? "server.command" : "server",
-                       "server.command is required and is a string");
+        return fail_at(ld, cmd ? member : what, "%s.command is required and is a string", what);
+    snprintf(member, sizeof member, "%s.cwd", what);
     if (cwd && !cJSON_IsString(cwd))
-        return fail_at(ld, "server.cwd", "server.cwd is a string");
+        return fail_at(ld, member, "%s.cwd is a string", what);
+    if (stays && !cJSON_IsBool(stays))
+        return fail_at(ld, "client.stays", "client.stays is true or false");
     out->command = strdup(cmd->valuestring);
+    out->is_client = client;
+    out->client_stays = cJSON_IsTrue(stays);
     if (cwd)
         out->cwd = relative_to_file(ld->path, cwd->valuestring);
-    return !env || load_env(ld, env, out);
+    return !env || load_env(ld, what, env, out);
 }
 
-/* "path_argument" names the argument holding a file path (read_tool only). */
 static bool load_path_argument(loader *ld, const cJSON *call, const char *where, const char *prefix,
                                mcps_vars *vars)
 {
@@ -361,8 +373,8 @@ static char *read_all(loader *ld, size_t *len)
 
 bool mcps_target_file_load(const char *path, mcps_target_file *out, char *err, size_t errlen)
 {
-    static const char *const allowed[] = {"server",  "calls",       "resources", "secrets",
-                                          "$schema", "description", NULL};
+    static const char *const allowed[] = {"server",  "client",  "calls",       "resources",
+                                          "secrets", "$schema", "description", NULL};
     loader ld = {.path = path, .err = err, .errlen = errlen};
     *out = (mcps_target_file){0};
     err[0] = '\0';
@@ -381,11 +393,15 @@ bool mcps_target_file_load(const char *path, mcps_target_file *out, char *err, s
         ok = fail(&ld, 1, "the configuration is a JSON object");
     } else {
         const cJSON *server = cJSON_GetObjectItemCaseSensitive(r.root, "server");
+        const cJSON *client = cJSON_GetObjectItemCaseSensitive(r.root, "client");
         const cJSON *calls = cJSON_GetObjectItemCaseSensitive(r.root, "calls");
         const cJSON *res = cJSON_GetObjectItemCaseSensitive(r.root, "resources");
         const cJSON *sec = cJSON_GetObjectItemCaseSensitive(r.root, "secrets");
         ok = only_members(&ld, r.root, "the configuration", allowed) &&
-             (!server || load_server(&ld, server, out)) &&
+             (!(server && client) ||
+              fail_at(&ld, "client", "a configuration names a server or a client, not both")) &&
+             (!server || load_program(&ld, "server", server, out)) &&
+             (!client || load_program(&ld, "client", client, out)) &&
              (!calls || load_calls(&ld, calls, out)) && (!res || load_resources(&ld, res, out)) &&
              (!sec || load_secrets(&ld, sec, out, (unsigned)len * 2654435761u));
     }

@@ -16,6 +16,8 @@
  * progress. They reach the suites as ${call_tool}, ${call_arguments},
  * ${slow_tool}, ${slow_arguments}. A relative "cwd" is relative to the file.
  * Unknown members are errors, so a typo cannot silently drop a consent.
+ * A file may name a "client" instead of a "server" (the same shape, plus "stays"):
+ * `mcpspec run --config` then tests that client (engine/client.h).
  * See docs/target-config.md.
  */
 #ifndef MCPS_ENGINE_CONFIG_H
@@ -27,10 +29,12 @@
 #include "engine/match.h"
 
 typedef struct mcps_target_file {
-    char *command;  /* NULL when the file names no server */
-    char *cwd;      /* absolute or relative to the process; NULL: inherit */
-    char **env;     /* NULL-terminated "K=V" list, or NULL */
-    mcps_vars vars; /* what the suites see */
+    char *command;     /* the server's (or with is_client, the client's); NULL: none named */
+    bool is_client;    /* "client" instead of "server": a client under test (run --client) */
+    bool client_stays; /* "client": {"stays": true}: it keeps running once done */
+    char *cwd;         /* absolute or relative to the process; NULL: inherit */
+    char **env;        /* NULL-terminated "K=V" list, or NULL */
+    mcps_vars vars;    /* what the suites see */
 } mcps_target_file;
 
 /* Load path; on failure err says "FILE:LINE: what is wrong". */

@@ -175,7 +175,7 @@ class MatrixTest(unittest.TestCase):
         write_json(path, {"targets": [{"name": "a", "server": "x"},
                                       {"name": "b", "kind": "client", "client": "y"}]})
         refused(["matrix", path, "--out", self.out], path + ":", "is a client",
-                "does not test MCP clients yet")
+                "a matrix lists servers only")
         write_json(path, {"targets": [{"name": "a", "server": "x"}, {"name": "a", "url": "y"}]})
         refused(["matrix", path, "--out", self.out], "two targets are named \"a\"")
         write_json(path, {"targets": [{"name": "../up", "server": "x"}]})

@@ -1,0 +1,49 @@
+/*
+ * client.h - `mcpspec run --client`: testing an MCP client, with mcpspec
+ * playing its server over stdio (issue 15, first cut).
+ *
+ * The client is launched with {server} in its arguments expanded to a
+ * command that relays its server's stdio to us (transport/relay.h). Each
+ * scenario is a scripted server behaviour; the client is started afresh for
+ * each, does what it does when started (connect, list tools, call one,
+ * exit, for most), and the checks grade what it sent, against the catalog
+ * rows that bind clients. The results are the same records a server run
+ * makes, so every report format works. Cases are a C table for now
+ * (client_cases.c), not suite files.
+ */
+#ifndef MCPS_ENGINE_CLIENT_H
+#define MCPS_ENGINE_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine/result.h"
+#include "engine/run.h"
+#include "transport/transport.h"
+
+typedef struct mcps_client_config {
+    mcps_target_config target;     /* argv (with {server} unexpanded), cwd, env, limits, guard */
+    const char *target_text;       /* the command as the user wrote it */
+    const char *self;              /* the mcpspec program, for {server} */
+    const char *const *case_globs; /* --case filters (NULL: all) */
+    double timeout;         /* seconds the client may stay silent when a move is due (default 5) */
+    double connect_timeout; /* seconds for it to start its server (default 10) */
+    bool stays; /* it keeps running once done (an IDE, an agent): the case ends when it goes
+                   quiet, and the shutdown check has nothing to judge */
+    mcps_run_hooks hooks;
+} mcps_client_config;
+
+void mcps_client_config_defaults(mcps_client_config *cfg);
+
+/* Run every selected client case; always fills a complete result (out->fatal when the client
+ * could not be started at all). */
+void mcps_client_run(const mcps_client_config *cfg, mcps_run_result *out);
+
+/* The client cases, for listing: false past the last one. */
+bool mcps_client_case_at(size_t i, const char **id, const char **title, const char **reqs);
+
+/* Expand {server} in argv (see the README): a word that is exactly {server} becomes the
+ * relay's words, one containing it gets them as one shell-quoted string. NULL on oom. */
+char **mcps_client_expand(char *const *argv, const char *self, const char *socket_path);
+
+#endif

@@ -1,0 +1,504 @@
+/*
+ * client_cases.c - the client checks: which scenario each watches and how it
+ * grades what the client did there, against the catalog rows that bind
+ * clients (levels per revision from the catalog, as for servers).
+ *
+ * A C table for this first cut: the checks read a whole trace (order across
+ * connections, answers to the server's own requests) in ways the suite
+ * format's send/expect steps do not express yet. Every check says SKIP with
+ * the reason when the client never did what it needs, and a check that
+ * finds nothing to judge never passes silently.
+ */
+#include "engine/client_cases.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/buf.h"
+#include "codec/rev.h"
+#include "codec/rpc.h"
+
+static void say(mcps_buf *b, const char *fmt, va_list ap)
+{
+    mcps_buf_clear(b);
+    mcps_buf_vprintf(b, fmt, ap);
+}
+
+static int pass(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int pass(mcps_client_grade *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    g->verdict = MCPS_VERDICT_PASS;
+    say(&g->observed, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* A broken requirement: FAIL, WARN or INFO by its level in the revision. */
+static int broke(mcps_client_grade *g, const char *ids, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int broke(mcps_client_grade *g, const char *ids, const char *fmt, ...)
+{
+    va_list ap;
+    mcps_level level = MCPS_LEVEL_MUST;
+    mcps_catalog_level_of(ids, g->rev, &level);
+    g->verdict = mcps_verdict_for_level(level);
+    g->broken = ids;
+    va_start(ap, fmt);
+    say(&g->observed, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+static int info(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int info(mcps_client_grade *g, const char *fmt, ...)
+{
+    va_list ap;
+    g->verdict = MCPS_VERDICT_INFO;
+    va_start(ap, fmt);
+    say(&g->observed, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+static int skip(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int skip(mcps_client_grade *g, const char *fmt, ...)
+{
+    va_list ap;
+    g->verdict = MCPS_VERDICT_SKIP;
+    va_start(ap, fmt);
+    say(&g->reason, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+/* ---- reading the trace ---- */
+
+static mcps_rpc_kind kind_of(const cJSON *m, const char **method)
+{
+    mcps_rpc_info info;
+    mcps_rpc_classify(m, MCPS_REV_NONE, &info);
+    if (method)
+        *method = info.method ? info.method : "";
+    return info.kind;
+}
+
+static bool is(const mcps_client_msg *m, mcps_rpc_kind k, const char *method)
+{
+    const char *got;
+    return m->json && kind_of(m->json, &got) == k && (!method || strcmp(got, method) == 0);
+}
+
+static const cJSON *member(const cJSON *o, const char *name)
+{
+    return cJSON_GetObjectItemCaseSensitive(o, name);
+}
+
+static const char *text_of(const mcps_client_msg *m, char *buf, size_t n)
+{
+    if (!m->json)
+        snprintf(buf, n, "%.120s", m->raw ? m->raw : "");
+    else {
+        char *s = cJSON_PrintUnformatted(m->json);
+        snprintf(buf, n, "%.160s", s ? s : "?");
+        free(s);
+    }
+    return buf;
+}
+
+/* The capability object the client declared for name, or NULL. */
+static const cJSON *declared(const mcps_client_trace *t, const char *name)
+{
+    const cJSON *caps = member(t->init_params, "capabilities");
+    const cJSON *c = member(caps, name);
+    return cJSON_IsObject(c) ? c : NULL;
+}
+
+/* ---- the checks ---- */
+
+static int initialize_first(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    for (unsigned conn = 1; conn <= t->connections; conn++) {
+        for (size_t i = 0; i < t->nmsgs; i++) {
+            if (t->msgs[i].conn != conn)
+                continue;
+            char buf[200];
+            if (!is(&t->msgs[i], MCPS_RPC_REQUEST, "initialize"))
+                return broke(g, "LIFE-INIT-001",
+                             "connection %u opened with something else than initialize: %s", conn,
+                             text_of(&t->msgs[i], buf, sizeof buf));
+            break;
+        }
+    }
+    if (!t->init_params)
+        return skip(g, "the client sent nothing on its connection");
+    return pass(g, "every connection (%u) opened with an initialize request", t->connections);
+}
+
+static bool info_member_ok(const cJSON *info, const char *name)
+{
+    const cJSON *v = member(info, name);
+    return cJSON_IsString(v) && v->valuestring[0];
+}
+
+static int initialize_params(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->init_params)
+        return skip(g, "the client sent no initialize request");
+    const cJSON *p = t->init_params;
+    const cJSON *info = member(p, "clientInfo");
+    if (!cJSON_IsString(member(p, "protocolVersion")))
+        return broke(g, "LIFE-INIT-002", "params.protocolVersion is missing or not a string");
+    if (!cJSON_IsObject(member(p, "capabilities")))
+        return broke(g, "LIFE-INIT-002", "params.capabilities is missing or not an object");
+    if (!cJSON_IsObject(info) || !info_member_ok(info, "name") || !info_member_ok(info, "version"))
+        return broke(g, "LIFE-INIT-002",
+                     "params.clientInfo is not an object with string name and version");
+    return pass(g, "protocolVersion \"%s\", capabilities, clientInfo %s %s", t->asked,
+                member(info, "name")->valuestring, member(info, "version")->valuestring);
+}
+
+/* Index of the first message after the initialize answer on connection 1; nmsgs when none. */
+static size_t first_after_answer(const mcps_client_trace *t)
+{
+    for (size_t i = 0; i < t->nmsgs; i++)
+        if (t->msgs[i].conn == 1 && !t->msgs[i].before_answer)
+            return i;
+    return t->nmsgs;
+}
+
+static int initialized_sent(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == 1; i++) {
+        const mcps_client_msg *m = &t->msgs[i];
+        char buf[200];
+        if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized"))
+            return pass(g, "notifications/initialized was the client's first message after the "
+                           "initialize answer (other than ping)");
+        if (is(m, MCPS_RPC_REQUEST, "ping") || !is(m, MCPS_RPC_REQUEST, NULL))
+            continue;
+        return broke(g, "LIFE-INIT-004", "a request came before notifications/initialized: %s",
+                     text_of(m, buf, sizeof buf));
+    }
+    return broke(g, "LIFE-INIT-004", "no notifications/initialized after the initialize answer");
+}
+
+static int waits_for_answer(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const mcps_client_msg *m = &t->msgs[i];
+        char buf[200];
+        if (!m->before_answer || is(m, MCPS_RPC_REQUEST, "initialize") ||
+            is(m, MCPS_RPC_REQUEST, "ping"))
+            continue;
+        if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized"))
+            return broke(g, "LIFE-INIT-004",
+                         "notifications/initialized came before the initialize answer");
+        if (is(m, MCPS_RPC_REQUEST, NULL))
+            return broke(g, "LIFE-INIT-005",
+                         "a request came while initialize was unanswered (answer held 300 ms): "
+                         "%s",
+                         text_of(m, buf, sizeof buf));
+    }
+    return pass(g, "with the initialize answer held back 300 ms, the client sent nothing but ping");
+}
+
+/* Whether the client went on after the initialize answer: initialized, then a request. */
+static bool continued(const mcps_client_trace *t, bool *initialized)
+{
+    bool request = false;
+    *initialized = false;
+    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == 1; i++) {
+        *initialized |= is(&t->msgs[i], MCPS_RPC_NOTIFICATION, "notifications/initialized");
+        request |= is(&t->msgs[i], MCPS_RPC_REQUEST, NULL);
+    }
+    return *initialized && request;
+}
+
+static int older_version(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    mcps_rev asked = mcps_rev_parse(t->asked);
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    if (asked == MCPS_REV_NONE || !mcps_rev_is_handshake(asked))
+        return skip(g, "the client asked for \"%s\", a revision mcpspec does not know", t->asked);
+    if (asked == MCPS_REV_2024_11_05)
+        return skip(g, "the client asked for 2024-11-05, the oldest revision: none is older");
+    bool initialized;
+    if (continued(t, &initialized))
+        return pass(g,
+                    "asked %s, answered %s: the client sent notifications/initialized and "
+                    "went on",
+                    t->asked, t->answered);
+    return info(
+        g, "asked %s, answered %s: the client %s (allowed if it does not speak %s: LIFE-VER-006)",
+        t->asked, t->answered,
+        initialized ? "sent notifications/initialized but no request" : "did not go on",
+        t->answered);
+}
+
+static int unsupported_version(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == 1; i++) {
+        char buf[200];
+        const mcps_client_msg *m = &t->msgs[i];
+        if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized") ||
+            (is(m, MCPS_RPC_REQUEST, NULL) && !is(m, MCPS_RPC_REQUEST, "ping")))
+            return broke(g, "LIFE-VER-007", "answered with %s, the client went on: %s", t->answered,
+                         text_of(m, buf, sizeof buf));
+    }
+    if (!t->closed && !t->exited)
+        return broke(g, "LIFE-VER-007",
+                     "answered with %s, the client neither disconnected nor exited", t->answered);
+    return pass(g, "answered with %s, the client %s without going on", t->answered,
+                t->closed ? "closed the connection" : "exited");
+}
+
+/* The common judgement of the answer to the scenario's own request, when nothing was sent. */
+static bool injected_or_skip(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0]) {
+        skip(g, "the client sent no initialize request");
+        return false;
+    }
+    if (!t->waited || !t->injected) {
+        skip(g,
+             "the client sent no request after initialize, so it never waited on the server: "
+             "no moment to send it %s",
+             t->inject_method ? t->inject_method : "a request");
+        return false;
+    }
+    return true;
+}
+
+static int ping_answered(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    const cJSON *a = t->inject_answer;
+    if (!a)
+        return broke(g, "PING-001", "no answer to the server's ping");
+    const cJSON *r = member(a, "result");
+    if (!cJSON_IsObject(r))
+        return broke(g, "PING-001", "the ping was answered with an error");
+    return pass(g, "the ping was answered with a result");
+}
+
+/* Survival: the ping after the bad line answered. */
+static int survived(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    if (!t->inject_answer)
+        return broke(g, "RPC-RSP-004", "after the bad line, the server's ping went unanswered%s",
+                     t->exited ? " (the client exited)" : "");
+    return pass(g, "the client answered the ping that followed the bad line");
+}
+
+static int parse_error_answered(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const cJSON *e = t->msgs[i].json ? member(t->msgs[i].json, "error") : NULL;
+        const cJSON *code = member(e, "code");
+        const cJSON *id = t->msgs[i].json ? member(t->msgs[i].json, "id") : NULL;
+        if (cJSON_IsNumber(code) && code->valuedouble == -32700 && (!id || cJSON_IsNull(id)))
+            return pass(g, "the line that is not JSON got a -32700 error response");
+    }
+    return broke(g, "RPC-ERR-003", "no error response (-32700) to the line that is not JSON");
+}
+
+/* Answers to a server request for capability cap: declared -> valid(result); else an error. */
+static int capability_answer(const mcps_client_trace *t, mcps_client_grade *g, const char *cap,
+                             const char *cap_req, const char *shape_req,
+                             bool (*valid)(const cJSON *result))
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    bool has = declared(t, cap) != NULL;
+    const cJSON *a = t->inject_answer;
+    const cJSON *result = a ? member(a, "result") : NULL;
+    const cJSON *err = a ? member(a, "error") : NULL;
+    const cJSON *code = member(err, "code");
+    if (!a)
+        return broke(g, "RPC-RSP-004", "no answer to %s (capability %s %s)", t->inject_method, cap,
+                     has ? "declared" : "not declared");
+    if (!has && result)
+        return broke(g, cap_req, "%s answered with a result, but %s was not declared",
+                     t->inject_method, cap);
+    if (!has && !(cJSON_IsNumber(code) && code->valuedouble == -32601))
+        return broke(g, "CAP-GEN-003", "%s (not declared) refused with code %g, not -32601",
+                     t->inject_method, cJSON_IsNumber(code) ? code->valuedouble : 0.0);
+    if (!has)
+        return pass(g, "%s not declared: refused with -32601", cap);
+    if (err)
+        return pass(g,
+                    "%s declared: the request was refused with an error (allowed: the user may "
+                    "decline)",
+                    cap);
+    if (!valid(result))
+        return broke(g, shape_req, "%s declared, but the result is malformed", cap);
+    return pass(g, "%s declared: answered with a well-formed result", cap);
+}
+
+static bool roots_ok(const cJSON *r)
+{
+    const cJSON *roots = member(r, "roots"), *root;
+    if (!cJSON_IsArray(roots))
+        return false;
+    cJSON_ArrayForEach(root, roots)
+    {
+        const cJSON *uri = member(root, "uri");
+        if (!cJSON_IsString(uri) || strncmp(uri->valuestring, "file://", 7) != 0)
+            return false;
+    }
+    return true;
+}
+
+static bool sampling_ok(const cJSON *r)
+{
+    const cJSON *content = member(r, "content");
+    return cJSON_IsString(member(r, "role")) && cJSON_IsString(member(r, "model")) &&
+           (cJSON_IsObject(content) || cJSON_IsArray(content));
+}
+
+static bool elicit_ok(const cJSON *r)
+{
+    const cJSON *a = member(r, "action");
+    if (!cJSON_IsString(a))
+        return false;
+    if (strcmp(a->valuestring, "accept") == 0)
+        return cJSON_IsObject(member(r, "content"));
+    return strcmp(a->valuestring, "decline") == 0 || strcmp(a->valuestring, "cancel") == 0;
+}
+
+static int roots_answer(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    return capability_answer(t, g, "roots", "CAP-CLI-001", "ROOTS-001 ROOTS-002", roots_ok);
+}
+
+static int sampling_answer(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    return capability_answer(t, g, "sampling", "CAP-CLI-002", "SAMP-002", sampling_ok);
+}
+
+static int elicit_answer(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    mcps_rev r = mcps_rev_parse(t->answered);
+    if (r != MCPS_REV_NONE && r < MCPS_REV_2025_06_18)
+        return skip(g, "elicitation is not part of %s, the revision negotiated", t->answered);
+    return capability_answer(t, g, "elicitation", "CAP-CLI-003", "ELIC-003", elicit_ok);
+}
+
+/* Request ids: string or integer, never null, never reused on a connection. */
+static int request_ids(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t requests = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        if (!is(&t->msgs[i], MCPS_RPC_REQUEST, NULL))
+            continue;
+        const cJSON *id = member(t->msgs[i].json, "id");
+        char text[64];
+        mcps_rpc_id_text(id, text, sizeof text);
+        requests++;
+        if (cJSON_IsNull(id))
+            return broke(g, "RPC-ID-002", "a request with id null");
+        if (!mcps_rpc_id_valid(id))
+            return broke(g, "RPC-ID-001", "a request id that is neither string nor integer: %s",
+                         text);
+        for (size_t j = 0; j < i; j++)
+            if (t->msgs[j].conn == t->msgs[i].conn && is(&t->msgs[j], MCPS_RPC_REQUEST, NULL) &&
+                mcps_rpc_id_equal(member(t->msgs[j].json, "id"), id))
+                return broke(g, "RPC-ID-003", "request id %s used twice on one connection", text);
+    }
+    if (!requests)
+        return skip(g, "the client sent no request");
+    return pass(g, "%zu requests, each with its own string or integer id", requests);
+}
+
+static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const mcps_client_msg *m = &t->msgs[i];
+        char buf[200];
+        if (!m->json)
+            return broke(g, "STDIO-003", "a line that is not JSON: %s",
+                         text_of(m, buf, sizeof buf));
+        const cJSON *v = member(m->json, "jsonrpc");
+        if (!cJSON_IsObject(m->json) || !cJSON_IsString(v) || strcmp(v->valuestring, "2.0") != 0)
+            return broke(g, "RPC-MSG-001", "a message without \"jsonrpc\":\"2.0\": %s",
+                         text_of(m, buf, sizeof buf));
+    }
+    if (!t->nmsgs)
+        return skip(g, "the client sent nothing");
+    return pass(g, "%zu lines, each a JSON-RPC 2.0 message", t->nmsgs);
+}
+
+static int shutdown_by_close(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->closed && t->stays)
+        return skip(g, "the configuration says the client stays running (\"stays\": true)");
+    if (!t->closed)
+        return skip(g, "the client did not end the connection by itself (mcpspec ended the case)");
+    if (t->peer_gone)
+        return broke(g, "LIFE-SHUT-001",
+                     "the server process was stopped without its stdin being closed first");
+    return pass(g, "the client closed its server's stdin");
+}
+
+static const mcps_client_check checks[] = {
+    {"client/initialize-first", "The client opens every connection with initialize",
+     "basic/lifecycle", "LIFE-INIT-001", MCPS_CSC_PLAIN, false, initialize_first},
+    {"client/initialize-params", "initialize carries protocolVersion, capabilities, clientInfo",
+     "basic/lifecycle", "LIFE-INIT-002", MCPS_CSC_PLAIN, false, initialize_params},
+    {"client/initialized-notification",
+     "notifications/initialized follows the initialize answer, before other requests",
+     "basic/lifecycle", "LIFE-INIT-004", MCPS_CSC_PLAIN, false, initialized_sent},
+    {"client/waits-for-initialize", "Nothing but ping before the initialize answer",
+     "basic/lifecycle", "LIFE-INIT-005 LIFE-INIT-004", MCPS_CSC_SLOW_INIT, false, waits_for_answer},
+    {"client/older-version", "Answered an older revision, the client goes on with it",
+     "basic/lifecycle", "LIFE-VER-006", MCPS_CSC_OLDER, false, older_version},
+    {"client/unsupported-version", "Answered a revision it cannot speak, the client disconnects",
+     "basic/lifecycle", "LIFE-VER-006 LIFE-VER-007", MCPS_CSC_UNSUPPORTED, false,
+     unsupported_version},
+    {"client/ping", "The server's ping is answered", "basic/utilities/ping", "PING-001",
+     MCPS_CSC_PING, false, ping_answered},
+    {"client/roots-list", "roots/list answered as the roots capability says", "client/roots",
+     "ROOTS-001 ROOTS-002 CAP-CLI-001 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ROOTS, false,
+     roots_answer},
+    {"client/sampling", "sampling/createMessage answered as the sampling capability says",
+     "client/sampling", "SAMP-002 CAP-CLI-002 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_SAMPLING, false,
+     sampling_answer},
+    {"client/elicitation", "elicitation/create answered as the elicitation capability says",
+     "client/elicitation", "ELIC-003 CAP-CLI-003 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ELICIT, false,
+     elicit_answer},
+    {"client/request-ids", "Request ids are strings or integers, unique on a connection", "basic",
+     "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids},
+    {"client/jsonrpc-lines", "Every line the client writes is a JSON-RPC 2.0 message",
+     "basic/transports", "RPC-MSG-001 STDIO-003", MCPS_CSC_PLAIN, true, jsonrpc_lines},
+    {"client/survives-unknown-id", "A response to no request of its is survived", "basic",
+     "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived},
+    {"client/survives-invalid-json", "A line that is not JSON is survived", "basic", "RPC-RSP-004",
+     MCPS_CSC_JUNK_JSON, false, survived},
+    {"client/parse-error-answered", "A line that is not JSON gets a -32700 error response", "basic",
+     "RPC-ERR-003", MCPS_CSC_JUNK_JSON, false, parse_error_answered},
+    {"client/survives-null-id", "A response with a null id (as if to a notification) is survived",
+     "basic", "RPC-RSP-004", MCPS_CSC_JUNK_NOTIF, false, survived},
+    {"client/shutdown", "The client shuts its server down by closing its stdin", "basic/lifecycle",
+     "LIFE-SHUT-001", MCPS_CSC_PLAIN, false, shutdown_by_close},
+};
+
+const mcps_client_check *mcps_client_check_at(size_t i)
+{
+    return i < sizeof checks / sizeof *checks ? &checks[i] : NULL;
+}

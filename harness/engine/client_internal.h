@@ -1,0 +1,77 @@
+/*
+ * client_internal.h - what the client engine's files share: the scenarios
+ * the scripted server plays and the trace of what a client did in one.
+ */
+#ifndef MCPS_ENGINE_CLIENT_INTERNAL_H
+#define MCPS_ENGINE_CLIENT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "engine/client.h"
+#include "session/wirelog.h"
+
+/* What the scripted server does besides serving plainly. */
+typedef enum mcps_client_scenario {
+    MCPS_CSC_PLAIN,       /* answer initialize with the client's revision, serve tools */
+    MCPS_CSC_SLOW_INIT,   /* answer initialize after a pause: does the client wait? */
+    MCPS_CSC_OLDER,       /* answer with the revision before the one asked */
+    MCPS_CSC_UNSUPPORTED, /* answer with a revision nobody speaks */
+    MCPS_CSC_PING,        /* ping the client while it waits on us */
+    MCPS_CSC_ROOTS,       /* roots/list while it waits */
+    MCPS_CSC_SAMPLING,    /* sampling/createMessage while it waits */
+    MCPS_CSC_ELICIT,      /* elicitation/create (form) while it waits */
+    MCPS_CSC_JUNK_ID,     /* a response to no request of its, then a ping */
+    MCPS_CSC_JUNK_JSON,   /* a line that is not JSON, then a ping */
+    MCPS_CSC_JUNK_NOTIF,  /* a response with a null id (as if to a notification), then a ping */
+    MCPS_CSC_COUNT
+} mcps_client_scenario;
+
+/* One message the client sent. */
+typedef struct mcps_client_msg {
+    cJSON *json;        /* NULL: the line was not JSON (raw below) */
+    char *raw;          /* the line, when not JSON */
+    unsigned conn;      /* 1 for the first connection */
+    bool before_answer; /* sent before we answered initialize on its connection */
+} mcps_client_msg;
+
+typedef struct mcps_client_trace {
+    mcps_client_scenario scenario;
+    mcps_client_msg *msgs;
+    size_t nmsgs, cap;
+    size_t bytes; /* their size on the wire */
+    unsigned connections;
+    char asked[64];           /* protocolVersion of the first initialize ("" when none) */
+    char answered[64];        /* what we answered with ("" when we did not) */
+    const cJSON *init_params; /* of the first initialize (inside msgs) */
+    bool injected;            /* the scenario's server request was sent */
+    const char *inject_method;
+    cJSON *inject_answer; /* the client's response to it (owned), or NULL */
+    bool waited;          /* the client sent a request after initialize (it waited on us) */
+    bool closed;          /* the client ended a connection */
+    bool peer_gone;       /* ...by stopping the server process rather than closing its stdin */
+    double closed_after;  /* seconds from our initialize answer to the end of the connection */
+    bool exited;          /* the client process exited by itself during the case */
+    int exit_code, term_signal;
+    bool stopped;    /* the run was stopped */
+    bool stays;      /* the configuration says the client keeps running once done */
+    char error[300]; /* not observable: why ("" when fine) */
+    mcps_wire_log log;
+    double seconds;
+    size_t sent, received;
+} mcps_client_trace;
+
+/* "plain", "slow-init", ...: for a person. */
+const char *mcps_client_scenario_name(mcps_client_scenario sc);
+
+/* Play scenario sc against a fresh start of the client; fills t (free with
+ * mcps_client_trace_free). */
+void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mcps_client_trace *t);
+void mcps_client_trace_free(mcps_client_trace *t);
+
+/* The id the scripted server gives its own request in a scenario. */
+#define MCPS_CLIENT_INJECT_ID "mcpspec-s1"
+
+#endif

@@ -1,0 +1,530 @@
+/*
+ * client_play.c - one scenario against one start of the client under test:
+ * launch it, accept the connections its server command makes, play the
+ * scripted server, and record what it sent (client_internal.h).
+ *
+ * The client is launched through the stdio transport (its own process group,
+ * reaped, killed with its group at the end, watched by the run's watchdog);
+ * its own stdout and stderr go to the wire log as diagnostics. The loop waits
+ * in 50 ms slices on whichever side is due, so every wait has a deadline:
+ * the case ends when the client exits, stays silent for the timeout, never
+ * starts its server, or overruns its budget.
+ */
+#include "engine/client_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/array.h"
+#include "base/clock.h"
+#include "codec/json.h"
+#include "codec/rev.h"
+#include "codec/rpc.h"
+#include "session/play.h"
+#include "transport/relay.h"
+
+#define SLICE_MS        50
+#define MAX_CONNECTIONS 16  /* a client restarting its server in a loop stops being served */
+#define SLOW_INIT_MS    300 /* long enough for a client that does not wait to show it */
+#define UNSUPPORTED_REV "1999-01-01"
+/* From one client in one case, past these it is flooding: what is kept for grading (parsed
+ * trees cost several times their text) stays within a few tens of MiB. */
+#define MAX_MESSAGES 10000
+#define MAX_BYTES    ((size_t)256 * 1024)
+
+typedef struct player {
+    const mcps_client_config *cfg;
+    mcps_client_trace *t;
+    mcps_play play;
+    mcps_relay relay;
+    mcps_transport *client;
+    bool answered;       /* initialize answered on the current connection */
+    int64_t answered_ms; /* when */
+    cJSON *held_init;    /* SLOW_INIT: the initialize we answer at init_due */
+    int64_t init_due;
+    cJSON *held; /* a request of the client's held while our own request waits */
+    int64_t held_until;
+    int64_t last_ms; /* the client's last move */
+} player;
+
+const char *mcps_client_scenario_name(mcps_client_scenario sc)
+{
+    static const char *const names[MCPS_CSC_COUNT] = {
+        "plain",    "slow-init", "older",   "unsupported", "ping",       "roots",
+        "sampling", "elicit",    "junk-id", "junk-json",   "junk-notif",
+    };
+    return sc < MCPS_CSC_COUNT ? names[sc] : "?";
+}
+
+static cJSON *response(const cJSON *id, cJSON *result)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+    cJSON_AddItemToObject(m, "id", id ? cJSON_Duplicate(id, true) : cJSON_CreateNull());
+    cJSON_AddItemToObject(m, "result", result);
+    return m;
+}
+
+static void send_owned(player *p, cJSON *m)
+{
+    mcps_play_send(&p->play, m);
+    cJSON_Delete(m);
+}
+
+static void send_error(player *p, const cJSON *id, int code, const char *message)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+    cJSON_AddItemToObject(m, "id", id ? cJSON_Duplicate(id, true) : cJSON_CreateNull());
+    cJSON *e = cJSON_AddObjectToObject(m, "error");
+    cJSON_AddNumberToObject(e, "code", code);
+    cJSON_AddStringToObject(e, "message", message);
+    send_owned(p, m);
+}
+
+/* The revision the scripted server answers with in this scenario. */
+static const char *answer_version(const player *p, const char *asked)
+{
+    mcps_rev r = mcps_rev_parse(asked);
+    bool known = r != MCPS_REV_NONE && mcps_rev_is_handshake(r);
+    if (p->t->scenario == MCPS_CSC_UNSUPPORTED)
+        return UNSUPPORTED_REV;
+    if (p->t->scenario == MCPS_CSC_OLDER && known && r > MCPS_REV_2024_11_05)
+        return mcps_rev_name((mcps_rev)(r - 1));
+    return known ? asked : mcps_rev_name(MCPS_REV_2025_11_25);
+}
+
+static void answer_initialize(player *p, const cJSON *req)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(req, "params");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
+    const char *asked = cJSON_IsString(v) ? v->valuestring : "";
+    const char *version = answer_version(p, asked);
+    if (!p->t->answered[0])
+        snprintf(p->t->answered, sizeof p->t->answered, "%s", version);
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "protocolVersion", version);
+    cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
+    cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged");
+    cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
+    cJSON_AddStringToObject(info, "name", "mcpspec-scripted-server");
+    cJSON_AddStringToObject(info, "version", MCPS_VERSION);
+    send_owned(p, response(cJSON_GetObjectItemCaseSensitive(req, "id"), r));
+    p->answered = true;
+    p->answered_ms = mcps_clock_ms();
+}
+
+static cJSON *tool_list(void)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON *tool = cJSON_CreateObject();
+    cJSON_AddStringToObject(tool, "name", "echo");
+    cJSON_AddStringToObject(tool, "description", "Returns its text argument");
+    cJSON *schema = cJSON_AddObjectToObject(tool, "inputSchema");
+    cJSON_AddStringToObject(schema, "type", "object");
+    cJSON *props = cJSON_AddObjectToObject(schema, "properties");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "text"), "type", "string");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "tools"), tool);
+    return r;
+}
+
+static cJSON *tool_result(void)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON *text = cJSON_CreateObject();
+    cJSON_AddStringToObject(text, "type", "text");
+    cJSON_AddStringToObject(text, "text", "ok");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "content"), text);
+    cJSON_AddFalseToObject(r, "isError");
+    return r;
+}
+
+/* The plain server: tools only, everything else is a method it does not have. */
+static void answer_request(player *p, const cJSON *req, const char *method)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    if (strcmp(method, "ping") == 0)
+        send_owned(p, response(id, cJSON_CreateObject()));
+    else if (strcmp(method, "tools/list") == 0)
+        send_owned(p, response(id, tool_list()));
+    else if (strcmp(method, "tools/call") == 0)
+        send_owned(p, response(id, tool_result()));
+    else
+        send_error(p, id, -32601, "Method not found");
+}
+
+static cJSON *server_request(const char *method, cJSON *params)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(m, "id", MCPS_CLIENT_INJECT_ID);
+    cJSON_AddStringToObject(m, "method", method);
+    if (params)
+        cJSON_AddItemToObject(m, "params", params);
+    return m;
+}
+
+static cJSON *sampling_params(void)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON *msg = cJSON_CreateObject();
+    cJSON_AddStringToObject(msg, "role", "user");
+    cJSON *c = cJSON_AddObjectToObject(msg, "content");
+    cJSON_AddStringToObject(c, "type", "text");
+    cJSON_AddStringToObject(c, "text", "Say hello.");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(p, "messages"), msg);
+    cJSON_AddNumberToObject(p, "maxTokens", 20);
+    return p;
+}
+
+static cJSON *elicit_params(void)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "message", "Which name should the greeting use?");
+    cJSON *s = cJSON_AddObjectToObject(p, "requestedSchema");
+    cJSON_AddStringToObject(s, "type", "object");
+    cJSON *props = cJSON_AddObjectToObject(s, "properties");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "name"), "type", "string");
+    return p;
+}
+
+/* The line a robustness scenario sends before its ping. */
+static const char *junk_line(mcps_client_scenario sc)
+{
+    switch (sc) {
+    case MCPS_CSC_JUNK_ID:
+        return "{\"jsonrpc\":\"2.0\",\"id\":\"mcpspec-nobody-asked\",\"result\":{}}";
+    case MCPS_CSC_JUNK_JSON:
+        return "{\"jsonrpc\":\"2.0\",\"method\": this is not JSON";
+    case MCPS_CSC_JUNK_NOTIF:
+        return "{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{}}";
+    default:
+        return NULL;
+    }
+}
+
+/* The scenario's own request to the client; NULL for scenarios without one. */
+static cJSON *inject_message(mcps_client_scenario sc, const char **method)
+{
+    switch (sc) {
+    case MCPS_CSC_ROOTS:
+        *method = "roots/list";
+        return server_request(*method, NULL);
+    case MCPS_CSC_SAMPLING:
+        *method = "sampling/createMessage";
+        return server_request(*method, sampling_params());
+    case MCPS_CSC_ELICIT:
+        *method = "elicitation/create";
+        return server_request(*method, elicit_params());
+    case MCPS_CSC_PING:
+    case MCPS_CSC_JUNK_ID:
+    case MCPS_CSC_JUNK_JSON:
+    case MCPS_CSC_JUNK_NOTIF:
+        *method = "ping";
+        return server_request(*method, NULL);
+    default:
+        return NULL;
+    }
+}
+
+/* While the client waits on its first request after initialize, send ours and hold its. */
+static bool inject(player *p, const cJSON *req)
+{
+    const char *method = NULL;
+    cJSON *m = p->t->injected ? NULL : inject_message(p->t->scenario, &method);
+    if (!m)
+        return false;
+    const char *junk = junk_line(p->t->scenario);
+    if (junk)
+        mcps_play_send_raw(&p->play, junk, strlen(junk));
+    send_owned(p, m);
+    p->t->injected = true;
+    p->t->inject_method = method;
+    p->held = cJSON_Duplicate(req, true);
+    p->held_until = mcps_clock_deadline(p->cfg->timeout);
+    return true;
+}
+
+static void record(player *p, cJSON *json, const char *raw, size_t len)
+{
+    mcps_client_trace *t = p->t;
+    if (!mcps_array_reserve(&t->msgs, &t->cap, t->nmsgs + 1, sizeof *t->msgs, 16)) {
+        cJSON_Delete(json);
+        return;
+    }
+    mcps_client_msg *m = &t->msgs[t->nmsgs++];
+    t->bytes += len;
+    *m = (mcps_client_msg){.json = json, .conn = t->connections, .before_answer = !p->answered};
+    if (!json) {
+        m->raw = malloc(len + 1);
+        if (m->raw) {
+            memcpy(m->raw, raw, len);
+            m->raw[len] = '\0';
+        }
+    }
+}
+
+static void on_request(player *p, const cJSON *msg, const char *method)
+{
+    mcps_client_trace *t = p->t;
+    if (strcmp(method, "initialize") == 0) {
+        const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
+        if (!t->init_params) {
+            t->init_params = params ? params : msg;
+            snprintf(t->asked, sizeof t->asked, "%s", cJSON_IsString(v) ? v->valuestring : "");
+        }
+        if (t->scenario == MCPS_CSC_SLOW_INIT && !p->held_init) {
+            p->held_init = cJSON_Duplicate(msg, true);
+            p->init_due = mcps_clock_ms() + SLOW_INIT_MS;
+        } else
+            answer_initialize(p, msg);
+        return;
+    }
+    if (p->answered && strcmp(method, "ping") != 0) {
+        t->waited = true;
+        if (!p->held && inject(p, msg))
+            return;
+    }
+    answer_request(p, msg, method);
+}
+
+static void on_message(player *p, cJSON *msg, const char *raw, size_t len)
+{
+    record(p, msg, raw, len); /* the trace owns msg from here */
+    if (!msg)
+        return;
+    mcps_rpc_info info;
+    mcps_rpc_classify(msg, MCPS_REV_NONE, &info);
+    if (info.kind == MCPS_RPC_REQUEST && info.method)
+        on_request(p, msg, info.method);
+    else if ((info.kind == MCPS_RPC_RESULT || info.kind == MCPS_RPC_ERROR) && info.id &&
+             cJSON_IsString(info.id) && strcmp(info.id->valuestring, MCPS_CLIENT_INJECT_ID) == 0 &&
+             !p->t->inject_answer)
+        p->t->inject_answer = cJSON_Duplicate(msg, true);
+}
+
+/* Answer what was held back once its time has come. */
+static void release_held(player *p)
+{
+    int64_t now = mcps_clock_ms();
+    if (p->held_init && now >= p->init_due) {
+        answer_initialize(p, p->held_init);
+        cJSON_Delete(p->held_init);
+        p->held_init = NULL;
+    }
+    if (p->held && (p->t->inject_answer || now >= p->held_until)) {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(p->held, "method");
+        answer_request(p, p->held, cJSON_IsString(m) ? m->valuestring : "");
+        cJSON_Delete(p->held);
+        p->held = NULL;
+    }
+}
+
+/* The client's own output and its exit, without waiting. */
+static void drain_client(player *p)
+{
+    for (;;) {
+        mcps_tevent ev;
+        p->client->ops->next(p->client, mcps_clock_ms(), &ev);
+        switch (ev.kind) {
+        case MCPS_TEV_MESSAGE:
+        case MCPS_TEV_OVERSIZE:
+        case MCPS_TEV_STDERR:
+            mcps_play_log(&p->play, MCPS_WIRE_STDERR, ev.data, ev.len);
+            break;
+        case MCPS_TEV_EXITED:
+            p->t->exited = true;
+            p->t->exit_code = ev.exit_code;
+            p->t->term_signal = ev.term_signal;
+            mcps_play_event(&p->play, "client: %s", ev.detail);
+            break;
+        case MCPS_TEV_CLOSED:
+            break;
+        case MCPS_TEV_STOPPED:
+            p->t->stopped = true;
+            return;
+        case MCPS_TEV_ERROR:
+            mcps_play_event(&p->play, "client transport: %s", ev.detail);
+            return;
+        default:
+            return;
+        }
+    }
+}
+
+static void on_connection_event(player *p, mcps_tevent_kind k, cJSON *msg)
+{
+    mcps_client_trace *t = p->t;
+    mcps_relay_conn *c = &p->play.conn;
+    p->last_ms = mcps_clock_ms();
+    if (k == MCPS_TEV_MESSAGE)
+        on_message(p, msg, c->msg ? c->msg : "", c->msg ? strlen(c->msg) : 0);
+    else if (k == MCPS_TEV_OVERSIZE)
+        record(p, NULL, "(over-long line, cut)", 21);
+    else if (k == MCPS_TEV_CLOSED) {
+        if (!t->closed) {
+            t->closed = true;
+            t->peer_gone = p->play.peer_gone;
+            t->closed_after = p->answered ? (double)(p->last_ms - p->answered_ms) / 1000.0 : 0;
+        }
+        p->answered = false;
+    } else if (k == MCPS_TEV_STOPPED)
+        t->stopped = true;
+}
+
+static void try_accept(player *p)
+{
+    char err[200];
+    mcps_relay_conn c;
+    int64_t until = mcps_clock_ms() + SLICE_MS;
+    if (p->t->connections >= MAX_CONNECTIONS) {
+        mcps_tevent ev; /* served enough: only watch the client from now on */
+        p->client->ops->next(p->client, until, &ev);
+        if (ev.kind == MCPS_TEV_EXITED) {
+            p->t->exited = true;
+            p->t->exit_code = ev.exit_code;
+            p->t->term_signal = ev.term_signal;
+        }
+        return;
+    }
+    int r = mcps_relay_accept(&p->relay, until, p->cfg->target.max_message, &c, err, sizeof err);
+    if (r < 0)
+        mcps_play_event(&p->play, "%s", err);
+    if (r != 1)
+        return;
+    mcps_play_attach(&p->play, &c);
+    p->t->connections++;
+    p->answered = false;
+    p->last_ms = mcps_clock_ms();
+    mcps_play_event(&p->play, "connection %u: the client started its server", p->t->connections);
+}
+
+/* Whether the case is over; says why in the log. */
+static bool finished(player *p, int64_t start, int64_t end)
+{
+    mcps_client_trace *t = p->t;
+    int64_t now = mcps_clock_ms();
+    if (t->stopped)
+        return true;
+    if (t->exited && !mcps_play_connected(&p->play))
+        return true;
+    if (!t->connections && now - start > (int64_t)(p->cfg->connect_timeout * 1000)) {
+        snprintf(t->error, sizeof t->error,
+                 "the client did not start its server ({server}) within %.0f s",
+                 p->cfg->connect_timeout);
+        return true;
+    }
+    if (t->connections && !p->held && !p->held_init &&
+        now - p->last_ms > (int64_t)(p->cfg->timeout * 1000)) {
+        mcps_play_event(&p->play, "the client did nothing for %.1f s: case ended", p->cfg->timeout);
+        return true;
+    }
+    if (t->nmsgs >= MAX_MESSAGES || t->bytes >= MAX_BYTES) {
+        mcps_play_event(&p->play, "the client sent %zu messages (%zu bytes) in one case: ended",
+                        t->nmsgs, t->bytes);
+        return true;
+    }
+    if (now > end) {
+        mcps_play_event(&p->play, "the case's time ran out");
+        return true;
+    }
+    return false;
+}
+
+static void loop(player *p)
+{
+    int64_t start = mcps_clock_ms();
+    int64_t end = start + (int64_t)((p->cfg->connect_timeout + 4 * p->cfg->timeout) * 1000);
+    p->last_ms = start;
+    while (!finished(p, start, end)) {
+        drain_client(p);
+        release_held(p);
+        if (!mcps_play_connected(&p->play)) {
+            try_accept(p);
+            continue;
+        }
+        cJSON *msg;
+        mcps_tevent_kind k = mcps_play_next(&p->play, mcps_clock_ms() + SLICE_MS, &msg);
+        if (k != MCPS_TEV_TIMEOUT)
+            on_connection_event(p, k, msg);
+    }
+}
+
+static bool start(player *p)
+{
+    const mcps_client_config *cfg = p->cfg;
+    char err[300];
+    if (!mcps_relay_listen(&p->relay, cfg->target.guard, err, sizeof err)) {
+        snprintf(p->t->error, sizeof p->t->error, "%s", err);
+        return false;
+    }
+    char **argv = mcps_client_expand(cfg->target.argv, cfg->self, p->relay.path);
+    mcps_target_config tc = cfg->target;
+    tc.argv = argv;
+    p->client = argv ? mcps_stdio_open(&tc, err, sizeof err) : NULL;
+    mcps_argv_free(argv);
+    if (!p->client) {
+        snprintf(p->t->error, sizeof p->t->error, "%s", argv ? err : "out of memory");
+        return false;
+    }
+    mcps_play_event(&p->play, "client started (pid %d)", mcps_stdio_pid(p->client));
+    return true;
+}
+
+static void stop(player *p)
+{
+    if (p->client) {
+        mcps_shutdown_report rep;
+        p->client->ops->shutdown(p->client, &rep);
+        drain_client(p);
+        if (!p->t->exited && (rep.exit_code >= 0 || rep.term_signal)) {
+            p->t->exit_code = rep.exit_code;
+            p->t->term_signal = rep.term_signal;
+        }
+        if (rep.killed_leftovers)
+            mcps_play_event(&p->play, "processes the client left behind were killed");
+        p->client->ops->destroy(p->client);
+    }
+    mcps_play_hang_up(&p->play);
+    mcps_relay_close(&p->relay);
+    cJSON_Delete(p->held);
+    cJSON_Delete(p->held_init);
+}
+
+void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mcps_client_trace *t)
+{
+    int64_t t0 = mcps_clock_us();
+    *t = (mcps_client_trace){.scenario = sc, .stays = cfg->stays};
+    player p = {.cfg = cfg, .t = t};
+    p.relay.fd = -1;
+    mcps_play_init(&p.play, cfg->target.guard);
+    if (start(&p))
+        loop(&p);
+    stop(&p);
+    t->sent = p.play.sent;
+    t->received = p.play.received;
+    mcps_play_take_log(&p.play, &t->log);
+    mcps_play_free(&p.play);
+    t->seconds = (double)(mcps_clock_us() - t0) / 1e6;
+}
+
+void mcps_client_trace_free(mcps_client_trace *t)
+{
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        cJSON_Delete(t->msgs[i].json);
+        free(t->msgs[i].raw);
+    }
+    free(t->msgs);
+    cJSON_Delete(t->inject_answer);
+    for (size_t i = 0; i < t->log.nentries; i++)
+        free(t->log.entries[i].bytes);
+    free(t->log.entries);
+    for (size_t i = 0; i < t->log.nnotes; i++) {
+        free(t->log.notes[i].reqs);
+        free(t->log.notes[i].message);
+    }
+    free(t->log.notes);
+    *t = (mcps_client_trace){0};
+}

@@ -1,0 +1,332 @@
+/*
+ * client_run.c - `mcpspec run --client`: play each scenario the selected
+ * checks need once (a fresh start of the client each), grade, and fill the
+ * run's result like a server run does (client.h).
+ *
+ * Scenarios run one after the other: each start of a client is cheap next
+ * to the timeouts a misbehaving one costs, and sequential runs keep its
+ * restarts and leftovers apart. A case that could not be observed (the
+ * client never started its server, the run stopped) is ERROR, never a pass.
+ */
+#include "engine/client.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "base/buf.h"
+#include "base/clock.h"
+#include "engine/client_cases.h"
+
+void mcps_client_config_defaults(mcps_client_config *cfg)
+{
+    mcps_run_config rc;
+    mcps_run_config_defaults(&rc);
+    *cfg = (mcps_client_config){.target = rc.target, .timeout = 5.0, .connect_timeout = 10.0};
+    if (!cfg->target.max_message)
+        cfg->target.max_message = (size_t)4 * 1024 * 1024;
+}
+
+bool mcps_client_case_at(size_t i, const char **id, const char **title, const char **reqs)
+{
+    const mcps_client_check *c = mcps_client_check_at(i);
+    if (!c)
+        return false;
+    *id = c->id;
+    *title = c->title;
+    *reqs = c->reqs;
+    return true;
+}
+
+/* A word for a shell: quoted unless it is plainly safe. */
+static void shell_word(mcps_buf *b, const char *w)
+{
+    if (w[0] &&
+        strspn(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=:,@") ==
+            strlen(w)) {
+        mcps_buf_puts(b, w);
+        return;
+    }
+    mcps_buf_putc(b, '\'');
+    for (const char *p = w; *p; p++)
+        if (*p == '\'')
+            mcps_buf_puts(b, "'\\''");
+        else
+            mcps_buf_putc(b, *p);
+    mcps_buf_putc(b, '\'');
+}
+
+/* argv[i] with every {server} replaced by the relay's command line. */
+static char *expand_word(const char *word, const char *line)
+{
+    mcps_buf b = {0};
+    const char *p = word, *hit;
+    while ((hit = strstr(p, "{server}"))) {
+        mcps_buf_append(&b, p, (size_t)(hit - p));
+        mcps_buf_puts(&b, line);
+        p = hit + strlen("{server}");
+    }
+    mcps_buf_puts(&b, p);
+    return mcps_buf_take(&b);
+}
+
+char **mcps_client_expand(char *const *argv, const char *self, const char *socket_path)
+{
+    const char *words[] = {self, "serve", "--connect", socket_path};
+    size_t n = 0, extra = 0;
+    while (argv[n])
+        extra += strcmp(argv[n++], "{server}") == 0 ? 3 : 0;
+    char **out = calloc(n + extra + 1, sizeof *out);
+    mcps_buf line = {0};
+    for (size_t i = 0; i < 4; i++) {
+        if (i)
+            mcps_buf_putc(&line, ' ');
+        shell_word(&line, words[i]);
+    }
+    bool ok = out && !line.oom;
+    for (size_t i = 0, o = 0; ok && argv[i]; i++) {
+        if (strcmp(argv[i], "{server}") == 0)
+            for (size_t w = 0; ok && w < 4; w++)
+                ok = (out[o++] = strdup(words[w])) != NULL;
+        else
+            ok = (out[o++] = expand_word(argv[i], line.data)) != NULL;
+    }
+    mcps_buf_free(&line);
+    if (!ok) {
+        mcps_argv_free(out);
+        return NULL;
+    }
+    return out;
+}
+
+static bool selected(const mcps_client_config *cfg, const char *id)
+{
+    if (!cfg->case_globs || !cfg->case_globs[0])
+        return true;
+    for (size_t i = 0; cfg->case_globs[i]; i++)
+        if (mcps_glob_match(cfg->case_globs[i], id))
+            return true;
+    return false;
+}
+
+static char *iso_now(void)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    char buf[32];
+    gmtime_r(&now, &tm);
+    strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return strdup(buf);
+}
+
+/* Why a trace cannot be graded at all; NULL when it can. */
+static const char *unobservable(const mcps_client_trace *t, char *buf, size_t n)
+{
+    if (t->stopped)
+        return "the run was stopped before the client could be observed";
+    if (t->error[0])
+        return t->error;
+    if (!t->connections) {
+        snprintf(buf, n, "the client %s without starting its server ({server})",
+                 t->exited ? "exited" : "ended");
+        return buf;
+    }
+    return NULL;
+}
+
+/* The log goes to the first case of the scenario; later ones point to it. */
+static void give_log(mcps_client_trace *t, mcps_case_result *c)
+{
+    c->wire = t->log.entries;
+    c->nwire = t->log.nentries;
+    c->wire_dropped = t->log.dropped;
+    c->notes = t->log.notes;
+    c->nnotes = t->log.nnotes;
+    t->log = (mcps_wire_log){0};
+}
+
+static void grade(const mcps_client_check *k, mcps_client_trace *t, mcps_case_result *c)
+{
+    mcps_client_grade g = {.rev = mcps_rev_parse(t->asked), .verdict = MCPS_VERDICT_ERROR};
+    char buf[300];
+    const char *why = unobservable(t, buf, sizeof buf);
+    if (why)
+        mcps_buf_puts(&g.reason, why);
+    else
+        k->grade(t, &g);
+    mcps_level level = MCPS_LEVEL_MUST;
+    mcps_catalog_level_of(k->reqs, g.rev, &level);
+    c->id = strdup(k->id);
+    c->suite = strdup("client");
+    c->title = strdup(k->title);
+    c->section = strdup(k->section);
+    c->revision = g.rev;
+    c->requirements = strdup(k->reqs);
+    c->level = level;
+    c->verdict = g.verdict;
+    c->broken = g.broken ? strdup(g.broken) : NULL;
+    c->expected = strdup(k->title);
+    c->observed =
+        g.observed.data ? mcps_buf_take(&g.observed) : strdup(g.reason.data ? g.reason.data : "");
+    c->reason = g.reason.data ? mcps_buf_take(&g.reason) : NULL;
+    c->seconds = t->seconds;
+    c->responsive = t->inject_answer != NULL;
+    mcps_buf_free(&g.observed);
+    mcps_buf_free(&g.reason);
+    if (t->log.entries || t->log.nentries)
+        give_log(t, c);
+    else {
+        static const char note[] = "(the wire log is with the first case of this scenario)";
+        mcps_wire_entry *e = calloc(1, sizeof *e);
+        if (e && (e->bytes = strdup(note))) {
+            *e = (mcps_wire_entry){.dir = MCPS_WIRE_EVENT,
+                                   .bytes = e->bytes,
+                                   .len = strlen(note),
+                                   .wire_len = strlen(note)};
+            c->wire = e;
+            c->nwire = 1;
+        } else
+            free(e);
+    }
+}
+
+static void header(const mcps_client_config *cfg, mcps_run_result *out)
+{
+    *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
+                             .target = strdup(cfg->target_text ? cfg->target_text : ""),
+                             .transport = strdup("stdio"),
+                             .started_at = iso_now(),
+                             .isolation = "fresh"};
+    for (int r = 0; r < MCPS_REV_COUNT; r++)
+        out->probes[r].revision = (mcps_rev)r;
+}
+
+/* The revision the client asked for leads the report, as a server's probes do. */
+static void note_revision(const mcps_client_trace *t, mcps_run_result *out)
+{
+    mcps_rev r = mcps_rev_parse(t->asked);
+    if (r == MCPS_REV_NONE || out->probes[r].probed)
+        return;
+    mcps_rev_probe *p = &out->probes[r];
+    p->probed = p->supported = p->tested = true;
+    mcps_buf b = {0};
+    mcps_buf_printf(&b, "the client asked for %s in initialize", t->asked);
+    p->detail = mcps_buf_take(&b);
+}
+
+static void measure_self(mcps_run_result *out)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return;
+    out->max_rss_kib = ru.ru_maxrss;
+    out->cpu_seconds = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+                       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
+
+static size_t count_selected(const mcps_client_config *cfg)
+{
+    size_t n = 0;
+    for (size_t i = 0; mcps_client_check_at(i); i++)
+        n += selected(cfg, mcps_client_check_at(i)->id);
+    return n;
+}
+
+/* How bad a verdict is, for an observer seen in several scenarios. */
+static int severity(mcps_verdict v)
+{
+    return v == MCPS_VERDICT_FAIL   ? 4
+           : v == MCPS_VERDICT_WARN ? 3
+           : v == MCPS_VERDICT_INFO ? 2
+           : v == MCPS_VERDICT_PASS ? 1
+                                    : 0;
+}
+
+/* An observer check, already graded on its own scenario, judged again on trace t: a worse
+ * verdict (or a PASS where it had nothing to judge) replaces its result, saying where. */
+static void observe_again(const mcps_client_check *k, const mcps_client_trace *t,
+                          mcps_run_result *out)
+{
+    char buf[300];
+    if (unobservable(t, buf, sizeof buf))
+        return;
+    mcps_case_result *c = NULL;
+    for (size_t i = 0; i < out->ncases; i++)
+        if (strcmp(out->cases[i].id, k->id) == 0)
+            c = &out->cases[i];
+    mcps_client_grade g = {.rev = c ? c->revision : MCPS_REV_NONE};
+    k->grade(t, &g);
+    if (c && severity(g.verdict) > severity(c->verdict) && g.observed.data) {
+        mcps_buf text = {0};
+        mcps_buf_printf(&text, "in scenario %s: %s", mcps_client_scenario_name(t->scenario),
+                        g.observed.data);
+        free(c->observed);
+        free(c->broken);
+        free(c->reason);
+        c->observed = mcps_buf_take(&text);
+        c->broken = g.broken ? strdup(g.broken) : NULL;
+        c->reason = NULL;
+        c->verdict = g.verdict;
+    }
+    mcps_buf_free(&g.observed);
+    mcps_buf_free(&g.reason);
+}
+
+/* Play scenario sc once and grade every selected check that watches it. */
+static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc, size_t *index,
+                         size_t total, mcps_run_result *out)
+{
+    mcps_client_trace t;
+    bool played = false;
+    for (size_t i = 0; mcps_client_check_at(i); i++) {
+        const mcps_client_check *k = mcps_client_check_at(i);
+        if (k->scenario != sc || !selected(cfg, k->id))
+            continue;
+        if (cfg->hooks.case_started)
+            cfg->hooks.case_started(cfg->hooks.ctx, k->id, MCPS_REV_NONE, *index, total);
+        if (!played && out->fatal) {
+            /* the client never started its server: do not wait for it once per scenario */
+            t = (mcps_client_trace){.scenario = sc};
+            snprintf(t.error, sizeof t.error, "%s", out->fatal);
+            played = true;
+        } else if (!played) {
+            mcps_client_play(cfg, sc, &t);
+            played = true;
+            out->messages_sent += t.sent;
+            out->messages_received += t.received;
+            out->processes_started++;
+            note_revision(&t, out);
+            if (t.error[0] && !out->fatal && !t.connections)
+                out->fatal = strdup(t.error);
+        }
+        mcps_case_result c = {0};
+        grade(k, &t, &c);
+        if (cfg->hooks.case_finished)
+            cfg->hooks.case_finished(cfg->hooks.ctx, &c, *index, total);
+        (*index)++;
+        if (!mcps_run_result_push(out, &c))
+            mcps_case_result_free(&c);
+    }
+    for (size_t i = 0; played && mcps_client_check_at(i); i++) {
+        const mcps_client_check *k = mcps_client_check_at(i);
+        if (k->every && k->scenario != sc && selected(cfg, k->id))
+            observe_again(k, &t, out);
+    }
+    if (played)
+        mcps_client_trace_free(&t);
+}
+
+void mcps_client_run(const mcps_client_config *cfg, mcps_run_result *out)
+{
+    int64_t t0 = mcps_clock_us();
+    header(cfg, out);
+    size_t index = 0, total = count_selected(cfg);
+    /* The observers' own scenario (plain) comes first, so the others can only revise them. */
+    for (int sc = 0; sc < MCPS_CSC_COUNT; sc++)
+        run_scenario(cfg, (mcps_client_scenario)sc, &index, total, out);
+    mcps_run_result_count(out);
+    out->seconds = (double)(mcps_clock_us() - t0) / 1e6;
+    measure_self(out);
+}

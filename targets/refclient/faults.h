@@ -1,0 +1,69 @@
+/*
+ * faults.h - the fault switches of refclient (--fault NAME), one row each.
+ *
+ * The same proof rule as refserver's (targets/refserver/faults.h): every
+ * client check of mcpspec passes against refclient clean and fails with its
+ * fault switched on. Each fault breaks the first requirement listed and
+ * leaves the rest conformant where the wire allows (the README says where it
+ * cannot). One X(ENUM_SUFFIX, "name", "REQUIREMENT-IDS", "check", "description").
+ */
+#ifndef RC_FAULTS_H
+#define RC_FAULTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define RC_FAULT_TABLE(X)                                                                          \
+    X(PING_FIRST, "ping-first", "LIFE-INIT-001", "client/initialize-first",                        \
+      "send a ping before initialize")                                                             \
+    X(NO_CLIENTINFO, "no-clientinfo", "LIFE-INIT-002", "client/initialize-params",                 \
+      "leave clientInfo out of initialize")                                                        \
+    X(NO_INITIALIZED, "no-initialized", "LIFE-INIT-004", "client/initialized-notification",        \
+      "never send notifications/initialized")                                                      \
+    X(NO_WAIT, "no-wait", "LIFE-INIT-005 LIFE-INIT-004", "client/waits-for-initialize",            \
+      "send tools/list right after initialize, without waiting for its answer")                    \
+    X(IGNORE_VERSION, "ignore-version", "LIFE-VER-007", "client/unsupported-version",              \
+      "go on whatever protocolVersion the server answers")                                         \
+    X(PING_ERROR, "ping-error", "PING-001", "client/ping",                                         \
+      "answer the server's ping with an error")                                                    \
+    X(ROOTS_NOT_FILE, "roots-not-file", "ROOTS-002", "client/roots-list",                          \
+      "list a root whose uri is https://, not file://")                                            \
+    X(ROOTS_UNDECLARED, "roots-undeclared", "CAP-CLI-001", "client/roots-list",                    \
+      "answer roots/list without declaring roots")                                                 \
+    X(SAMPLING_NO_MODEL, "sampling-no-model", "SAMP-002", "client/sampling",                       \
+      "answer sampling/createMessage without model")                                               \
+    X(SAMPLING_UNDECLARED, "sampling-undeclared", "CAP-CLI-002", "client/sampling",                \
+      "answer sampling/createMessage without declaring sampling")                                  \
+    X(ELICIT_BAD_ACTION, "elicit-bad-action", "ELIC-003", "client/elicitation",                    \
+      "answer elicitation/create with action \"maybe\"")                                           \
+    X(ELICIT_UNDECLARED, "elicit-undeclared", "CAP-CLI-003", "client/elicitation",                 \
+      "answer elicitation/create without declaring elicitation")                                   \
+    X(REFUSE_WRONG_CODE, "refuse-wrong-code", "CAP-GEN-003", "client/roots-list",                  \
+      "refuse requests for undeclared capabilities with -32603, not -32601 (with --no-caps)")      \
+    X(REUSE_ID, "reuse-id", "RPC-ID-003", "client/request-ids",                                    \
+      "give tools/call the id tools/list had")                                                     \
+    X(JSONRPC_1, "jsonrpc-1", "RPC-MSG-001", "client/jsonrpc-lines",                               \
+      "send tools/call with \"jsonrpc\":\"1.0\"")                                                  \
+    X(STRAY_LINE, "stray-line", "STDIO-003", "client/jsonrpc-lines",                               \
+      "write a line that is not JSON to the server after notifications/initialized")               \
+    X(CRASH_UNKNOWN_ID, "crash-unknown-id", "RPC-RSP-004", "client/survives-unknown-id",           \
+      "exit on a response to no request of its")                                                   \
+    X(CRASH_INVALID_JSON, "crash-invalid-json", "RPC-RSP-004 RPC-ERR-003",                         \
+      "client/survives-invalid-json", "exit on a line that is not JSON")                           \
+    X(NO_PARSE_ERROR, "no-parse-error", "RPC-ERR-003", "client/parse-error-answered",              \
+      "ignore a line that is not JSON instead of answering -32700")                                \
+    X(CRASH_NULL_ID, "crash-null-id", "RPC-RSP-004", "client/survives-null-id",                    \
+      "exit on a response whose id is null")                                                       \
+    X(KILL_SERVER, "kill-server", "LIFE-SHUT-001", "client/shutdown",                              \
+      "stop the server with SIGKILL instead of closing its stdin")
+
+#define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
+typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;
+#undef RC_FAULT_ENUM
+
+/* The fault called name; false when there is none. */
+bool rc_fault_lookup(const char *name, rc_fault *out);
+/* One line per fault: NAME<TAB>REQUIREMENT-IDS<TAB>CHECK<TAB>description. */
+void rc_fault_list(FILE *out);
+
+#endif

@@ -1,0 +1,295 @@
+/*
+ * session.c - refclient's MCP session: initialize, notifications/initialized,
+ * tools/list, tools/call, then shutdown; while it waits for each answer it
+ * answers what the server asks (ping, roots/list, sampling/createMessage,
+ * elicitation/create) as its capabilities say, refuses the rest with -32601,
+ * answers a line that is not JSON with -32700, and ignores responses to no
+ * request of its. Faults (faults.h) bend exactly one of these rules each.
+ */
+#include "refclient.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec/json.h"
+#include "codec/rev.h"
+
+static void send_json(rc_client *c, cJSON *m)
+{
+    char *s = mcps_json_print(m, NULL);
+    if (s)
+        rc_write_line(c, s);
+    free(s);
+    cJSON_Delete(m);
+}
+
+static cJSON *envelope(const cJSON *id)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+    cJSON_AddItemToObject(m, "id", id ? cJSON_Duplicate(id, true) : cJSON_CreateNull());
+    return m;
+}
+
+static void reply(rc_client *c, const cJSON *id, cJSON *result)
+{
+    cJSON *m = envelope(id);
+    cJSON_AddItemToObject(m, "result", result);
+    send_json(c, m);
+}
+
+static void reply_error(rc_client *c, const cJSON *id, int code, const char *message)
+{
+    cJSON *m = envelope(id);
+    cJSON *e = cJSON_AddObjectToObject(m, "error");
+    cJSON_AddNumberToObject(e, "code", code);
+    cJSON_AddStringToObject(e, "message", message);
+    send_json(c, m);
+}
+
+static bool elicitation_known(const rc_client *c)
+{
+    mcps_rev r = mcps_rev_parse(c->version);
+    return r == MCPS_REV_NONE || r >= MCPS_REV_2025_06_18;
+}
+
+/* Whether it declares capability name (and so serves it). */
+static bool declares(const rc_client *c, const char *name)
+{
+    if (!c->caps)
+        return false;
+    if (strcmp(name, "roots") == 0)
+        return !rc_on(c, RC_FAULT_ROOTS_UNDECLARED);
+    if (strcmp(name, "sampling") == 0)
+        return !rc_on(c, RC_FAULT_SAMPLING_UNDECLARED);
+    return elicitation_known(c) && !rc_on(c, RC_FAULT_ELICIT_UNDECLARED);
+}
+
+/* Whether it serves capability name: declared, or a fault answers it anyway. */
+static bool serves(const rc_client *c, const char *name)
+{
+    if (declares(c, name))
+        return true;
+    return (strcmp(name, "roots") == 0 && rc_on(c, RC_FAULT_ROOTS_UNDECLARED)) ||
+           (strcmp(name, "sampling") == 0 && rc_on(c, RC_FAULT_SAMPLING_UNDECLARED)) ||
+           (strcmp(name, "elicitation") == 0 && rc_on(c, RC_FAULT_ELICIT_UNDECLARED));
+}
+
+static cJSON *roots_result(const rc_client *c)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "uri",
+                            rc_on(c, RC_FAULT_ROOTS_NOT_FILE) ? "https://example.com/project"
+                                                              : "file:///tmp/refclient-project");
+    cJSON_AddStringToObject(root, "name", "project");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "roots"), root);
+    return r;
+}
+
+static cJSON *sampling_result(const rc_client *c)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "role", "assistant");
+    cJSON *content = cJSON_AddObjectToObject(r, "content");
+    cJSON_AddStringToObject(content, "type", "text");
+    cJSON_AddStringToObject(content, "text", "Hello.");
+    if (!rc_on(c, RC_FAULT_SAMPLING_NO_MODEL))
+        cJSON_AddStringToObject(r, "model", "refclient-canned");
+    cJSON_AddStringToObject(r, "stopReason", "endTurn");
+    return r;
+}
+
+static cJSON *elicit_result(const rc_client *c)
+{
+    cJSON *r = cJSON_CreateObject(); /* no person to ask: decline */
+    cJSON_AddStringToObject(r, "action",
+                            rc_on(c, RC_FAULT_ELICIT_BAD_ACTION) ? "maybe" : "decline");
+    return r;
+}
+
+static void refuse(rc_client *c, const cJSON *id)
+{
+    if (rc_on(c, RC_FAULT_REFUSE_WRONG_CODE))
+        reply_error(c, id, -32603, "Internal error");
+    else
+        reply_error(c, id, -32601, "Method not found");
+}
+
+static void on_request(rc_client *c, const char *method, const cJSON *id)
+{
+    if (strcmp(method, "ping") == 0) {
+        if (rc_on(c, RC_FAULT_PING_ERROR))
+            reply_error(c, id, -32603, "Internal error");
+        else
+            reply(c, id, cJSON_CreateObject());
+    } else if (strcmp(method, "roots/list") == 0 && serves(c, "roots"))
+        reply(c, id, roots_result(c));
+    else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling"))
+        reply(c, id, sampling_result(c));
+    else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation"))
+        reply(c, id, elicit_result(c));
+    else
+        refuse(c, id);
+}
+
+/* A response that answers none of its requests: false when a fault exits on it. */
+static bool on_stray_response(const rc_client *c, const cJSON *id)
+{
+    if (cJSON_IsNull(id))
+        return !rc_on(c, RC_FAULT_CRASH_NULL_ID);
+    return !rc_on(c, RC_FAULT_CRASH_UNKNOWN_ID);
+}
+
+/* Handle one line; *answer set (owned) when it is the response to want. False: give up. */
+static bool on_line(rc_client *c, const char *line, int want, cJSON **answer)
+{
+    cJSON *m = mcps_json_parse_simple(line, strlen(line));
+    if (!m) {
+        if (rc_on(c, RC_FAULT_CRASH_INVALID_JSON))
+            return false;
+        if (!rc_on(c, RC_FAULT_NO_PARSE_ERROR))
+            reply_error(c, NULL, -32700, "Parse error");
+        return true;
+    }
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    bool ok = true;
+    if (cJSON_IsString(method) && id)
+        on_request(c, method->valuestring, id);
+    else if (!method && id && cJSON_IsNumber(id) && id->valuedouble == want) {
+        *answer = m;
+        return true;
+    } else if (!method && id)
+        ok = on_stray_response(c, id);
+    cJSON_Delete(m); /* notifications: nothing to do */
+    return ok;
+}
+
+/* Wait for the response to request id `want`, serving the server meanwhile; NULL: none. */
+static cJSON *await(rc_client *c, int want)
+{
+    cJSON *answer = NULL;
+    char *line;
+    while (!answer && (line = rc_read_line(c))) {
+        bool ok = on_line(c, line, want, &answer);
+        free(line);
+        if (!ok) {
+            fprintf(stderr, "refclient: giving up on a message from the server (fault)\n");
+            exit(1);
+        }
+    }
+    return answer;
+}
+
+static cJSON *request(int id, const char *method, cJSON *params, bool jsonrpc_1)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "jsonrpc", jsonrpc_1 ? "1.0" : "2.0");
+    cJSON_AddNumberToObject(m, "id", id);
+    cJSON_AddStringToObject(m, "method", method);
+    if (params)
+        cJSON_AddItemToObject(m, "params", params);
+    return m;
+}
+
+static cJSON *capabilities(const rc_client *c)
+{
+    cJSON *caps = cJSON_CreateObject();
+    if (declares(c, "roots"))
+        cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "roots"), "listChanged");
+    if (declares(c, "sampling"))
+        cJSON_AddObjectToObject(caps, "sampling");
+    if (declares(c, "elicitation")) {
+        cJSON *e = cJSON_AddObjectToObject(caps, "elicitation");
+        if (mcps_rev_parse(c->version) >= MCPS_REV_2025_11_25)
+            cJSON_AddObjectToObject(e, "form");
+    }
+    return caps;
+}
+
+static cJSON *initialize_params(const rc_client *c)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "protocolVersion", c->version);
+    cJSON_AddItemToObject(p, "capabilities", capabilities(c));
+    if (!rc_on(c, RC_FAULT_NO_CLIENTINFO)) {
+        cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
+        cJSON_AddStringToObject(info, "name", "refclient");
+        cJSON_AddStringToObject(info, "version", MCPS_VERSION);
+    }
+    return p;
+}
+
+/* The server's answer names a revision refclient speaks. */
+static bool version_ok(const cJSON *answer)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(answer, "result");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(r, "protocolVersion");
+    mcps_rev rev = cJSON_IsString(v) ? mcps_rev_parse(v->valuestring) : MCPS_REV_NONE;
+    return rev != MCPS_REV_NONE && mcps_rev_is_handshake(rev);
+}
+
+static bool handshake(rc_client *c)
+{
+    if (rc_on(c, RC_FAULT_PING_FIRST)) {
+        send_json(c, request(100, "ping", NULL, false));
+        cJSON_Delete(await(c, 100));
+    }
+    send_json(c, request(1, "initialize", initialize_params(c), false));
+    if (rc_on(c, RC_FAULT_NO_WAIT))
+        send_json(c, request(2, "tools/list", NULL, false));
+    cJSON *answer = await(c, 1);
+    bool ok = answer && cJSON_GetObjectItemCaseSensitive(answer, "result") &&
+              (version_ok(answer) || rc_on(c, RC_FAULT_IGNORE_VERSION));
+    cJSON_Delete(answer);
+    if (!ok) {
+        fprintf(stderr, "refclient: the server's initialize answer is unusable: disconnecting\n");
+        return false;
+    }
+    if (!rc_on(c, RC_FAULT_NO_INITIALIZED)) {
+        cJSON *n = cJSON_CreateObject();
+        cJSON_AddStringToObject(n, "jsonrpc", "2.0");
+        cJSON_AddStringToObject(n, "method", "notifications/initialized");
+        send_json(c, n);
+    }
+    if (rc_on(c, RC_FAULT_STRAY_LINE))
+        rc_write_line(c, "refclient says hello");
+    return true;
+}
+
+/* The first tool's name, from a tools/list answer; NULL when there is none. */
+static char *first_tool(const cJSON *answer)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(answer, "result");
+    const cJSON *tools = cJSON_GetObjectItemCaseSensitive(r, "tools");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(tools, 0), "name");
+    return cJSON_IsString(name) ? strdup(name->valuestring) : NULL;
+}
+
+static void list_and_call(rc_client *c)
+{
+    if (!rc_on(c, RC_FAULT_NO_WAIT))
+        send_json(c, request(2, "tools/list", NULL, false));
+    cJSON *list = await(c, 2);
+    char *tool = list ? first_tool(list) : NULL;
+    cJSON_Delete(list);
+    if (!tool)
+        return;
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "name", tool);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+    free(tool);
+    int id = rc_on(c, RC_FAULT_REUSE_ID) ? 2 : 3;
+    send_json(c, request(id, "tools/call", params, rc_on(c, RC_FAULT_JSONRPC_1)));
+    cJSON_Delete(await(c, id));
+}
+
+int rc_session(rc_client *c)
+{
+    if (!handshake(c))
+        return 1;
+    list_and_call(c);
+    return 0;
+}

@@ -1,0 +1,227 @@
+#!/usr/bin/python3
+"""`mcpspec run --client`: mcpspec plays the server to a client under test (stdio).
+
+refclient (targets/refclient) is the proof: clean, on every handshake revision and
+with or without capabilities, no check FAILs or WARNs; each of its faults makes
+its own check fail (FAIL, or WARN for a SHOULD). The hostile clients of
+tests/clients/hostile/ (never connects, floods, drops mid-request, restarts
+its server in a loop) end within their bounds, write a complete report, stay
+under 64 MiB and leave no process behind. `{url}` (HTTP) is not in this cut:
+exit 3 with a message."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import BIN_DIR, MCPSPEC, ROOT, main_needing_catalog  # noqa: E402
+
+REFCLIENT = os.path.join(BIN_DIR, "refclient")
+HOSTILE = os.path.join(ROOT, "tests", "clients", "hostile")
+SANITIZED = os.environ.get("MCPSPEC_BUILD_TYPE", "") == "Sanitize"
+SLOW = 3.0 if SANITIZED else 1.0
+MEMORY_LIMIT_KIB = (256 if SANITIZED else 64) * 1024
+FAST = ["--timeout", "1", "--probe-timeout", "2", "--shutdown-grace", "0.3"]
+FORMATS = ("report.json", "junit.xml", "summary.md", "report.html", "report.sarif")
+
+
+def run_client(command, out, extra=(), timeout=60):
+    return subprocess.run([MCPSPEC, "run", "--client", command, "--out", out, "--quiet",
+                           *extra], capture_output=True, text=True, timeout=timeout)
+
+
+def load(out):
+    with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def verdicts(report):
+    return {c["id"]: c["verdict"] for c in report["cases"]}
+
+
+def marked(token):
+    """Live processes whose environment holds MCPSPEC_HOSTILE=token: the client a run
+    started with --env and everything it started (its relays included)."""
+    found = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if ("MCPSPEC_HOSTILE=%s" % token).encode() not in f.read().split(b"\0"):
+                    continue
+            with open("/proc/%s/stat" % pid, encoding="utf-8", errors="replace") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state not in ("Z", "X"):
+            found.append(pid)
+    return found
+
+
+def faults():
+    r = subprocess.run([REFCLIENT, "--list-faults"], capture_output=True, text=True, timeout=10)
+    return [line.split("\t") for line in r.stdout.splitlines()]
+
+
+class RefclientTest(unittest.TestCase):
+    def clean(self, *refclient_args):
+        with tempfile.TemporaryDirectory() as out:
+            cmd = " ".join([REFCLIENT, *refclient_args, "--", "{server}"])
+            r = run_client(cmd, out)
+            report = load(out)
+            bad = {k: v for k, v in verdicts(report).items() if v in ("FAIL", "WARN", "ERROR")}
+            self.assertEqual(bad, {}, r.stderr)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            for name in FORMATS:
+                self.assertGreater(os.path.getsize(os.path.join(out, name)), 0, name)
+            return report
+
+    def test_clean_newest(self):
+        report = self.clean()
+        v = verdicts(report)
+        self.assertEqual(set(v.values()), {"PASS"}, v)
+        self.assertEqual(report["cases"][0]["revision"], "2025-11-25")
+
+    def test_clean_every_revision(self):
+        revs = ("2024-11-05", "2025-03-26", "2025-06-18")
+        with ThreadPoolExecutor(max_workers=3) as pool:
+            reports = list(pool.map(lambda rev: self.clean("--protocol-version", rev), revs))
+        for rev, report in zip(revs, reports):
+            with self.subTest(rev=rev):
+                v = verdicts(report)
+                self.assertEqual(v["client/older-version"],
+                                 "SKIP" if rev == "2024-11-05" else "PASS")
+                self.assertEqual(v["client/elicitation"],
+                                 "PASS" if rev == "2025-06-18" else "SKIP")
+
+    def test_clean_without_capabilities(self):
+        v = verdicts(self.clean("--no-caps"))
+        for check in ("client/roots-list", "client/sampling", "client/elicitation"):
+            self.assertEqual(v[check], "PASS", check)
+
+    @staticmethod
+    def fault_case(row):
+        """Run refclient with one fault, only the fault's check: (its case, stderr)."""
+        name, _, check, _ = row
+        extra = " --no-caps" if name == "refuse-wrong-code" else ""
+        with tempfile.TemporaryDirectory() as out:
+            # Short waits: some faults leave a request of the client's unanswered.
+            r = run_client("%s --fault %s%s -- {server}" % (REFCLIENT, name, extra), out,
+                           ["--case", check, "--timeout", "1", "--shutdown-grace", "0.3"])
+            return [c for c in load(out)["cases"] if c["id"] == check], r.stderr
+
+    def test_each_fault_fails_its_check(self):
+        rows = faults()
+        self.assertGreaterEqual(len(rows), 20)
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            results = list(pool.map(self.fault_case, rows))
+        for (name, reqs, check, _), (case, stderr) in zip(rows, results):
+            with self.subTest(fault=name):
+                self.assertEqual(len(case), 1, stderr)
+                self.assertIn(case[0]["verdict"], ("FAIL", "WARN"), case[0])
+                self.assertIn(reqs.split()[0], case[0]["broken"] or "", case[0])
+
+    def test_every_check_has_a_fault(self):
+        r = subprocess.run([MCPSPEC, "list", "--client"], capture_output=True, text=True,
+                           timeout=10)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        checks = {line.split()[0] for line in r.stdout.splitlines()}
+        self.assertEqual(len(checks), 17)
+        proven = {row[2] for row in faults()}
+        self.assertLessEqual(proven, checks, "a fault names no check")
+        # older-version cannot FAIL: a client may leave a revision it does not speak.
+        self.assertEqual(checks - proven, {"client/older-version"})
+
+    def test_observers_judge_every_scenario(self):
+        # Clean in the plain scenario, a stray line only when pinged: jsonrpc-lines sees it.
+        client = os.path.join(ROOT, "tests", "clients", "garbles-on-ping.py")
+        with tempfile.TemporaryDirectory() as out:
+            r = run_client(client + " {server}", out,
+                           ["--timeout", "1", "--case", "client/jsonrpc-lines",
+                            "--case", "client/ping"])
+            self.assertEqual(r.returncode, 1, r.stderr)
+            case = [c for c in load(out)["cases"] if c["id"] == "client/jsonrpc-lines"][0]
+            self.assertEqual(case["verdict"], "FAIL")
+            self.assertIn("in scenario ping", case["observed"])
+
+    def test_configuration_names_the_client(self):
+        with tempfile.TemporaryDirectory() as out:
+            path = os.path.join(out, "client.json")
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump({"client": {"command": REFCLIENT + " -- {server}", "stays": True}}, f)
+            r = subprocess.run([MCPSPEC, "run", "--config", path, "--out", out, "--quiet",
+                                "--case", "client/shutdown"], capture_output=True, text=True,
+                               timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            # refclient does close its server's stdin: a staying client would not.
+            self.assertEqual(verdicts(load(out))["client/shutdown"], "PASS")
+
+    def test_http_is_not_in_this_cut(self):
+        with tempfile.TemporaryDirectory() as out:
+            r = run_client(REFCLIENT + " -- {url}", out)
+            self.assertEqual(r.returncode, 3)
+            self.assertIn("not implemented", r.stderr)
+
+    def test_serve_needs_a_socket(self):
+        r = subprocess.run([MCPSPEC, "serve"], capture_output=True, text=True, timeout=10)
+        self.assertEqual(r.returncode, 2)
+        r = subprocess.run([MCPSPEC, "serve", "--connect", "/nonexistent/s"],
+                           capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("cannot connect", r.stderr)
+
+
+class HostileClientTest(unittest.TestCase):
+    def run_hostile(self, name, budget, cases, codes=(1, 3)):
+        token = "%s-%d" % (name, os.getpid())
+        args = [*FAST, "--deadline", "20", "--env", "MCPSPEC_HOSTILE=" + token]
+        for c in cases:
+            args += ["--case", c]
+        with tempfile.TemporaryDirectory() as out:
+            t0 = time.monotonic()
+            r = run_client(os.path.join(HOSTILE, name) + " {server}", out, args)
+            elapsed = time.monotonic() - t0
+            self.assertIn(r.returncode, codes, r.stderr)
+            self.assertLess(elapsed, budget * SLOW, "%s took %.1f s" % (name, elapsed))
+            report = load(out)
+            self.assertEqual(report["summary"]["exit_code"], r.returncode)
+            self.assertLess(report["harness"]["max_rss_kib"], MEMORY_LIMIT_KIB)
+            for f in FORMATS:
+                self.assertGreater(os.path.getsize(os.path.join(out, f)), 0, f)
+        time.sleep(0.2)
+        self.assertEqual(marked(token), [], "processes left behind")
+        return report
+
+    def test_never_connects(self):
+        report = self.run_hostile("never-connects", 2 + 0.6 + 3, [])
+        self.assertEqual(set(verdicts(report).values()), {"ERROR"})
+        self.assertIn("did not start its server", report["fatal"])
+
+    def test_flood(self):
+        report = self.run_hostile("flood", 8, ["client/initialize-first", "client/ping"])
+        v = verdicts(report)
+        self.assertEqual(v["client/initialize-first"], "FAIL")
+        self.assertEqual(v["client/ping"], "SKIP")
+
+    def test_flood_big(self):
+        self.run_hostile("flood-big", 8, ["client/jsonrpc-lines"], codes=(0, 1, 3))
+
+    def test_drop_mid_request(self):
+        report = self.run_hostile("drop-mid-request", 6,
+                                  ["client/initialized-notification", "client/shutdown"])
+        v = verdicts(report)
+        self.assertEqual(v["client/initialized-notification"], "FAIL")
+        self.assertEqual(v["client/shutdown"], "PASS")
+
+    def test_restart_loop(self):
+        # Each start closes its server at once: nothing to judge, and nothing passes.
+        report = self.run_hostile("restart-loop", 8, ["client/initialize-first", "client/ping"],
+                                  codes=(0, 1, 3))
+        self.assertEqual(set(verdicts(report).values()), {"SKIP"})
+
+
+if __name__ == "__main__":
+    main_needing_catalog()
