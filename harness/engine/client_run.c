@@ -122,8 +122,25 @@ static char *iso_now(void)
 }
 
 /* Why a trace cannot be graded at all; NULL when it can. */
+/* Did the client ask server/discover, as a 2026-07-28 client does before anything else? */
+static bool asked_discover(const mcps_client_trace *t)
+{
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const cJSON *m =
+            t->msgs[i].json ? cJSON_GetObjectItemCaseSensitive(t->msgs[i].json, "method") : NULL;
+        if (cJSON_IsString(m) && strcmp(m->valuestring, "server/discover") == 0)
+            return true;
+    }
+    return false;
+}
+
 static const char *unobservable(const mcps_client_trace *t, char *buf, size_t n)
 {
+    /* Its version negotiation is the 2026-07-28 one (server/discover, then initialize when
+     * that fails): the handshake-era checks would misjudge it, and none of its own exist. */
+    if (asked_discover(t))
+        return "the client asked server/discover: it negotiates as 2026-07-28 clients do, "
+               "which mcpspec does not test clients for yet";
     if (t->stopped)
         return "the run was stopped before the client could be observed";
     if (t->error[0])

@@ -1,14 +1,15 @@
 #!/usr/bin/python3
-"""A real client: tests/clients/sdk-v1-client.cjs, on the TypeScript SDK v1
-(@modelcontextprotocol/sdk, pinned in tests/servers/package.json), judged by
-`mcpspec run --client` over stdio. Its verdicts must equal the snapshot
-tests/snapshots/client-sdk-v1.tsv (MCPSPEC_UPDATE_SNAPSHOTS=1 to accept a
-change). The SDK comes from scripts/real-servers' install (.cache/servers, or
-MCPSPEC_NODE_MODULES): without it, or without node, exit 77 (skipped).
+"""Real clients: tests/clients/sdk-client.mjs on the TypeScript SDK v1
+(@modelcontextprotocol/sdk 1.32.2) and v2 (@modelcontextprotocol/client 2.4.0),
+both pinned in tests/servers/package.json, judged by `mcpspec run --client`
+over stdio. Each SDK's verdicts must equal its snapshot,
+tests/snapshots/client-sdk-v1.tsv and client-sdk-v2.tsv
+(MCPSPEC_UPDATE_SNAPSHOTS=1 to accept a change). The SDKs come from
+scripts/real-servers' install (.cache/servers, or MCPSPEC_NODE_MODULES):
+without it, or without node, exit 77 (skipped).
 
-Five of the eleven scenarios, to stay fast (node starts in a second or two
-here, once per scenario): the plain session, an unsupported revision, a ping,
-roots/list and a line that is not JSON."""
+The scenarios listed in CASES, to stay fast (node starts in a second or two
+here, once per scenario); the two SDKs run side by side."""
 import os
 import shutil
 import subprocess
@@ -16,14 +17,15 @@ import sys
 import tempfile
 import unittest
 import json
+import concurrent.futures
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import MCPSPEC, ROOT  # noqa: E402
 
 MODULES = os.environ.get("MCPSPEC_NODE_MODULES",
                          os.path.join(ROOT, ".cache", "servers", "node_modules"))
-CLIENT = os.path.join(ROOT, "tests", "clients", "sdk-v1-client.cjs")
-SNAPSHOT = os.path.join(ROOT, "tests", "snapshots", "client-sdk-v1.tsv")
+CLIENT = os.path.join(ROOT, "tests", "clients", "sdk-client.mjs")
+SNAPSHOT = os.path.join(ROOT, "tests", "snapshots", "client-sdk-%s.tsv")
 UPDATE = os.environ.get("MCPSPEC_UPDATE_SNAPSHOTS") == "1"
 CASES = ["client/initialize-*", "client/initialized-notification", "client/request-ids",
          "client/jsonrpc-lines", "client/shutdown", "client/unsupported-version", "client/ping",
@@ -31,30 +33,50 @@ CASES = ["client/initialize-*", "client/initialized-notification", "client/reque
 
 
 class SdkClientTest(unittest.TestCase):
-    def test_sdk_v1_client(self):
-        args = [MCPSPEC, "run", "--client", "node %s {server}" % CLIENT, "--quiet",
-                "--env", "NODE_PATH=" + MODULES]
-        for c in CASES:
+    def run_client(self, sdk, cases=CASES, codes=(0, 1)):
+        """The client on one SDK under mcpspec run --client: its report."""
+        args = [MCPSPEC, "run", "--client", "node %s %s -- {server}" % (CLIENT, sdk), "--quiet",
+                "--env", "MCPSPEC_NODE_MODULES=" + MODULES]
+        for c in cases:
             args += ["--case", c]
         with tempfile.TemporaryDirectory() as out:
             r = subprocess.run(args + ["--out", out], capture_output=True, text=True,
                                timeout=120)
+            self.assertIn(r.returncode, codes, r.stderr)
             with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
-                report = json.load(f)
-        self.assertIn(r.returncode, (0, 1), r.stderr)
-        lines = sorted("%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"])
-                       for c in report["cases"])
-        text = "# revision\tcase\tverdict (tests/e2e/test_client_sdk.py)\n" + "\n".join(lines) + "\n"
-        if UPDATE:
-            with open(SNAPSHOT, "w", encoding="utf-8") as f:
-                f.write(text)
-        with open(SNAPSHOT, encoding="utf-8") as f:
-            self.assertEqual(f.read(), text)
+                return json.load(f)
+
+    def verdicts(self, sdk):
+        return sorted("%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"])
+                      for c in self.run_client(sdk)["cases"])
+
+    def test_2026_client_is_not_misjudged(self):
+        """The v2 SDK in its "auto" mode asks server/discover first (2026-07-28), then falls
+        back to initialize: the handshake-era checks do not judge that; they say why (ERROR)."""
+        report = self.run_client("v2 --era auto", ["client/initialize-first"], codes=(3,))
+        self.assertTrue(report["cases"])
+        for c in report["cases"]:
+            self.assertEqual(c["verdict"], "ERROR", c)
+            self.assertIn("server/discover", c["reason"])
+
+    def test_sdk_clients(self):
+        sdks = ("v1", "v2")
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            runs = dict(zip(sdks, pool.map(self.verdicts, sdks)))
+        for sdk in sdks:
+            with self.subTest(sdk=sdk):
+                text = ("# revision\tcase\tverdict (tests/e2e/test_client_sdk.py, SDK %s)\n" % sdk
+                        + "\n".join(runs[sdk]) + "\n")
+                if UPDATE:
+                    with open(SNAPSHOT % sdk, "w", encoding="utf-8") as f:
+                        f.write(text)
+                with open(SNAPSHOT % sdk, encoding="utf-8") as f:
+                    self.assertEqual(f.read(), text)
 
 
 if __name__ == "__main__":
-    if not shutil.which("node") or not os.path.isdir(
-            os.path.join(MODULES, "@modelcontextprotocol", "sdk")):
+    if not shutil.which("node") or not all(os.path.isdir(os.path.join(MODULES, *p)) for p in (
+            ("@modelcontextprotocol", "sdk"), ("mcpspec-sdk-v2-client",))):
         print("SKIP: node or the SDK (%s) is missing; scripts/real-servers installs it" % MODULES,
               file=sys.stderr)
         sys.exit(77)
