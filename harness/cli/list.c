@@ -29,19 +29,48 @@ static void list_observers(const mcps_run_config *cfg)
     }
 }
 
-/* The client checks (engine/client.h), filtered by --case. */
+/* A client check as `list --json` shows it: {"id", "kind": "client", "title", "requirements"}. */
+static cJSON *client_check_json(const char *id, const char *title, const char *reqs)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "id", id);
+    cJSON_AddStringToObject(o, "kind", "client");
+    cJSON_AddStringToObject(o, "title", title);
+    cJSON *ids = cJSON_AddArrayToObject(o, "requirements");
+    for (const char *r = reqs; ids && *r;) {
+        size_t n = strcspn(r, " ");
+        char one[64];
+        snprintf(one, sizeof one, "%.*s", (int)n, r);
+        if (n)
+            cJSON_AddItemToArray(ids, cJSON_CreateString(one));
+        r += n + (r[n] == ' ');
+    }
+    return o;
+}
+
+/* The client checks (engine/client.h), filtered by --case: a line each, or JSON. */
 static int list_clients(const char *const *case_globs, bool json)
 {
     const char *id, *title, *reqs;
-    if (json)
-        return fprintf(stderr, "mcpspec list: --client lists text only\n"), MCPS_EXIT_USAGE;
+    cJSON *root = json ? cJSON_CreateObject() : NULL;
+    cJSON *checks = root ? cJSON_AddArrayToObject(root, "checks") : NULL;
     for (size_t i = 0; mcps_client_case_at(i, &id, &title, &reqs); i++) {
         bool selected = !case_globs[0];
         for (size_t g = 0; case_globs[g]; g++)
             selected |= mcps_glob_match(case_globs[g], id);
-        if (selected)
+        if (selected && json)
+            cJSON_AddItemToArray(checks, client_check_json(id, title, reqs));
+        else if (selected)
             printf("%-44s %-36s %s\n", id, reqs, title);
     }
+    if (!json)
+        return MCPS_EXIT_OK;
+    char *text = checks ? mcps_json_print(root, NULL) : NULL;
+    cJSON_Delete(root);
+    if (!text)
+        return fprintf(stderr, "mcpspec list: out of memory\n"), MCPS_EXIT_INCOMPLETE;
+    puts(text);
+    free(text);
     return MCPS_EXIT_OK;
 }
 
