@@ -27,6 +27,9 @@ int mcps_cli_explain(int argc, char **argv);
 int mcps_cli_diff(int argc, char **argv);
 int mcps_cli_baseline(int argc, char **argv);
 int mcps_cli_matrix(int argc, char **argv);
+/* `mcpspec fuzz` and `mcpspec replay`: the live fuzzer (fuzz.c, harness/live/). */
+int mcps_cli_fuzz(int argc, char **argv);
+int mcps_cli_replay(int argc, char **argv);
 /* `mcpspec run` with --config given more than once: a matrix of those targets (matrix.c). */
 int mcps_cli_matrix_configs(int argc, char **argv);
 /* Whether `mcpspec run` takes these options; if not, it has said why on stderr (run.c). */

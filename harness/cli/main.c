@@ -28,6 +28,8 @@ static const command commands[] = {
     {"diff", mcps_cli_diff, "compare two report.json files: new failures, fixes, changes"},
     {"baseline", mcps_cli_baseline, "write a baseline of known failures from a report.json"},
     {"matrix", mcps_cli_matrix, "run several targets at once: one targets x cases report"},
+    {"fuzz", mcps_cli_fuzz, "fuzz a live server: crashes, hangs, sanitizer reports, minimized"},
+    {"replay", mcps_cli_replay, "replay a finding of mcpspec fuzz: exit 1 when it reproduces"},
 };
 
 /* The program's one mutable global: where a stop signal writes its byte (the run's
