@@ -54,7 +54,7 @@ static int usage(const fuzz_options *o, const char *why)
             "  --runs N             stop after N executions (one per input)\n"
             "  --seed N             the run's seed (default 1): same seed, same inputs\n"
             "  --out DIR            report.json, report.sarif, findings/ (default reports/fuzz)\n"
-            "  --max-len N          inputs per sequence, at most (default 8)\n"
+            "  --max-len N          inputs per sequence, at most (default 64)\n"
             "  --minimize-runs N    executions ddmin may spend per finding (default 200)\n"
             "  --quiet              no progress line\n");
     fprintf(out,
@@ -293,7 +293,7 @@ static int main_of(int argc, char **argv, bool replay)
     fuzz_options o = {.seconds = DEFAULT_SECONDS,
                       .hang = 1.0,
                       .probe = 10.0,
-                      .max_len = 8,
+                      .max_len = 64,
                       .minimize_runs = 200,
                       .seed = 1,
                       .replay = replay};
