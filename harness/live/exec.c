@@ -100,8 +100,8 @@ mcps_session *mcps_live_start(const mcps_live_target *t, mcps_session_finding_fn
 }
 
 /* Inputs and pings, pipelined; stops at the first send that fails (the target is gone or
- * stopped reading: the pings say which). */
-static void send_all(mcps_session *s, const mcps_live_seq *q)
+ * stopped reading: the pings say which). Ping numbers go on from first. */
+static void send_all(mcps_session *s, const mcps_live_seq *q, size_t first)
 {
     char err[200];
     mcps_buf line = {0};
@@ -110,16 +110,17 @@ static void send_all(mcps_session *s, const mcps_live_seq *q)
         mcps_buf_append(&line, q->items[i].bytes, q->items[i].len);
         mcps_buf_putc(&line, '\n');
         if (!mcps_session_send_raw(s, line.data, line.len, err, sizeof err) ||
-            !send_owned(s, mcps_live_ping(i), err, sizeof err))
+            !send_owned(s, mcps_live_ping(first + i), err, sizeof err))
             break;
     }
     mcps_buf_free(&line);
 }
 
 /* The pings in order: the first unanswered one is a crash (the target is gone) or a hang. */
-static void await_pings(mcps_session *s, const mcps_live_target *t, size_t n, mcps_live_judge *j)
+static void await_pings(mcps_session *s, const mcps_live_target *t, size_t n, size_t first,
+                        mcps_live_judge *j)
 {
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = first; i < first + n; i++) {
         char id[48];
         snprintf(id, sizeof id, "live-ping-%zu", i + 1);
         if (mcps_live_await(s, id, mcps_clock_deadline(t->hang_timeout)))
@@ -135,7 +136,20 @@ static void await_pings(mcps_session *s, const mcps_live_target *t, size_t n, mc
     while (mcps_session_poll(s, mcps_clock_ms()))
         ;
     if (s->exited)
-        mcps_live_judge_exit(j, s, n ? n - 1 : 0);
+        mcps_live_judge_exit(j, s, first + n ? first + n - 1 : 0);
+}
+
+void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                    size_t first, mcps_live_judge *j)
+{
+    send_all(s, q, first);
+    await_pings(s, t, q->n, first, j);
+    if (s->exited || s->gone) {
+        int64_t until = mcps_clock_deadline(DRAIN_EXIT_MS / 1000.0);
+        while (mcps_session_poll(s, until))
+            ;
+    }
+    mcps_live_judge_stderr(j, s);
 }
 
 bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live_outcome *out,
@@ -146,14 +160,7 @@ bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live
     mcps_session *s = mcps_live_start(t, mcps_live_judge_finding, &j, err, errlen);
     if (!s)
         return false;
-    send_all(s, q);
-    await_pings(s, t, q->n, &j);
-    if (s->exited || s->gone) {
-        int64_t until = mcps_clock_deadline(DRAIN_EXIT_MS / 1000.0);
-        while (mcps_session_poll(s, until))
-            ;
-    }
-    mcps_live_judge_stderr(&j, s);
+    mcps_live_play(s, t, q, 0, &j);
     mcps_live_judge_done(&j);
     mcps_session_free(s);
     return true;

@@ -10,6 +10,7 @@
 #define MCPS_LIVE_EXEC_H
 
 #include "live/live.h"
+#include "live/oracle.h"
 
 /* Start the target and play the session prefix (initialize for t->revision, then
  * notifications/initialized); NULL with err when it cannot be started or refuses it. */
@@ -24,6 +25,11 @@ const cJSON *mcps_live_await(mcps_session *s, const char *id, int64_t deadline_m
  * err when the prefix itself could not be played (the run cannot be done). */
 bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live_outcome *out,
                     char *err, size_t errlen);
+
+/* Send q on a running session (inputs numbered from first, each followed by its ping), await
+ * the pings and tell j what happened (an exit, a hang, stderr). */
+void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                    size_t first, mcps_live_judge *j);
 
 /* The ping sent after input i: {"jsonrpc":"2.0","id":"live-ping-I","method":"ping"}. */
 cJSON *mcps_live_ping(size_t i);

@@ -15,6 +15,7 @@
 #include "live/minimize.h"
 #include "live/report.h"
 #include "live/rng.h"
+#include "live/runner.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 typedef struct run {
     const mcps_live_options *o;
     mcps_live_dict dict;
+    mcps_live_runner runner;
     mcps_live_finding findings[MCPS_LIVE_MAX_FINDINGS];
     size_t nfindings, executions, sequences;
     unsigned per_oracle[MCPS_LIVE_CONTRACT + 1];
@@ -103,14 +105,15 @@ static bool one_sequence(run *r, uint64_t n)
         free(q.items[--q.n].bytes);
     mcps_live_outcome out;
     /* A prefix that fails once may be the machine's load; twice, the target. */
-    bool ok = mcps_live_exec(&o->target, &q, &out, r->error, sizeof r->error) ||
+    bool ok = mcps_live_runner_exec(&r->runner, &q, &out, r->error, sizeof r->error) ||
               (!mcps_guard_stopped(o->target.transport.guard) &&
-               mcps_live_exec(&o->target, &q, &out, r->error, sizeof r->error));
+               mcps_live_runner_exec(&r->runner, &q, &out, r->error, sizeof r->error));
     if (ok) {
         r->executions += q.n;
         r->sequences++;
+        /* The finding's inputs: everything its process was sent. */
         if (out.oracle != MCPS_LIVE_NONE && !known(r, out.signature))
-            record(r, &q, &out, n);
+            record(r, &r->runner.history, &out, n);
     }
     mcps_live_seq_free(&q);
     return ok;
@@ -138,6 +141,7 @@ static int finish(run *r, int code)
     for (size_t i = 0; i < r->nfindings; i++)
         mcps_live_seq_free(&r->findings[i].inputs);
     mcps_live_dict_free(&r->dict);
+    mcps_live_runner_free(&r->runner);
     return code;
 }
 
@@ -161,6 +165,7 @@ int mcps_live_fuzz(const mcps_live_options *o)
     r->o = o;
     r->t0_ms = r->last_progress_ms = mcps_clock_ms();
     mcps_live_dict_init(&r->dict);
+    mcps_live_runner_init(&r->runner, &o->target);
     snprintf(r->findings_dir, sizeof r->findings_dir, "%s/findings", o->out_dir);
     int code = 0;
     if (!make_dir(o->out_dir) || !make_dir(r->findings_dir)) {

@@ -3,10 +3,10 @@
 the clean refserver and a hostile target, and `mcpspec replay` of what it finds.
 
 Stated times, with seed 1 (the same inputs on every machine): fuzz-sequence-crash
-is found in the first sequence (96 executions, 0.2 s on a release build),
-fuzz-hang in the tenth (about 7 s with its minimization, each hanging candidate
-costing the 0.5 s ping deadline and a shutdown), fuzz-asan-overflow in the
-fourth (it is invisible to a release build of refserver: that case runs under
+is found in the second sequence (96 executions, 0.3 s on a release build),
+fuzz-hang in the tenth (about 11 s with its minimization, each hanging
+candidate costing the 0.5 s ping deadline and a shutdown), fuzz-asan-overflow
+in the fourth (it is invisible to a release build of refserver: that case runs under
 the sanitize preset only). The runs allow 30 s and stop at the first finding
 (--max-findings 1).
 Each finding is minimized to the few messages that matter, `mcpspec replay`
