@@ -120,6 +120,9 @@ static void sanitizer_line(mcps_live_judge *j, const char *line)
         snprintf(j->san_header, sizeof j->san_header, "%.*s",
                  (int)(addr ? (size_t)(addr - h) : strlen(h)), h);
         size_t len = strlen(j->san_header);
+        static const char tail[] = " on address"; /* "... on address 0x..." without the address */
+        if (len >= sizeof tail - 1 && strcmp(j->san_header + len - (sizeof tail - 1), tail) == 0)
+            j->san_header[len -= sizeof tail - 1] = '\0';
         while (len && (j->san_header[len - 1] == ' ' || j->san_header[len - 1] == ':'))
             j->san_header[--len] = '\0';
         return;
