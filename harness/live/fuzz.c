@@ -29,7 +29,7 @@ typedef struct run {
     mcps_live_finding findings[MCPS_LIVE_MAX_FINDINGS];
     size_t nfindings, executions, sequences;
     unsigned per_oracle[MCPS_LIVE_CONTRACT + 1];
-    int64_t t0_ms, last_progress_ms;
+    int64_t t0_ms, last_progress_ms, minimize_ms;
     char findings_dir[1024];
     char error[300];
 } run;
@@ -74,8 +74,10 @@ static void record(run *r, mcps_live_seq *q, const mcps_live_outcome *out, uint6
     snprintf(f->name, sizeof f->name, "%s-%u", mcps_live_oracle_name(out->oracle),
              ++r->per_oracle[out->oracle]);
     int64_t until = o->seconds > 0 ? r->t0_ms + (int64_t)(o->seconds * 1000) : 0;
+    int64_t t0 = mcps_clock_ms();
     f->reproduced =
         mcps_live_minimize(&o->target, q, out, o->minimize_runs, until, &f->inputs, &f->outcome);
+    r->minimize_ms += mcps_clock_ms() - t0;
     mcps_live_finding_meta meta = {o->target.revision, o->command};
     char err[300];
     if (!mcps_live_finding_write(f, r->findings_dir, &meta, err, sizeof err) && o->progress)
@@ -123,16 +125,17 @@ static int finish(run *r, int code)
 {
     const mcps_live_options *o = r->o;
     progress(r, true);
-    mcps_live_summary s = {o->command,
-                           o->target.revision,
-                           code == 3 ? r->error : NULL,
-                           o->seed,
-                           r->executions,
-                           r->sequences,
-                           elapsed(r),
-                           code,
-                           r->findings,
-                           r->nfindings};
+    mcps_live_summary s = {.command = o->command,
+                           .revision = o->target.revision,
+                           .error = code == 3 ? r->error : NULL,
+                           .seed = o->seed,
+                           .executions = r->executions,
+                           .sequences = r->sequences,
+                           .seconds = elapsed(r),
+                           .minimize_seconds = (double)r->minimize_ms / 1000.0,
+                           .exit_code = code,
+                           .findings = r->findings,
+                           .nfindings = r->nfindings};
     char err[300];
     if (!mcps_live_report_write(&s, o->out_dir, err, sizeof err)) {
         fprintf(stderr, "mcpspec fuzz: %s\n", err);

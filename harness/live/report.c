@@ -61,8 +61,13 @@ static cJSON *report_json(const mcps_live_summary *s, const char *dir)
     cJSON_AddNumberToObject(j, "executions", (double)s->executions);
     cJSON_AddNumberToObject(j, "sequences", (double)s->sequences);
     cJSON_AddNumberToObject(j, "seconds", s->seconds);
+    cJSON_AddNumberToObject(j, "minimize_seconds", s->minimize_seconds);
     cJSON_AddNumberToObject(j, "exec_per_second",
                             s->seconds > 0 ? (double)s->executions / s->seconds : 0);
+    /* The fuzzing rate proper: minimizing runs fresh processes, and only finds cost it. */
+    double fuzzing = s->seconds - s->minimize_seconds;
+    cJSON_AddNumberToObject(j, "fuzz_exec_per_second",
+                            fuzzing > 0 ? (double)s->executions / fuzzing : 0);
     cJSON_AddNumberToObject(j, "exit_code", s->exit_code);
     if (s->error)
         cJSON_AddStringToObject(j, "error", s->error);

@@ -13,7 +13,7 @@ typedef struct mcps_live_summary {
     const char *command, *revision, *error; /* error: why the run could not be done */
     uint64_t seed;
     size_t executions, sequences;
-    double seconds;
+    double seconds, minimize_seconds; /* the run's wall time, and the part spent minimizing */
     int exit_code;
     const mcps_live_finding *findings;
     size_t nfindings;

@@ -55,7 +55,9 @@ bool mcps_live_runner_exec(mcps_live_runner *r, const mcps_live_seq *q, mcps_liv
     mcps_live_judge_done(&r->j);
     drop_log(r->s);
     mcps_session_begin_case(r->s, 0, mcps_live_judge_finding, &r->j);
-    if (out->oracle != MCPS_LIVE_NONE || r->s->exited || r->s->gone || r->s->cut ||
+    /* A malformed response leaves the process as it was: only a dead or stuck one is replaced. */
+    bool broken = out->oracle != MCPS_LIVE_NONE && out->oracle != MCPS_LIVE_CONTRACT;
+    if (broken || r->s->exited || r->s->gone || r->s->cut ||
         r->history.n >= MCPS_LIVE_HISTORY_INPUTS || r->history_bytes >= MCPS_LIVE_HISTORY_BYTES)
         stop(r);
     return true;
