@@ -1,7 +1,8 @@
 /*
  * fuzz.c - the run loop. Sequence n is generated from a seed derived from
- * the run's seed and n alone, and run on a fresh process, so the same seed
- * and target give the same inputs and the same findings; --runs counts
+ * the run's seed and n alone, and run on the runner's process (runner.c),
+ * which is replaced at points that depend only on what happened, so the same
+ * seed and target give the same inputs and the same findings; --runs counts
  * executions (one per input), so a run bounded by it is the same every time.
  * A new signature is minimized (minimize.c) and written at once; the report
  * is rewritten at the end, whatever happened.
@@ -34,9 +35,23 @@ typedef struct run {
     char error[300];
 } run;
 
+/* mkdir -p: --out may name a folder whose parents do not exist yet. */
 static bool make_dir(const char *path)
 {
-    return mkdir(path, 0777) == 0 || errno == EEXIST;
+    char buf[1024];
+    int n = snprintf(buf, sizeof buf, "%s", path);
+    if (n <= 0 || (size_t)n >= sizeof buf)
+        return false;
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        bool ok = mkdir(buf, 0777) == 0 || errno == EEXIST;
+        *p = '/';
+        if (!ok)
+            return false;
+    }
+    return mkdir(buf, 0777) == 0 || errno == EEXIST;
 }
 
 static double elapsed(const run *r)

@@ -1,9 +1,10 @@
 /*
  * live.h - the live fuzzer's shared types: the target, one input sequence,
  * and what an oracle saw. `mcpspec fuzz` (fuzz.c) generates sequences
- * (gen.c), runs each on a fresh target process after a valid session prefix
- * (exec.c), and minimizes (ddmin.c) and records (finding.c, report.c) what the
- * oracles find; `mcpspec replay` (replay.c) runs a recorded finding again.
+ * (gen.c), runs them on a target process started with a valid session
+ * prefix and kept for many sequences (runner.c, exec.c), and minimizes on
+ * fresh processes (minimize.c, ddmin.c) and records (finding.c, report.c) what
+ * the oracles find; `mcpspec replay` (replay.c) runs a recorded finding again.
  */
 #ifndef MCPS_LIVE_LIVE_H
 #define MCPS_LIVE_LIVE_H
