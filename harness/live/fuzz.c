@@ -22,6 +22,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#define START_ATTEMPTS 4
 
 typedef struct run {
     const mcps_live_options *o;
@@ -33,6 +36,7 @@ typedef struct run {
     int64_t t0_ms, last_progress_ms, minimize_ms;
     char findings_dir[1024];
     char error[300];
+    bool stopped; /* a target process could not be started mid-run: the run was cut short */
 } run;
 
 /* mkdir -p: --out may name a folder whose parents do not exist yet. */
@@ -121,10 +125,14 @@ static bool one_sequence(run *r, uint64_t n)
     while (o->runs && q.n > o->runs - r->executions) /* exactly --runs executions */
         free(q.items[--q.n].bytes);
     mcps_live_outcome out;
-    /* A prefix that fails once may be the machine's load; twice, the target. */
-    bool ok = mcps_live_runner_exec(&r->runner, &q, &out, r->error, sizeof r->error) ||
-              (!mcps_guard_stopped(o->target.transport.guard) &&
-               mcps_live_runner_exec(&r->runner, &q, &out, r->error, sizeof r->error));
+    /* A prefix that fails may be the machine's load (a start-up past --probe-timeout): a few
+     * more tries, a second apart, before it is the target's. */
+    bool ok = false;
+    for (int attempt = 0; attempt < START_ATTEMPTS && !ok; attempt++) {
+        if (attempt && (mcps_guard_stopped(o->target.transport.guard) || sleep(1) != 0))
+            break;
+        ok = mcps_live_runner_exec(&r->runner, &q, &out, r->error, sizeof r->error);
+    }
     if (ok) {
         r->executions += q.n;
         r->sequences++;
@@ -142,7 +150,7 @@ static int finish(run *r, int code)
     progress(r, true);
     mcps_live_summary s = {.command = o->command,
                            .revision = o->target.revision,
-                           .error = code == 3 ? r->error : NULL,
+                           .error = code == 3 || r->stopped ? r->error : NULL,
                            .seed = o->seed,
                            .executions = r->executions,
                            .sequences = r->sequences,
@@ -195,21 +203,24 @@ int mcps_live_fuzz(const mcps_live_options *o)
         consent(r);
         for (uint64_t n = 0; !should_stop(r); n++) {
             if (!one_sequence(r, n)) {
-                code = 3;
+                /* Cut short: what was found stands (exit 1); without a finding it is
+                 * incomplete (3). The report and stderr say why. */
+                code = r->nfindings ? 1 : 3;
+                r->stopped = true;
                 break;
             }
             if (!should_stop(r))
                 progress(r, false);
         }
-        if (code == 0 && r->nfindings)
+        if (!r->stopped && r->nfindings)
             code = 1;
-        else if (code == 0 && !r->executions) {
+        else if (!r->stopped && !r->executions) {
             snprintf(r->error, sizeof r->error,
                      "no input was executed in the time given (discovery took it all)");
             code = 3;
         }
     }
-    if (code == 3 && r->error[0])
+    if ((code == 3 || r->stopped) && r->error[0])
         fprintf(stderr, "%smcpspec fuzz: %s\n", o->tty ? "\n" : "", r->error);
     code = finish(r, code);
     free(r);
