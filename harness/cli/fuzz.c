@@ -63,7 +63,7 @@ static int usage(const fuzz_options *o, const char *why)
             "  --config FILE        target configuration: the server, and the tool call\n"
             "                       (calls.tool) it consents to; no tool is called without\n"
             "  --revision R         protocolVersion of the prefix (default %s)\n"
-            "  --hang-timeout S     seconds each liveness ping may take (default 1)\n"
+            "  --hang-timeout S     seconds each liveness ping may take (default 2)\n"
             "  --probe-timeout S    seconds for the initialize answer (default 10)\n"
             "  --cwd DIR, --env K=V how to start the server\n",
             DEFAULT_REVISION);
@@ -291,7 +291,7 @@ static int check(fuzz_options *o)
 static int main_of(int argc, char **argv, bool replay)
 {
     fuzz_options o = {.seconds = DEFAULT_SECONDS,
-                      .hang = 1.0,
+                      .hang = 2.0,
                       .probe = 10.0,
                       .max_len = 64,
                       .minimize_runs = 200,
