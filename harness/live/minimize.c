@@ -54,7 +54,9 @@ bool mcps_live_minimize(const mcps_live_target *t, const mcps_live_seq *q,
                         const mcps_live_outcome *first, size_t budget, int64_t until_ms,
                         mcps_live_seq *out, mcps_live_outcome *final)
 {
-    trial tr = {t, NULL, first->signature, until_ms, *first};
+    /* Whether it reproduces is always asked, past the run's time too: a finding without that
+     * answer is worth little. Only ddmin's search is bounded by until_ms. */
+    trial tr = {t, NULL, first->signature, 0, *first};
     *final = *first;
     /* A contract finding may come from any input; the others fire at `at` at the latest. */
     mcps_live_seq cut;
@@ -75,6 +77,7 @@ bool mcps_live_minimize(const mcps_live_target *t, const mcps_live_seq *q,
     for (size_t i = 0; i < cut.n; i++)
         keep[i] = true;
     tr.base = &cut;
+    tr.until_ms = until_ms;
     mcps_live_ddmin(keep, cut.n, test_subset, &tr, budget);
     mcps_live_seq_subset(&cut, keep, out);
     *final = tr.last;
