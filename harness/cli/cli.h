@@ -47,6 +47,9 @@ typedef struct mcps_cli_client_opts {
     bool quiet;
 } mcps_cli_client_opts;
 int mcps_cli_client(const mcps_cli_client_opts *o);
+/* `mcpspec fuzz` and `mcpspec replay`: the live fuzzer (fuzz.c, harness/live/). */
+int mcps_cli_fuzz(int argc, char **argv);
+int mcps_cli_replay(int argc, char **argv);
 /* `mcpspec run` with --config given more than once: a matrix of those targets (matrix.c). */
 int mcps_cli_matrix_configs(int argc, char **argv);
 /* Whether `mcpspec run` takes these options; if not, it has said why on stderr (run.c). */

@@ -29,6 +29,8 @@ static const command commands[] = {
     {"baseline", mcps_cli_baseline, "write a baseline of known failures from a report.json"},
     {"matrix", mcps_cli_matrix, "run several targets at once: one targets x cases report"},
     {"serve", mcps_cli_serve, "the relay a client under test runs as its server (run --client)"},
+    {"fuzz", mcps_cli_fuzz, "fuzz a live server: crashes, hangs, sanitizer reports, minimized"},
+    {"replay", mcps_cli_replay, "replay a finding of mcpspec fuzz: exit 1 when it reproduces"},
 };
 
 /* The program's one mutable global: where a stop signal writes its byte (the run's

@@ -119,7 +119,9 @@ static void handle_request(rs_server *s, const rs_req *req)
         return;
     }
     rs_reply r = {0};
+    rs_fuzz_before(s, req);
     handle(s, req, &r);
+    rs_fuzz_after(s, req, &r);
     if (r.code && !r.handled && rs_fault_on(s, RS_FAULT_DROP_ERROR_ANSWERS))
         r.handled = true; /* rs_answer then frees the reply and sends nothing */
     rs_answer(s, req->id, req->batch, &r);

@@ -16,6 +16,7 @@
 
 /* One table from the areas' files, so each area's faults live beside each other. */
 #include "faults_content.h"
+#include "faults_fuzz.h"
 #include "faults_http.h"
 #include "faults_session.h"
 #include "faults_stateless.h"
@@ -32,7 +33,8 @@
     RS_FAULTS_CONTENT(X)                                                                           \
     RS_FAULTS_HTTP(X)                                                                              \
     RS_FAULTS_STATELESS(X)                                                                         \
-    RS_FAULTS_STATELESS_HTTP(X)
+    RS_FAULTS_STATELESS_HTTP(X)                                                                    \
+    RS_FAULTS_FUZZ(X)
 
 #define RS_FAULT_ENUM(suffix, name, reqs, desc) RS_FAULT_##suffix,
 typedef enum rs_fault { RS_FAULT_TABLE(RS_FAULT_ENUM) RS_FAULT_COUNT } rs_fault;

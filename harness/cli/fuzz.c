@@ -1,0 +1,341 @@
+/*
+ * fuzz.c - `mcpspec fuzz` and `mcpspec replay`: the options of the live
+ * fuzzer (harness/live/), the run's guard (SIGINT and SIGTERM stop it, a
+ * watchdog kills the targets if mcpspec is killed), and the exit code: 0
+ * nothing found, 1 found (replay: it reproduces), 2 usage, 3 the run could not
+ * be done.
+ */
+#include "cli/args.h"
+#include "cli/cli.h"
+#include "engine/config.h"
+#include "live/fuzz.h"
+#include "transport/guard.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_ENV          64
+#define DEFAULT_SECONDS  60.0
+#define DEFAULT_REVISION "2025-11-25"
+
+typedef struct fuzz_options {
+    const char *server, *url, *config, *revision, *out, *cwd, *file;
+    const char *env[MAX_ENV + 1];
+    size_t nenv;
+    double seconds, hang, probe;
+    size_t runs, max_len, minimize_runs, max_findings;
+    uint64_t seed;
+    bool quiet, replay, time_given;
+    mcps_target_file target_file;
+    char command[2048];
+} fuzz_options;
+
+static int usage(const fuzz_options *o, const char *why)
+{
+    FILE *out = why ? stderr : stdout;
+    if (why)
+        fprintf(out, "mcpspec %s: %s\n\n", o->replay ? "replay" : "fuzz", why);
+    if (o->replay)
+        fprintf(out, "usage: mcpspec replay FILE --server CMD [options]\n\n"
+                     "Replays a finding of mcpspec fuzz on a fresh target process: exit 1 when it\n"
+                     "reproduces, 0 when not, 3 when it cannot be done.\n\n");
+    else
+        fprintf(
+            out,
+            "usage: mcpspec fuzz --server CMD [options]\n\n"
+            "Fuzzes a live MCP server over stdio: a valid session prefix, then mutated\n"
+            "requests and notifications built from its own lists; crashes, hangs, sanitizer\n"
+            "reports and malformed responses are minimized and written to DIR/findings/.\n"
+            "Exit 0: nothing found; 1: found; 3: the run could not be done.\n\n"
+            "  --time S             stop after S seconds (default 60 without --runs)\n"
+            "  --runs N             stop after N executions (one per input)\n"
+            "  --seed N             the run's seed (default 1): same seed, same inputs\n"
+            "  --out DIR            report.json, report.sarif, findings/ (default reports/fuzz)\n"
+            "  --max-len N          inputs per sequence, at most (default 64)\n"
+            "  --minimize-runs N    executions ddmin may spend per finding (default 200)\n"
+            "  --quiet              no progress line\n");
+    fprintf(out,
+            "  --server CMD         the MCP server (split like a shell, run without one)\n"
+            "  --url URL            not implemented yet (stdio only for now)\n"
+            "  --config FILE        target configuration: the server, and the tool call\n"
+            "                       (calls.tool) it consents to; no tool is called without\n"
+            "  --revision R         protocolVersion of the prefix (default %s)\n"
+            "  --hang-timeout S     seconds each liveness ping may take (default 2)\n"
+            "  --probe-timeout S    seconds for the initialize answer (default 10)\n"
+            "  --cwd DIR, --env K=V how to start the server\n",
+            DEFAULT_REVISION);
+    return why ? MCPS_EXIT_USAGE : MCPS_EXIT_OK;
+}
+
+static bool count_value(const char *s, size_t *out)
+{
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (!*s || *end || s[0] == '-')
+        return false;
+    *out = (size_t)v;
+    return true;
+}
+
+/* One option; -1 to go on, else the exit code (usage). */
+static int parse_value(mcps_args *a, fuzz_options *o)
+{
+    size_t n = 0;
+    bool ok = true;
+    if (mcps_args_option(a, "--time")) {
+        ok = mcps_args_seconds(a->value, &o->seconds) && o->seconds > 0;
+        o->time_given = true;
+    } else if (mcps_args_option(a, "--runs")) {
+        ok = count_value(a->value, &o->runs) && o->runs > 0;
+    } else if (mcps_args_option(a, "--seed")) {
+        ok = count_value(a->value, &n);
+        o->seed = n;
+    } else if (mcps_args_option(a, "--max-len")) {
+        ok = count_value(a->value, &o->max_len) && o->max_len > 0 && o->max_len <= 1000;
+    } else if (mcps_args_option(a, "--max-findings")) {
+        ok = count_value(a->value, &o->max_findings) && o->max_findings > 0;
+    } else if (mcps_args_option(a, "--minimize-runs")) {
+        ok = count_value(a->value, &o->minimize_runs);
+    } else if (mcps_args_option(a, "--hang-timeout")) {
+        ok = mcps_args_seconds(a->value, &o->hang) && o->hang > 0;
+    } else if (mcps_args_option(a, "--probe-timeout")) {
+        ok = mcps_args_seconds(a->value, &o->probe) && o->probe > 0;
+    } else {
+        return -2; /* not one of these */
+    }
+    if (!ok) {
+        char why[200];
+        snprintf(why, sizeof why, "bad value '%s' for %s", a->value, a->argv[a->i - 1]);
+        return usage(o, why);
+    }
+    return -1;
+}
+
+static int parse_option(mcps_args *a, fuzz_options *o)
+{
+    if (mcps_args_flag(a, "--help") || mcps_args_flag(a, "-h")) {
+        usage(o, NULL);
+        return MCPS_EXIT_OK;
+    }
+    int rc = parse_value(a, o);
+    if (rc != -2)
+        return rc;
+    if (mcps_args_option(a, "--server"))
+        o->server = a->value;
+    else if (mcps_args_option(a, "--url"))
+        o->url = a->value;
+    else if (mcps_args_option(a, "--config"))
+        o->config = a->value;
+    else if (mcps_args_option(a, "--revision"))
+        o->revision = a->value;
+    else if (mcps_args_option(a, "--out"))
+        o->out = a->value;
+    else if (mcps_args_option(a, "--cwd"))
+        o->cwd = a->value;
+    else if (mcps_args_option(a, "--env")) {
+        if (o->nenv >= MAX_ENV)
+            return usage(o, "too many --env");
+        o->env[o->nenv++] = a->value;
+    } else if (mcps_args_flag(a, "--quiet"))
+        o->quiet = true;
+    else if (a->error[0])
+        return usage(o, a->error);
+    else if (mcps_args_is_option(a)) {
+        char why[200];
+        snprintf(why, sizeof why, "unknown option '%s'", a->argv[a->i]);
+        return usage(o, why);
+    } else if (o->replay && !o->file)
+        o->file = mcps_args_positional(a);
+    else {
+        char why[200];
+        snprintf(why, sizeof why, "unexpected argument '%s'", a->argv[a->i]);
+        return usage(o, why);
+    }
+    return a->error[0] ? usage(o, a->error) : -1;
+}
+
+/* The command line as typed, for the finding headers ("mcpspec fuzz --server '...'"). */
+static void command_line(fuzz_options *o, int argc, char **argv)
+{
+    size_t n = (size_t)snprintf(o->command, sizeof o->command, "mcpspec %s",
+                                o->replay ? "replay" : "fuzz");
+    for (int i = 0; i < argc && n < sizeof o->command; i++) {
+        bool quote = strpbrk(argv[i], " \t\"'$\\") != NULL || !argv[i][0];
+        n += (size_t)snprintf(o->command + n, sizeof o->command - n, quote ? " '%s'" : " %s",
+                              argv[i]);
+    }
+}
+
+/* The configuration: the server if --server did not name one, its cwd and env, and the
+ * consented call (calls.tool, the one without side effects worth worrying about). */
+static cJSON *apply_config(fuzz_options *o, char *err, size_t errlen)
+{
+    if (!mcps_target_file_load(o->config, &o->target_file, err, errlen))
+        return NULL;
+    if (!o->server)
+        o->server = o->target_file.command;
+    if (!o->cwd)
+        o->cwd = o->target_file.cwd;
+    for (size_t i = 0; o->target_file.env && o->target_file.env[i] && o->nenv < MAX_ENV; i++)
+        o->env[o->nenv++] = o->target_file.env[i];
+    cJSON *calls = cJSON_CreateArray();
+    const cJSON *name = mcps_vars_get(&o->target_file.vars, "call_tool");
+    if (cJSON_IsString(name)) {
+        cJSON *call = cJSON_CreateObject();
+        cJSON_AddStringToObject(call, "name", name->valuestring);
+        const cJSON *args = mcps_vars_get(&o->target_file.vars, "call_arguments");
+        cJSON_AddItemToObject(call, "arguments",
+                              args ? cJSON_Duplicate(args, true) : cJSON_CreateObject());
+        cJSON_AddItemToArray(calls, call);
+    }
+    return calls;
+}
+
+static bool start_guard(mcps_guard *g)
+{
+    if (!mcps_guard_init(g))
+        return false;
+    /* Each execution frees its wire log: the budget a conformance report needs is not ours. */
+    g->wire_budget = SIZE_MAX;
+    if (!mcps_guard_start_watchdog(g))
+        fprintf(stderr,
+                "mcpspec fuzz: no watchdog: if mcpspec is killed, targets may outlive it\n");
+    mcps_cli_catch_stop_signals(g->fd[1]);
+    return true;
+}
+
+static int stop_guard(mcps_guard *g, int rc)
+{
+    char why = mcps_guard_stopped(g);
+    mcps_cli_catch_stop_signals(-1);
+    mcps_guard_free(g);
+    if (why == MCPS_STOP_SIGTERM || why == MCPS_STOP_SIGINT) {
+        fprintf(stderr, "mcpspec fuzz: %s: report written\n", mcps_guard_reason(why));
+        return MCPS_EXIT_INCOMPLETE;
+    }
+    return rc;
+}
+
+static int execute(fuzz_options *o, char **argv, const cJSON *calls)
+{
+    mcps_live_target t = {
+        .transport = {.kind = MCPS_TRANSPORT_STDIO,
+                      .argv = argv,
+                      .cwd = o->cwd,
+                      .env_extra = o->nenv ? (char *const *)o->env : NULL,
+                      .max_message = 4 * 1024 * 1024},
+        .revision = o->revision,
+        .start_timeout = o->probe,
+        .hang_timeout = o->hang,
+    };
+    mcps_guard guard;
+    bool guarded = start_guard(&guard);
+    t.transport.guard = guarded ? &guard : NULL;
+    int rc;
+    if (o->replay) {
+        char err[400];
+        rc = mcps_live_replay(&t, o->file, stdout, err, sizeof err);
+        if (rc == MCPS_EXIT_INCOMPLETE)
+            fprintf(stderr, "mcpspec replay: %s\n", err);
+    } else {
+        if (!t.revision)
+            t.revision = DEFAULT_REVISION;
+        mcps_live_options lo = {
+            .target = t,
+            .calls = calls,
+            .out_dir = o->out ? o->out : "reports/fuzz",
+            .command = o->command,
+            .seed = o->seed,
+            .seconds = o->runs && !o->time_given ? 0 : o->seconds,
+            .runs = o->runs,
+            .max_len = o->max_len,
+            .minimize_runs = o->minimize_runs,
+            .max_findings = o->max_findings,
+            .progress = o->quiet ? NULL : stderr,
+            .tty = !o->quiet && isatty(STDERR_FILENO),
+        };
+        rc = mcps_live_fuzz(&lo);
+    }
+    return guarded ? stop_guard(&guard, rc) : rc;
+}
+
+/* The checks after parsing: a target, stdio, a revision the prefix can play. */
+static int check(fuzz_options *o)
+{
+    if (o->url) {
+        fprintf(stderr,
+                "mcpspec %s: --url is not implemented yet: live fuzzing is stdio only "
+                "for now (--server CMD)\n",
+                o->replay ? "replay" : "fuzz");
+        return MCPS_EXIT_INCOMPLETE;
+    }
+    if (!o->server)
+        return usage(o, "--server (or a --config naming a server) is required");
+    if (o->replay && !o->file)
+        return usage(o, "the finding FILE is required");
+    if (o->revision && mcps_rev_parse(o->revision) == MCPS_REV_NONE)
+        return usage(o, "unknown --revision");
+    if (o->revision && !mcps_rev_is_handshake(mcps_rev_parse(o->revision))) {
+        fprintf(stderr,
+                "mcpspec fuzz: --revision %s (stateless, no handshake) is not implemented "
+                "yet\n",
+                o->revision);
+        return MCPS_EXIT_INCOMPLETE;
+    }
+    return -1;
+}
+
+static int main_of(int argc, char **argv, bool replay)
+{
+    fuzz_options o = {.seconds = DEFAULT_SECONDS,
+                      .hang = 2.0,
+                      .probe = 10.0,
+                      .max_len = 64,
+                      .minimize_runs = 200,
+                      .seed = 1,
+                      .replay = replay};
+    command_line(&o, argc, argv);
+    mcps_args a;
+    mcps_args_init(&a, argc, argv);
+    while (mcps_args_more(&a)) {
+        int rc = parse_option(&a, &o);
+        if (rc >= 0)
+            return rc;
+    }
+    cJSON *calls = NULL;
+    if (o.config) {
+        char err[600];
+        if (!(calls = apply_config(&o, err, sizeof err))) {
+            fprintf(stderr, "mcpspec %s: %s\n", replay ? "replay" : "fuzz", err);
+            mcps_target_file_free(&o.target_file);
+            return MCPS_EXIT_USAGE;
+        }
+    }
+    int rc = check(&o);
+    if (rc < 0) {
+        char err[200];
+        char **argv_t = mcps_argv_split(o.server, err, sizeof err);
+        if (!argv_t) {
+            rc = usage(&o, err);
+        } else {
+            rc = execute(&o, argv_t, calls);
+            mcps_argv_free(argv_t);
+        }
+    }
+    cJSON_Delete(calls);
+    mcps_target_file_free(&o.target_file);
+    return rc;
+}
+
+int mcps_cli_fuzz(int argc, char **argv)
+{
+    return main_of(argc, argv, false);
+}
+
+int mcps_cli_replay(int argc, char **argv)
+{
+    return main_of(argc, argv, true);
+}

@@ -1,0 +1,28 @@
+/*
+ * dict.h - what the generator knows of the target: names, URIs and cursors
+ * from its own lists (discovered once, before fuzzing, so the same target
+ * gives the same dictionary), and the tool calls the configuration consents to.
+ */
+#ifndef MCPS_LIVE_DICT_H
+#define MCPS_LIVE_DICT_H
+
+#include "live/live.h"
+
+typedef struct mcps_live_dict {
+    cJSON *tools;     /* names from tools/list (never called without consent) */
+    cJSON *prompts;   /* [{"name":..., "args":[names]}] from prompts/list */
+    cJSON *uris;      /* resources/list uris */
+    cJSON *templates; /* resources/templates/list uriTemplates */
+    cJSON *cursors;   /* {"tools/list": [nextCursor, ...], ...}: every one each list gave */
+    cJSON *calls;     /* [{"name":..., "arguments":{...}}]: the consented tool calls */
+} mcps_live_dict;
+
+void mcps_live_dict_init(mcps_live_dict *d);
+void mcps_live_dict_free(mcps_live_dict *d);
+/* Read the target's lists (a few pages each); false with err when it cannot be started. */
+bool mcps_live_dict_discover(mcps_live_dict *d, const mcps_live_target *t, char *err,
+                             size_t errlen);
+/* A tool call the configuration consents to (arguments copied; NULL: {}). */
+void mcps_live_dict_consent(mcps_live_dict *d, const char *name, const cJSON *arguments);
+
+#endif

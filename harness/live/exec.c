@@ -1,0 +1,167 @@
+/*
+ * exec.c - one execution: a fresh process, the prefix, the inputs each
+ * followed by a ping, then the oracles (crash, hang, sanitizer report,
+ * malformed response). Every wait has a deadline; the process is always
+ * reaped (mcps_session_free).
+ */
+#include "live/exec.h"
+
+#include "base/clock.h"
+#include "codec/json.h"
+#include "live/oracle.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define INIT_ID        "live-init"
+#define WIRE_KEEP      (256 * 1024) /* per execution: enough for every stderr line we judge */
+#define DRAIN_EXIT_MS  2000         /* after an exit, for the rest of stderr (a sanitizer report) */
+#define SHUTDOWN_GRACE 0.5
+
+cJSON *mcps_live_ping(size_t i)
+{
+    char id[48];
+    snprintf(id, sizeof id, "\"live-ping-%zu\"", i + 1);
+    return mcps_rpc_request(id, "ping", NULL);
+}
+
+static bool id_is(const cJSON *msg, const char *id)
+{
+    const cJSON *got = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    return cJSON_IsString(got) && strcmp(got->valuestring, id) == 0;
+}
+
+const cJSON *mcps_live_await(mcps_session *s, const char *id, int64_t deadline_ms)
+{
+    for (;;) {
+        for (size_t i = 0; i < s->ninbox; i++)
+            if (s->inbox[i].shape == MCPS_SHAPE_RESPONSE && id_is(s->inbox[i].msg, id))
+                return s->inbox[i].msg;
+        if (!mcps_session_poll(s, deadline_ms))
+            return NULL;
+    }
+}
+
+static cJSON *initialize_request(const char *revision)
+{
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "protocolVersion", revision);
+    cJSON_AddItemToObject(params, "capabilities", cJSON_CreateObject());
+    cJSON *info = cJSON_AddObjectToObject(params, "clientInfo");
+    cJSON_AddStringToObject(info, "name", "mcpspec-fuzz");
+    cJSON_AddStringToObject(info, "version", MCPS_VERSION);
+    return mcps_rpc_request("\"" INIT_ID "\"", "initialize", params);
+}
+
+static bool send_owned(mcps_session *s, cJSON *msg, char *err, size_t errlen)
+{
+    bool ok = msg && mcps_session_send(s, msg, err, errlen);
+    cJSON_Delete(msg);
+    return ok;
+}
+
+/* The prefix: initialize, its result, the negotiated revision, notifications/initialized. */
+static bool prefix(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen)
+{
+    if (!send_owned(s, initialize_request(t->revision), err, errlen))
+        return false;
+    const cJSON *got = mcps_live_await(s, INIT_ID, mcps_clock_deadline(t->start_timeout));
+    const cJSON *result = cJSON_GetObjectItemCaseSensitive(got, "result");
+    if (!cJSON_IsObject(result)) {
+        snprintf(err, errlen, "%s",
+                 !got ? "the target did not answer initialize in time"
+                      : "the target refused initialize");
+        return false;
+    }
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(result, "protocolVersion");
+    mcps_rev rev = cJSON_IsString(v) ? mcps_rev_parse(v->valuestring) : MCPS_REV_NONE;
+    if (rev != MCPS_REV_NONE)
+        mcps_session_set_rev(s, rev);
+    return send_owned(s, mcps_rpc_notification("notifications/initialized", NULL), err, errlen);
+}
+
+mcps_session *mcps_live_start(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
+                              char *err, size_t errlen)
+{
+    mcps_session_config sc = {.target = t->transport,
+                              .rev = mcps_rev_parse(t->revision),
+                              .wire_max_bytes = WIRE_KEEP,
+                              .on_finding = fn,
+                              .ctx = ctx};
+    sc.target.close_grace = sc.target.term_grace = SHUTDOWN_GRACE;
+    sc.target.send_timeout = t->hang_timeout;
+    mcps_session *s = mcps_session_open(&sc, err, errlen);
+    if (s && !prefix(s, t, err, errlen)) {
+        mcps_session_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Inputs and pings, pipelined; stops at the first send that fails (the target is gone or
+ * stopped reading: the pings say which). Ping numbers go on from first. */
+static void send_all(mcps_session *s, const mcps_live_seq *q, size_t first)
+{
+    char err[200];
+    mcps_buf line = {0};
+    for (size_t i = 0; i < q->n; i++) {
+        mcps_buf_clear(&line);
+        mcps_buf_append(&line, q->items[i].bytes, q->items[i].len);
+        mcps_buf_putc(&line, '\n');
+        if (!mcps_session_send_raw(s, line.data, line.len, err, sizeof err) ||
+            !send_owned(s, mcps_live_ping(first + i), err, sizeof err))
+            break;
+    }
+    mcps_buf_free(&line);
+}
+
+/* The pings in order: the first unanswered one is a crash (the target is gone) or a hang. */
+static void await_pings(mcps_session *s, const mcps_live_target *t, size_t n, size_t first,
+                        mcps_live_judge *j)
+{
+    for (size_t i = first; i < first + n; i++) {
+        char id[48];
+        snprintf(id, sizeof id, "live-ping-%zu", i + 1);
+        if (mcps_live_await(s, id, mcps_clock_deadline(t->hang_timeout)))
+            continue;
+        if (s->exited || s->gone) {
+            mcps_live_judge_exit(j, s, i);
+        } else if (!s->cut) {
+            mcps_live_judge_hang(j, i, t->hang_timeout);
+        }
+        return;
+    }
+    /* Everything answered: take in what is already queued (a late exit, a report). */
+    while (mcps_session_poll(s, mcps_clock_ms()))
+        ;
+    if (s->exited)
+        mcps_live_judge_exit(j, s, first + n ? first + n - 1 : 0);
+}
+
+void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                    size_t first, mcps_live_judge *j)
+{
+    send_all(s, q, first);
+    await_pings(s, t, q->n, first, j);
+    if (s->exited || s->gone) {
+        int64_t until = mcps_clock_deadline(DRAIN_EXIT_MS / 1000.0);
+        while (mcps_session_poll(s, until))
+            ;
+    }
+    mcps_live_judge_stderr(j, s);
+}
+
+bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live_outcome *out,
+                    char *err, size_t errlen)
+{
+    mcps_live_judge j;
+    mcps_live_judge_init(&j, out);
+    mcps_session *s = mcps_live_start(t, mcps_live_judge_finding, &j, err, errlen);
+    if (!s)
+        return false;
+    mcps_live_play(s, t, q, 0, &j);
+    mcps_live_judge_done(&j);
+    mcps_session_free(s);
+    return true;
+}

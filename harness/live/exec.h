@@ -1,0 +1,37 @@
+/*
+ * exec.h - run one input sequence on a fresh target process and judge it.
+ *
+ * A fresh process per sequence makes a finding a function of its inputs
+ * alone, which is what lets ddmin shrink it and `mcpspec replay` reproduce it.
+ * The inputs are pipelined, each followed by a liveness ping, and the pings
+ * are then awaited in order, each with its own deadline.
+ */
+#ifndef MCPS_LIVE_EXEC_H
+#define MCPS_LIVE_EXEC_H
+
+#include "live/live.h"
+#include "live/oracle.h"
+
+/* Start the target and play the session prefix (initialize for t->revision, then
+ * notifications/initialized); NULL with err when it cannot be started or refuses it. */
+mcps_session *mcps_live_start(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
+                              char *err, size_t errlen);
+
+/* The response to the request with this string id, or NULL once deadline_ms passed or
+ * the target is gone. */
+const cJSON *mcps_live_await(mcps_session *s, const char *id, int64_t deadline_ms);
+
+/* Run q after the prefix; out says which oracle fired (MCPS_LIVE_NONE: none). False with
+ * err when the prefix itself could not be played (the run cannot be done). */
+bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live_outcome *out,
+                    char *err, size_t errlen);
+
+/* Send q on a running session (inputs numbered from first, each followed by its ping), await
+ * the pings and tell j what happened (an exit, a hang, stderr). */
+void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                    size_t first, mcps_live_judge *j);
+
+/* The ping sent after input i: {"jsonrpc":"2.0","id":"live-ping-I","method":"ping"}. */
+cJSON *mcps_live_ping(size_t i);
+
+#endif

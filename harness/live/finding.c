@@ -1,0 +1,178 @@
+/*
+ * finding.c - finding files: written so the suite loader accepts them as
+ * they are, read back by `mcpspec replay` from their `--> raw` lines alone.
+ */
+#include "live/finding.h"
+
+#include "base/buf.h"
+#include "base/file.h"
+#include "base/hex.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FINDING_FILE ((size_t)64 * 1024 * 1024)
+
+/* Bytes as a `--> raw` line spells them: printable ASCII as is, but '\' and '$' (a
+ * variable), edge spaces (trimmed by the loader) and every other byte as \xHH. */
+static void escape_raw(mcps_buf *b, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        bool edge = c == ' ' && (i == 0 || i + 1 == len);
+        if (c == '\\')
+            mcps_buf_puts(b, "\\\\");
+        else if (c < 0x20 || c >= 0x7f || c == '$' || edge)
+            mcps_buf_printf(b, "\\x%02x", c);
+        else
+            mcps_buf_putc(b, (char)c);
+    }
+}
+
+/* The header: how it was found, in comments. */
+static void header(mcps_buf *b, const mcps_live_finding *f, const mcps_live_finding_meta *m)
+{
+    const mcps_live_outcome *o = &f->outcome;
+    mcps_buf_printf(b, "# mcpspec fuzz finding %s: %s\n", f->name, o->evidence);
+    mcps_buf_printf(b, "# oracle: %s\n# signature: %s\n", mcps_live_oracle_name(o->oracle),
+                    o->signature);
+    mcps_buf_printf(b, "# seed: %llu\n# sequence: %llu\n", (unsigned long long)f->seed,
+                    (unsigned long long)f->sequence);
+    mcps_buf_printf(b, "# revision: %s\n# command: %s\n", m->revision, m->command);
+    mcps_buf_printf(b, "# inputs: %zu (minimized from %zu%s)\n", f->inputs.n, f->original,
+                    f->reproduced ? ""
+                                  : "; not reproduced on a fresh process, or no time left to try");
+    if (o->reqs[0])
+        mcps_buf_printf(b, "# observer: %s\n", o->reqs);
+    mcps_buf_puts(b, "# Replay: mcpspec replay FILE --server CMD (exit 1: it reproduces).\n"
+                     "# To keep it as a regression case, move it into a suites folder and add a\n"
+                     "# proven-by line (suites/README.md).\n");
+}
+
+static void body(mcps_buf *b, const mcps_live_finding *f, const mcps_live_finding_meta *m)
+{
+    mcps_buf_printf(b, "suite %s\ntitle mcpspec fuzz finding %s\nsection basic/lifecycle\n\n",
+                    f->name, f->name);
+    mcps_buf_puts(b, "case replay\ntitle the target survives the inputs of a fuzz finding\n");
+    mcps_buf_printf(b, "requires RPC-RSP-004\nrevisions %s\nsession raw\ntimeout 5s\n",
+                    m->revision);
+    mcps_buf_puts(b, "expect After each input the target is still running and answers ping.\n");
+    mcps_buf_printf(b,
+                    "--> {\"jsonrpc\":\"2.0\",\"id\":\"live-init\",\"method\":\"initialize\","
+                    "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},"
+                    "\"clientInfo\":{\"name\":\"mcpspec-fuzz\",\"version\":\"%s\"}}}\n",
+                    m->revision, MCPS_VERSION);
+    mcps_buf_puts(b, "<-- {\"id\":\"live-init\",\"result\":\"$object\"}\n");
+    mcps_buf_puts(b, "--> {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+    for (size_t i = 0; i < f->inputs.n; i++) {
+        mcps_buf_puts(b, "--> raw ");
+        escape_raw(b, f->inputs.items[i].bytes, f->inputs.items[i].len);
+        mcps_buf_printf(b,
+                        "\n--> {\"jsonrpc\":\"2.0\",\"id\":\"live-ping-%zu\",\"method\":\"ping\"}\n"
+                        "<-- {\"id\":\"live-ping-%zu\",\"result\":\"$object\"}\n",
+                        i + 1, i + 1);
+    }
+}
+
+bool mcps_live_finding_write(mcps_live_finding *f, const char *dir,
+                             const mcps_live_finding_meta *meta, char *err, size_t errlen)
+{
+    mcps_buf b = {0};
+    header(&b, f, meta);
+    body(&b, f, meta);
+    snprintf(f->path, sizeof f->path, "%s/%s.suite", dir, f->name);
+    FILE *out = fopen(f->path, "wb");
+    bool ok = out && fwrite(b.data, 1, b.len, out) == b.len;
+    if (out && fclose(out) != 0)
+        ok = false;
+    if (!ok)
+        snprintf(err, errlen, "%s: %s", f->path, strerror(errno));
+    mcps_buf_free(&b);
+    return ok;
+}
+
+/* Decode a raw line's escapes (as the suite loader does); false on a bad escape. */
+static bool unescape_raw(const char *s, mcps_buf *out)
+{
+    for (; *s; s++) {
+        if (*s != '\\') {
+            mcps_buf_putc(out, *s);
+            continue;
+        }
+        char c = *++s;
+        if (c == 'x' && mcps_hex_byte(s + 1) >= 0) {
+            mcps_buf_putc(out, (char)mcps_hex_byte(s + 1));
+            s += 2;
+        } else if (c && strchr("nrt\\\"0", c)) {
+            mcps_buf_putc(out, c == 'n'   ? '\n'
+                               : c == 'r' ? '\r'
+                               : c == 't' ? '\t'
+                               : c == '0' ? '\0'
+                                          : c);
+        } else {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void header_value(const char *line, const char *key, char *out, size_t n)
+{
+    size_t k = strlen(key);
+    if (strncmp(line, key, k) == 0)
+        snprintf(out, n, "%s", line + k);
+}
+
+/* One line of a finding file into the results. */
+static bool read_line(char *line, mcps_live_seq *inputs, char *oracle, size_t olen, char *revision,
+                      size_t revlen)
+{
+    size_t len = strlen(line);
+    while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
+        line[--len] = '\0';
+    header_value(line, "# oracle: ", oracle, olen);
+    header_value(line, "# revision: ", revision, revlen);
+    if (strncmp(line, "--> raw", 7) != 0)
+        return true;
+    const char *text = line + 7;
+    text += strspn(text, " ");
+    mcps_buf b = {0};
+    bool ok = unescape_raw(text, &b);
+    if (ok)
+        mcps_live_seq_push(inputs, b.data ? b.data : "", b.len);
+    mcps_buf_free(&b);
+    return ok;
+}
+
+bool mcps_live_finding_read(const char *path, mcps_live_seq *inputs, mcps_live_oracle *oracle,
+                            char *revision, size_t revlen, char *err, size_t errlen)
+{
+    mcps_buf file = {0};
+    int rc = mcps_file_read(&file, path, MAX_FINDING_FILE);
+    if (rc != 0) {
+        snprintf(err, errlen, "%s: %s", path, strerror(rc > 0 ? rc : EFBIG));
+        mcps_buf_free(&file);
+        return false;
+    }
+    char oracle_name[32] = "";
+    size_t lineno = 0;
+    bool ok = true;
+    for (char *p = file.data; p && *p && ok; lineno++) {
+        char *nl = strchr(p, '\n');
+        if (nl)
+            *nl = '\0';
+        ok = read_line(p, inputs, oracle_name, sizeof oracle_name, revision, revlen);
+        if (!ok)
+            snprintf(err, errlen, "%s:%zu: bad escape in a --> raw line", path, lineno + 1);
+        p = nl ? nl + 1 : NULL;
+    }
+    mcps_buf_free(&file);
+    if (ok && !inputs->n) {
+        snprintf(err, errlen, "%s: no '--> raw' inputs: not a finding file of mcpspec fuzz", path);
+        ok = false;
+    }
+    *oracle = mcps_live_oracle_parse(oracle_name);
+    return ok;
+}

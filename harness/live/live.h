@@ -1,0 +1,63 @@
+/*
+ * live.h - the live fuzzer's shared types: the target, one input sequence,
+ * and what an oracle saw. `mcpspec fuzz` (fuzz.c) generates sequences
+ * (gen.c), runs them on a target process started with a valid session
+ * prefix and kept for many sequences (runner.c, exec.c), and minimizes on
+ * fresh processes (minimize.c, ddmin.c) and records (finding.c, report.c) what
+ * the oracles find; `mcpspec replay` (replay.c) runs a recorded finding again.
+ */
+#ifndef MCPS_LIVE_LIVE_H
+#define MCPS_LIVE_LIVE_H
+
+#include <cjson/cJSON.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session/session.h"
+
+/* What to fuzz and how long each wait may last. */
+typedef struct mcps_live_target {
+    mcps_target_config transport; /* argv, cwd, env, guard; stdio only for now */
+    const char *revision;         /* protocolVersion the prefix asks for */
+    double start_timeout;         /* seconds for the initialize answer */
+    double hang_timeout;          /* seconds for each liveness ping's answer */
+} mcps_live_target;
+
+/* One input: the bytes of one line as sent (without the newline). */
+typedef struct mcps_live_input {
+    char *bytes;
+    size_t len;
+} mcps_live_input;
+
+typedef struct mcps_live_seq {
+    mcps_live_input *items;
+    size_t n, cap;
+} mcps_live_seq;
+
+void mcps_live_seq_push(mcps_live_seq *q, const char *bytes, size_t len);
+void mcps_live_seq_free(mcps_live_seq *q);
+/* The inputs of q whose index keep[i] is true, copied. */
+void mcps_live_seq_subset(const mcps_live_seq *q, const bool *keep, mcps_live_seq *out);
+
+typedef enum mcps_live_oracle {
+    MCPS_LIVE_NONE,
+    MCPS_LIVE_CRASH,     /* the target exited or was killed */
+    MCPS_LIVE_HANG,      /* a liveness ping went unanswered past its deadline */
+    MCPS_LIVE_SANITIZER, /* an ASan/UBSan/MSan report on stderr */
+    MCPS_LIVE_CONTRACT,  /* a request answered with a malformed response */
+} mcps_live_oracle;
+
+const char *mcps_live_oracle_name(mcps_live_oracle o);
+mcps_live_oracle mcps_live_oracle_parse(const char *name);
+
+typedef struct mcps_live_outcome {
+    mcps_live_oracle oracle;
+    size_t at;                  /* the input after which it fired (0-based) */
+    int exit_code, term_signal; /* CRASH */
+    char evidence[300];         /* the first line of evidence, for a person */
+    char signature[200];        /* what deduplicates findings: oracle, signal, stderr */
+    char reqs[200];             /* requirement IDs the observer cited on the target's side */
+} mcps_live_outcome;
+
+#endif

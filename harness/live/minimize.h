@@ -1,0 +1,21 @@
+/*
+ * minimize.h - shrink a failing sequence to the inputs that matter: cut it
+ * after the input where the oracle fired, check it still fails on a fresh
+ * process, then ddmin over the messages. "Still fails" means the same
+ * signature (oracle, signal, sanitizer frame), not merely some failure.
+ */
+#ifndef MCPS_LIVE_MINIMIZE_H
+#define MCPS_LIVE_MINIMIZE_H
+
+#include "live/live.h"
+
+/* out gets the minimized inputs (a copy of q when it does not fail again), final their
+ * outcome; returns whether the failure reproduced on a fresh process. At most budget
+ * executions, and no ddmin candidate started after until_ms (mcps_clock_ms() time; 0: no
+ * limit), so a run bounded by --time ends in time even when each candidate hangs; the one
+ * or two executions that check it reproduces always run. */
+bool mcps_live_minimize(const mcps_live_target *t, const mcps_live_seq *q,
+                        const mcps_live_outcome *first, size_t budget, int64_t until_ms,
+                        mcps_live_seq *out, mcps_live_outcome *final);
+
+#endif

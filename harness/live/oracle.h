@@ -1,0 +1,33 @@
+/*
+ * oracle.h - the judge of one execution: what exec.c saw (an exit, an
+ * unanswered ping, the observer's findings, stderr) turned into one outcome.
+ * When several fire, the most specific wins: a sanitizer report explains the
+ * crash it causes, a crash explains the pings it leaves unanswered.
+ */
+#ifndef MCPS_LIVE_ORACLE_H
+#define MCPS_LIVE_ORACLE_H
+
+#include "live/live.h"
+
+typedef struct mcps_live_judge {
+    mcps_live_outcome *out;
+    bool exited, hung, contract, sanitizer;
+    size_t exit_at, hang_at;
+    int exit_code, term_signal;
+    double hang_seconds;
+    char contract_kind[48], contract_msg[240];
+    char san_header[200], san_frame[120];
+} mcps_live_judge;
+
+void mcps_live_judge_init(mcps_live_judge *j, mcps_live_outcome *out);
+/* The target exited (or was killed) before answering the ping after input at. */
+void mcps_live_judge_exit(mcps_live_judge *j, const mcps_session *s, size_t at);
+void mcps_live_judge_hang(mcps_live_judge *j, size_t at, double seconds);
+/* The session's observer callback (ctx: the judge). */
+void mcps_live_judge_finding(void *ctx, const mcps_finding *f, const char *excerpt);
+/* Look for sanitizer report headers in the target's stderr (the session's wire log). */
+void mcps_live_judge_stderr(mcps_live_judge *j, const mcps_session *s);
+/* Write the outcome. */
+void mcps_live_judge_done(mcps_live_judge *j);
+
+#endif

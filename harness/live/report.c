@@ -1,0 +1,150 @@
+/*
+ * report.c - report.json and report.sarif of a fuzz run, each written to a
+ * temporary name and renamed, so a reader never sees half a file.
+ */
+#include "live/report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static cJSON *reqs_array(const char *reqs)
+{
+    cJSON *a = cJSON_CreateArray();
+    char word[40];
+    for (const char *p = reqs; *p;) {
+        size_t n = strcspn(p, " ");
+        if (n && n < sizeof word) {
+            memcpy(word, p, n);
+            word[n] = '\0';
+            cJSON_AddItemToArray(a, cJSON_CreateString(word));
+        }
+        p += n;
+        p += strspn(p, " ");
+    }
+    return a;
+}
+
+/* A finding's file relative to the report's folder. */
+static const char *relative(const char *path, const char *dir)
+{
+    size_t n = strlen(dir);
+    return strncmp(path, dir, n) == 0 && path[n] == '/' ? path + n + 1 : path;
+}
+
+static cJSON *finding_json(const mcps_live_finding *f, const char *dir)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", f->name);
+    cJSON_AddStringToObject(j, "oracle", mcps_live_oracle_name(f->outcome.oracle));
+    cJSON_AddStringToObject(j, "evidence", f->outcome.evidence);
+    cJSON_AddStringToObject(j, "signature", f->outcome.signature);
+    cJSON_AddItemToObject(j, "requirements", reqs_array(f->outcome.reqs));
+    cJSON_AddStringToObject(j, "file", relative(f->path, dir));
+    cJSON_AddNumberToObject(j, "seed", (double)f->seed);
+    cJSON_AddNumberToObject(j, "sequence", (double)f->sequence);
+    cJSON_AddNumberToObject(j, "inputs", (double)f->inputs.n);
+    cJSON_AddNumberToObject(j, "minimized_from", (double)f->original);
+    cJSON_AddBoolToObject(j, "reproduced", f->reproduced);
+    return j;
+}
+
+static cJSON *report_json(const mcps_live_summary *s, const char *dir)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "tool", "mcpspec fuzz");
+    cJSON_AddStringToObject(j, "version", MCPS_VERSION);
+    cJSON_AddStringToObject(j, "command", s->command);
+    cJSON_AddStringToObject(j, "revision", s->revision);
+    cJSON_AddNumberToObject(j, "seed", (double)s->seed);
+    cJSON_AddNumberToObject(j, "executions", (double)s->executions);
+    cJSON_AddNumberToObject(j, "sequences", (double)s->sequences);
+    cJSON_AddNumberToObject(j, "seconds", s->seconds);
+    cJSON_AddNumberToObject(j, "minimize_seconds", s->minimize_seconds);
+    cJSON_AddNumberToObject(j, "exec_per_second",
+                            s->seconds > 0 ? (double)s->executions / s->seconds : 0);
+    /* The fuzzing rate proper: minimizing runs fresh processes, and only finds cost it. */
+    double fuzzing = s->seconds - s->minimize_seconds;
+    cJSON_AddNumberToObject(j, "fuzz_exec_per_second",
+                            fuzzing > 0 ? (double)s->executions / fuzzing : 0);
+    cJSON_AddNumberToObject(j, "exit_code", s->exit_code);
+    if (s->error)
+        cJSON_AddStringToObject(j, "error", s->error);
+    cJSON *list = cJSON_AddArrayToObject(j, "findings");
+    for (size_t i = 0; i < s->nfindings; i++)
+        cJSON_AddItemToArray(list, finding_json(&s->findings[i], dir));
+    return j;
+}
+
+static cJSON *sarif_result(const mcps_live_finding *f, const char *dir)
+{
+    cJSON *r = cJSON_CreateObject();
+    char rule[48];
+    snprintf(rule, sizeof rule, "fuzz/%s", mcps_live_oracle_name(f->outcome.oracle));
+    cJSON_AddStringToObject(r, "ruleId", rule);
+    cJSON_AddStringToObject(r, "level", "error");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "message"), "text", f->outcome.evidence);
+    cJSON *loc = cJSON_CreateObject();
+    cJSON *art = cJSON_AddObjectToObject(cJSON_AddObjectToObject(loc, "physicalLocation"),
+                                         "artifactLocation");
+    cJSON_AddStringToObject(art, "uri", relative(f->path, dir));
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "locations"), loc);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(r, "partialFingerprints"), "mcpspecFuzz/v1",
+                            f->outcome.signature);
+    return r;
+}
+
+static cJSON *report_sarif(const mcps_live_summary *s, const char *dir)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+    cJSON_AddStringToObject(j, "version", "2.1.0");
+    cJSON *run = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(j, "runs"), run);
+    cJSON *driver = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "tool"), "driver");
+    cJSON_AddStringToObject(driver, "name", "mcpspec fuzz");
+    cJSON_AddStringToObject(driver, "version", MCPS_VERSION);
+    cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
+    for (int o = MCPS_LIVE_CRASH; o <= MCPS_LIVE_CONTRACT; o++) {
+        cJSON *rule = cJSON_CreateObject();
+        char id[48];
+        snprintf(id, sizeof id, "fuzz/%s", mcps_live_oracle_name((mcps_live_oracle)o));
+        cJSON_AddStringToObject(rule, "id", id);
+        cJSON_AddItemToArray(rules, rule);
+    }
+    cJSON *results = cJSON_AddArrayToObject(run, "results");
+    for (size_t i = 0; i < s->nfindings; i++)
+        cJSON_AddItemToArray(results, sarif_result(&s->findings[i], dir));
+    return j;
+}
+
+static bool write_atomic(const char *dir, const char *name, cJSON *doc, char *err, size_t errlen)
+{
+    char path[1200], tmp[1210];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    char *text = cJSON_Print(doc);
+    FILE *f = text ? fopen(tmp, "wb") : NULL;
+    bool ok = f && fputs(text, f) >= 0 && fputc('\n', f) != EOF;
+    if (f && fclose(f) != 0)
+        ok = false;
+    if (ok && rename(tmp, path) != 0)
+        ok = false;
+    if (!ok) {
+        snprintf(err, errlen, "%s: %s", path, text ? strerror(errno) : "out of memory");
+        remove(tmp);
+    }
+    free(text);
+    return ok;
+}
+
+bool mcps_live_report_write(const mcps_live_summary *s, const char *dir, char *err, size_t errlen)
+{
+    cJSON *json = report_json(s, dir), *sarif = report_sarif(s, dir);
+    bool ok = write_atomic(dir, "report.json", json, err, errlen) &&
+              write_atomic(dir, "report.sarif", sarif, err, errlen);
+    cJSON_Delete(json);
+    cJSON_Delete(sarif);
+    return ok;
+}

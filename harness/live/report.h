@@ -1,0 +1,25 @@
+/*
+ * report.h - the fuzz run's own reports: DIR/report.json (the run and each
+ * finding: oracle, first line of evidence, requirement IDs the observer
+ * cited, file, seed) and DIR/report.sarif (one result per finding). Small and
+ * separate from the conformance reports (report/), whose model is cases.
+ */
+#ifndef MCPS_LIVE_REPORT_H
+#define MCPS_LIVE_REPORT_H
+
+#include "live/finding.h"
+
+typedef struct mcps_live_summary {
+    const char *command, *revision, *error; /* error: why the run could not be done */
+    uint64_t seed;
+    size_t executions, sequences;
+    double seconds, minimize_seconds; /* the run's wall time, and the part spent minimizing */
+    int exit_code;
+    const mcps_live_finding *findings;
+    size_t nfindings;
+} mcps_live_summary;
+
+/* Write dir/report.json and dir/report.sarif (each atomically); false with err. */
+bool mcps_live_report_write(const mcps_live_summary *s, const char *dir, char *err, size_t errlen);
+
+#endif

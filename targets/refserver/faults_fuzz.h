@@ -1,0 +1,19 @@
+/*
+ * faults_fuzz.h - refserver faults for the live fuzzer (`mcpspec fuzz`), fuzz_faults.c.
+ * One X(ENUM_SUFFIX, "name", "REQUIREMENT-IDS", "one-line description") per fault;
+ * faults.h joins the areas into one table. These are fuzz-only: no conformance
+ * check is meant to catch them (their names start with "fuzz-", which the proof
+ * tests read as such); tests/e2e/test_fuzz_live.py proves the fuzzer finds each.
+ */
+#ifndef RS_FAULTS_FUZZ_H
+#define RS_FAULTS_FUZZ_H
+
+#define RS_FAULTS_FUZZ(X)                                                                          \
+    X(FUZZ_SEQUENCE_CRASH, "fuzz-sequence-crash", "RPC-RSP-004",                                   \
+      "abort on a tools/list page past the first once prompts/get \"plain\" was answered")         \
+    X(FUZZ_HANG, "fuzz-hang", "RPC-RSP-004",                                                       \
+      "stop answering for good on prompts/get \"greet\" with an empty \"name\" argument")          \
+    X(FUZZ_ASAN_OVERFLOW, "fuzz-asan-overflow", "RPC-RSP-004",                                     \
+      "read one byte past a heap copy of a params string of 1024 bytes or more (only ASan sees "   \
+      "it)")
+#endif

@@ -1,0 +1,73 @@
+/*
+ * fuzz_faults.c - the fuzz-* faults (faults_fuzz.h): bugs a live fuzzer must
+ * find, minimize and replay, that no conformance check is meant to catch.
+ * Each needs an input a conformance suite never sends: a sequence of two
+ * requests, an empty argument, a long cursor.
+ */
+#include "server.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *param_text(const cJSON *params, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, key);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static void hang_for_good(void)
+{
+    for (;;)
+        pause(); /* stdin unread, nothing answered; a signal ends it */
+}
+
+/* A heap copy read one byte too far: harmless in a release build, a report under ASan. */
+static void overread_copy(const char *text, size_t len)
+{
+    char *copy = malloc(len);
+    if (!copy)
+        return;
+    memcpy(copy, text, len);
+    volatile char past = copy[len];
+    (void)past;
+    free(copy);
+}
+
+/* Every string of 1024 bytes or more in params, down to depth levels (prompt arguments, a
+ * cursor, a URI), copied carelessly. */
+static void copy_long_strings(const cJSON *v, int depth)
+{
+    const cJSON *child;
+    cJSON_ArrayForEach(child, v)
+    {
+        if (cJSON_IsString(child) && strlen(child->valuestring) >= 1024)
+            overread_copy(child->valuestring, strlen(child->valuestring));
+        else if (depth > 1 && (cJSON_IsObject(child) || cJSON_IsArray(child)))
+            copy_long_strings(child, depth - 1);
+    }
+}
+
+void rs_fuzz_before(rs_server *s, const rs_req *req)
+{
+    if (rs_fault_on(s, RS_FAULT_FUZZ_HANG) && rs_streq(req->method, "prompts/get") &&
+        rs_streq(param_text(req->params, "name"), "greet")) {
+        const char *who =
+            param_text(cJSON_GetObjectItemCaseSensitive(req->params, "arguments"), "name");
+        if (who && !*who)
+            hang_for_good();
+    }
+    if (rs_fault_on(s, RS_FAULT_FUZZ_ASAN_OVERFLOW))
+        copy_long_strings(req->params, 2);
+}
+
+void rs_fuzz_after(rs_server *s, const rs_req *req, const rs_reply *r)
+{
+    if (!rs_fault_on(s, RS_FAULT_FUZZ_SEQUENCE_CRASH) || r->code)
+        return;
+    if (rs_streq(req->method, "prompts/get") && rs_streq(param_text(req->params, "name"), "plain"))
+        s->fuzz_armed = true;
+    else if (s->fuzz_armed && rs_streq(req->method, "tools/list") &&
+             param_text(req->params, "cursor"))
+        abort(); /* a page past the first: answered without error, so the cursor was valid */
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""`mcpspec fuzz` against refserver's fuzz faults (targets/refserver/faults_fuzz.h),
+the clean refserver and a hostile target, and `mcpspec replay` of what it finds.
+
+Stated times, with seed 1 (the same inputs on every machine): fuzz-sequence-crash
+is found in the second sequence (96 executions, 0.3 s on a release build),
+fuzz-hang in the tenth (about 11 s with its minimization, each hanging
+candidate costing the 0.5 s ping deadline and a shutdown), fuzz-asan-overflow
+in the fourth (it is invisible to a release build of refserver: that case runs under
+the sanitize preset only). The runs allow 30 s and stop at the first finding
+(--max-findings 1).
+Each finding is minimized to the few messages that matter, `mcpspec replay`
+reproduces it against the faulty server (exit 1) and not against the clean one
+(exit 0). The same seed gives the same findings; a hostile target ends the run in
+time and leaves no process behind."""
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import tempfile
+import time
+import unittest
+
+from common import BIN_DIR, MCPSPEC, ROOT, run
+
+REFSERVER = os.path.join(BIN_DIR, "refserver")
+HOSTILE = os.path.join(ROOT, "tests", "hostile")
+
+
+def sanitized(binary):
+    """Whether binary was built with AddressSanitizer (the sanitize preset)."""
+    with open(binary, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+SANITIZED = sanitized(MCPSPEC)
+SLOW = 5.0 if SANITIZED else 1.0
+# The ping deadline where no hang is expected: a loaded CI machine can take a second or more.
+GENEROUS = "10"
+
+
+class FuzzLiveTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="mcpspec-fuzz-live-")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def fuzz(self, name, server, *extra, timeout=60):
+        out = os.path.join(self.dir, name)
+        t0 = time.monotonic()
+        r = run([MCPSPEC, "fuzz", "--server", server, "--out", out, "--quiet"] + list(extra),
+                timeout=timeout)
+        elapsed = time.monotonic() - t0
+        report = None
+        if os.path.exists(os.path.join(out, "report.json")):
+            with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+                report = json.load(f)
+        return r, report, out, elapsed
+
+    def replay(self, path, server, hang):
+        return run([MCPSPEC, "replay", path, "--server", server, "--hang-timeout", hang],
+                   timeout=60)
+
+    def assert_found(self, fault, oracle, max_inputs, *extra, seed="1", hang=GENEROUS):
+        """hang: the ping deadline; short only where a hang is the finding (a loaded machine
+        must not make a slow answer look like one)."""
+        server = "%s --fault %s" % (REFSERVER, fault)
+        r, report, out, elapsed = self.fuzz(fault, server, "--seed", seed, "--time", "30",
+                                            "--hang-timeout", hang, "--max-findings", "1",
+                                            *extra)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        found = [f for f in report["findings"] if f["oracle"] == oracle]
+        self.assertTrue(found, "no %s finding: %s" % (oracle, report["findings"]))
+        f = found[0]
+        self.assertTrue(f["reproduced"], f)
+        self.assertLessEqual(f["inputs"], max_inputs, f)
+        self.assertEqual(f["seed"], int(seed))
+        self.assertTrue(f["evidence"])
+        path = os.path.join(out, f["file"])
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        self.assertIn("# oracle: %s" % oracle, text)
+        self.assertIn("# seed: %s\n" % seed, text)
+        self.assertEqual(len(re.findall(r"^--> raw ", text, re.M)), f["inputs"])
+        with open(os.path.join(out, "report.sarif"), encoding="utf-8") as fh:
+            sarif = json.load(fh)
+        self.assertEqual(len(sarif["runs"][0]["results"]), len(report["findings"]))
+        self.assertEqual(self.replay(path, server, hang).returncode, 1,
+                         "replay does not reproduce")
+        clean = self.replay(path, REFSERVER, GENEROUS)
+        self.assertEqual(clean.returncode, 0, clean.stdout + clean.stderr)
+        return f, path
+
+    def test_finds_sequence_crash(self):
+        f, path = self.assert_found("fuzz-sequence-crash", "crash", 2)
+        self.assertIn("signal 6", f["evidence"])
+        # The finding is a regression case as it stands: a conformance run fails on it.
+        r = run([MCPSPEC, "run", "--suites", os.path.dirname(path), "--server",
+                 REFSERVER + " --fault fuzz-sequence-crash", "--out",
+                 os.path.join(self.dir, "as-suite"), "--quiet"], timeout=60)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+
+    def test_finds_hang(self):
+        self.assert_found("fuzz-hang", "hang", 1, hang="0.5")
+
+    def test_finds_asan_overflow(self):
+        if not sanitized(REFSERVER):
+            self.skipTest("refserver is not an ASan build (the sanitize preset runs this)")
+        f, _ = self.assert_found("fuzz-asan-overflow", "sanitizer", 1)
+        self.assertIn("AddressSanitizer", f["evidence"])
+
+    def test_clean_refserver_gives_no_finding(self):
+        runs = "300" if SANITIZED else "3000"
+        r, report, _, _ = self.fuzz("clean", REFSERVER, "--seed", "3", "--runs", runs,
+                                    "--hang-timeout", GENEROUS)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(report["findings"], [])
+        self.assertEqual(report["executions"], int(runs))
+
+    def test_same_seed_same_findings(self):
+        if SANITIZED:
+            self.skipTest("the release run proves it; under ASan it would take 20 s")
+        server = REFSERVER + " --fault fuzz-sequence-crash"
+        runs = [self.fuzz("same-%d" % i, server, "--seed", "1", "--runs", "1500",
+                          "--max-findings", "1", "--hang-timeout", GENEROUS)
+                for i in range(2)]
+        shapes = []
+        for r, report, out, _ in runs:
+            self.assertEqual(r.returncode, 1, r.stderr)
+            inputs = []
+            for f in report["findings"]:
+                with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
+                    inputs.append([l for l in fh if l.startswith("--> raw ")])
+            shapes.append(([(f["name"], f["signature"], f["sequence"]) for f in report["findings"]],
+                           inputs, report["executions"], report["sequences"]))
+        self.assertEqual(shapes[0], shapes[1])
+
+    def test_hostile_target_ends_in_time_and_leaves_nothing(self):
+        fixture = os.path.join(HOSTILE, "stops-reading")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        r, report, _, elapsed = self.fuzz("hostile", fixture, "--time", "3", "--probe-timeout",
+                                          "1", "--hang-timeout", "0.3", "--seed", "1")
+        self.assertIn(r.returncode, (1, 3), r.stderr)
+        self.assertIsNotNone(report, "no report.json")
+        # --time, then one execution's waits and shutdown past it.
+        self.assertLess(elapsed, (3 + 3) * SLOW, "took %.1f s" % elapsed)
+        time.sleep(0.2)
+        ps = subprocess.run(["ps", "-eo", "pid,stat,args"], capture_output=True, text=True).stdout
+        left = [l for l in ps.splitlines()[1:] if fixture in l and " Z" not in l]
+        self.assertEqual(left, [], "processes left behind")
+        after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        if not SANITIZED and after > before:
+            self.assertLess(after, 64 * 1024, "peak RSS %d KiB" % after)
+
+    def test_url_is_not_implemented_yet(self):
+        r = run([MCPSPEC, "fuzz", "--url", "http://127.0.0.1:9/mcp"])
+        self.assertEqual(r.returncode, 3)
+        self.assertIn("not implemented", r.stderr)
+
+    def test_usage(self):
+        self.assertEqual(run([MCPSPEC, "fuzz", "--bogus"]).returncode, 2)
+        self.assertEqual(run([MCPSPEC, "fuzz", "--help"]).returncode, 0)
+        self.assertEqual(run([MCPSPEC, "replay", "--server", REFSERVER]).returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,164 @@
+/*
+ * test_live.c - the live fuzzer's deterministic parts: the PRNG (a known
+ * splitmix64 stream, bounds, per-sequence seeds), the generator (same seed and
+ * dictionary, same inputs), ddmin (the exact culprits, within its budget), and
+ * a finding file's raw lines (any bytes survive the write and the read back).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "live/ddmin.h"
+#include "live/dict.h"
+#include "live/finding.h"
+#include "live/gen.h"
+#include "live/rng.h"
+
+static void test_rng_known_stream(void **state)
+{
+    (void)state;
+    mcps_live_rng r;
+    mcps_live_rng_seed(&r, 0);
+    /* splitmix64's published first outputs from state 0. */
+    assert_true(mcps_live_rng_next(&r) == 0xe220a8397b1dcdafULL);
+    assert_true(mcps_live_rng_next(&r) == 0x6e789e6aa1b965f4ULL);
+    for (int i = 0; i < 1000; i++)
+        assert_true(mcps_live_rng_below(&r, 7) < 7);
+    assert_int_equal(mcps_live_rng_below(&r, 0), 0);
+    assert_true(mcps_live_rng_derive(1, 0) != mcps_live_rng_derive(1, 1));
+    assert_true(mcps_live_rng_derive(1, 5) == mcps_live_rng_derive(1, 5));
+    assert_true(mcps_live_rng_derive(1, 5) != mcps_live_rng_derive(2, 5));
+}
+
+static void small_dict(mcps_live_dict *d)
+{
+    mcps_live_dict_init(d);
+    cJSON_AddItemToArray(d->tools, cJSON_CreateString("add"));
+    cJSON_AddItemToArray(d->uris, cJSON_CreateString("mem://item/001"));
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "name", "greet");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(p, "args"), cJSON_CreateString("name"));
+    cJSON_AddItemToArray(d->prompts, p);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(d->cursors, "tools/list"),
+                         cJSON_CreateString("t50"));
+}
+
+static bool same_seq(const mcps_live_seq *a, const mcps_live_seq *b)
+{
+    if (a->n != b->n)
+        return false;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->items[i].len != b->items[i].len ||
+            memcmp(a->items[i].bytes, b->items[i].bytes, a->items[i].len) != 0)
+            return false;
+    return true;
+}
+
+static void test_gen_is_deterministic(void **state)
+{
+    (void)state;
+    mcps_live_dict d;
+    small_dict(&d);
+    size_t differ = 0;
+    for (uint64_t n = 0; n < 50; n++) {
+        mcps_live_seq a = {0}, b = {0}, c = {0};
+        mcps_live_gen_seq(&d, mcps_live_rng_derive(9, n), 8, &a);
+        mcps_live_gen_seq(&d, mcps_live_rng_derive(9, n), 8, &b);
+        mcps_live_gen_seq(&d, mcps_live_rng_derive(10, n), 8, &c);
+        assert_true(a.n >= 1 && a.n <= 8);
+        assert_true(same_seq(&a, &b));
+        differ += !same_seq(&a, &c);
+        /* No consent in this dictionary: no tool is ever called. */
+        for (size_t i = 0; i < a.n; i++)
+            assert_null(strstr(a.items[i].bytes, "tools/call"));
+        mcps_live_seq_free(&a);
+        mcps_live_seq_free(&b);
+        mcps_live_seq_free(&c);
+    }
+    assert_true(differ > 40);
+    mcps_live_dict_free(&d);
+}
+
+typedef struct culprits {
+    size_t a, b, tests;
+} culprits;
+
+/* Fails while both culprits are kept. */
+static bool needs_both(void *ctx, const bool *keep, size_t n)
+{
+    culprits *c = ctx;
+    c->tests++;
+    return c->a < n && c->b < n && keep[c->a] && keep[c->b];
+}
+
+static void test_ddmin_finds_the_culprits(void **state)
+{
+    (void)state;
+    bool keep[20];
+    for (size_t a = 0; a < 20; a += 3) {
+        for (size_t b = a; b < 20; b += 5) {
+            for (size_t i = 0; i < 20; i++)
+                keep[i] = true;
+            culprits c = {a, b, 0};
+            size_t ran = mcps_live_ddmin(keep, 20, needs_both, &c, 1000);
+            assert_int_equal(ran, c.tests);
+            for (size_t i = 0; i < 20; i++)
+                assert_int_equal(keep[i], i == a || i == b);
+        }
+    }
+    /* The budget is a bound: with 3 tests it stops, keeping a failing set. */
+    for (size_t i = 0; i < 20; i++)
+        keep[i] = true;
+    culprits c = {4, 17, 0};
+    assert_true(mcps_live_ddmin(keep, 20, needs_both, &c, 3) <= 3);
+    assert_true(keep[4] && keep[17]);
+}
+
+static void test_finding_raw_lines_round_trip(void **state)
+{
+    (void)state;
+    static const char odd[] = " {\"a\":\"\\\\ ${x} \xff\xfe\t\r\x01\" }  ";
+    char bytes[sizeof odd + 2];
+    memcpy(bytes, odd, sizeof odd - 1);
+    bytes[sizeof odd - 1] = '\0'; /* an embedded NUL too */
+    size_t len = sizeof odd;
+    mcps_live_finding f = {.name = "crash-1", .outcome = {.oracle = MCPS_LIVE_CRASH}};
+    snprintf(f.outcome.signature, sizeof f.outcome.signature, "crash signal 6");
+    mcps_live_seq_push(&f.inputs, bytes, len);
+    mcps_live_seq_push(&f.inputs, "{}", 2);
+    char dir[] = "/tmp/mcpspec-test-live-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    mcps_live_finding_meta meta = {"2025-06-18", "mcpspec fuzz --server x"};
+    char err[300];
+    assert_true(mcps_live_finding_write(&f, dir, &meta, err, sizeof err));
+    mcps_live_seq back = {0};
+    mcps_live_oracle oracle;
+    char revision[32] = "";
+    assert_true(
+        mcps_live_finding_read(f.path, &back, &oracle, revision, sizeof revision, err, sizeof err));
+    assert_true(same_seq(&f.inputs, &back));
+    assert_int_equal(oracle, MCPS_LIVE_CRASH);
+    assert_string_equal(revision, "2025-06-18");
+    unlink(f.path);
+    rmdir(dir);
+    mcps_live_seq_free(&back);
+    mcps_live_seq_free(&f.inputs);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rng_known_stream),
+        cmocka_unit_test(test_gen_is_deterministic),
+        cmocka_unit_test(test_ddmin_finds_the_culprits),
+        cmocka_unit_test(test_finding_raw_lines_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
