@@ -4,7 +4,7 @@
  * mode's report with AFL's figures added ("mode": "afl", its executions and
  * rate, the time to its first crash).
  */
-#define _XOPEN_SOURCE 700 /* nftw, realpath, putenv */
+#define _XOPEN_SOURCE 700 /* nftw, realpath */
 
 #include "live/afl.h"
 
@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#define MCPS_LIVE_AFL_IMPORT_SECONDS 60.0 /* to replay and minimize what AFL saved */
 
 typedef struct afl_paths {
     char out[PATH_MAX], afl[PATH_MAX + 8], in[PATH_MAX + 16], dict[PATH_MAX + 16];
@@ -84,8 +86,10 @@ static void log_reason(const char *log, char *out, size_t outlen)
 
 static int run_afl(const mcps_live_options *o, const afl_paths *p, char *err, size_t errlen)
 {
+    /* --runs means nothing to AFL: without --time, the black-box mode's default time. */
+    double seconds = o->seconds > 0 ? o->seconds : 60.0;
     char secs[32], seed[32];
-    snprintf(secs, sizeof secs, "%.0f", o->seconds > 1 ? o->seconds : 1);
+    snprintf(secs, sizeof secs, "%.0f", seconds > 1 ? seconds : 1);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
     const char *head[] = {"afl-fuzz", "-i", p->in, "-o", p->aout, "-x",
                           p->dict,    "-V", secs,  "-s", seed,    "--"};
@@ -97,19 +101,20 @@ static int run_afl(const mcps_live_options *o, const afl_paths *p, char *err, si
         return -1;
     memcpy(argv, head, sizeof head);
     memcpy(argv + nh, o->target.transport.argv, nt * sizeof *argv);
-    /* A CI box: no UI, no CPU governor or core-pattern demands, no core pinning. */
-    setenv("AFL_NO_UI", "1", 1);
-    setenv("AFL_SKIP_CPUFREQ", "1", 1);
-    setenv("AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1", 1);
-    setenv("AFL_NO_AFFINITY", "1", 1);
-    setenv("AFL_NO_UPDATE_CHECK", "1", 1);
-    /* A seed that crashes the target is left out rather than stopping AFL at start-up. */
-    setenv("AFL_SKIP_CRASHES", "1", 1);
-    for (char *const *e = o->target.transport.env_extra; e && *e; e++)
-        putenv(*e);
+    /* A CI box: no UI, no CPU governor or core-pattern demands, no core pinning; a seed that
+     * crashes the target is left out rather than stopping AFL at start-up. Set in the child. */
+    static char *const afl_env[] = {"AFL_NO_UI=1",
+                                    "AFL_SKIP_CPUFREQ=1",
+                                    "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1",
+                                    "AFL_NO_AFFINITY=1",
+                                    "AFL_NO_UPDATE_CHECK=1",
+                                    "AFL_SKIP_CRASHES=1",
+                                    NULL};
     /* afl-fuzz's start-up (calibration) comes on top of -V: give it a few seconds. */
-    int rc = mcps_live_afl_exec(argv, o->target.transport.cwd, o->target.transport.guard,
-                                o->seconds + 10.0, p->log, err, errlen);
+    mcps_live_afl_child child = {o->target.transport.cwd, afl_env, o->target.transport.env_extra,
+                                 p->log};
+    int rc =
+        mcps_live_afl_exec(argv, &child, o->target.transport.guard, seconds + 10.0, err, errlen);
     free(argv);
     if (rc > 0) {
         char why[400];
@@ -141,6 +146,7 @@ static void add_afl_figures(const afl_paths *p, const mcps_live_afl_stats *st,
         cJSON_AddNullToObject(j, "seconds_to_first_crash");
     cJSON_AddNumberToObject(j, "afl_duplicates", (double)found->duplicates);
     cJSON_AddNumberToObject(j, "seed_findings", (double)found->from_seeds);
+    cJSON_AddNumberToObject(j, "afl_not_imported", (double)found->skipped);
     cJSON *f;
     size_t i = 0;
     cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(j, "findings"))
@@ -178,8 +184,9 @@ static int report(const mcps_live_options *o, const afl_paths *p, const mcps_liv
     }
     add_afl_figures(p, &st, found);
     if (o->progress)
-        fprintf(o->progress, "fuzz --afl: %.0f executions, %.0f exec/s, %zu findings\n",
-                st.execs_done, st.execs_per_sec, found->n);
+        fprintf(o->progress, "fuzz --afl: %.0f executions, %.0f exec/s, %zu findings%s\n",
+                st.execs_done, st.execs_per_sec, found->n,
+                found->skipped ? " (some AFL inputs not imported in time: afl_not_imported)" : "");
     return code;
 }
 
@@ -196,9 +203,12 @@ static int fuzz_with_afl(const mcps_live_options *o, const afl_paths *p, mcps_li
         return 3;
     mcps_live_afl_check_seeds(o, p->in, p->findings, found);
     if (o->progress)
-        fprintf(o->progress, "fuzz --afl: afl-fuzz for %.0f s (log: %s)\n", o->seconds, p->log);
+        fprintf(o->progress, "fuzz --afl: afl-fuzz for %.0f s (log: %s)\n",
+                o->seconds > 0 ? o->seconds : 60.0, p->log);
     if (run_afl(o, p, err, errlen) < 0)
         return 3;
+    /* Each AFL input costs a fresh process or more (a hang, its deadline): bounded too. */
+    found->until_ms = mcps_clock_deadline(MCPS_LIVE_AFL_IMPORT_SECONDS);
     mcps_live_afl_import(o, p->aout, p->findings, found);
     return found->n ? 1 : 0;
 }

@@ -104,8 +104,8 @@ static bool import_one(const mcps_live_options *o, const char *kind, const char 
     mcps_live_finding *f = &found->findings[found->n];
     *f = (mcps_live_finding){.seed = o->seed, .original = q.n};
     if (fails) {
-        f->reproduced =
-            mcps_live_minimize(&o->target, &q, &out, o->minimize_runs, 0, &f->inputs, &f->outcome);
+        f->reproduced = mcps_live_minimize(&o->target, &q, &out, o->minimize_runs, found->until_ms,
+                                           &f->inputs, &f->outcome);
     } else {
         not_reproduced(f, kind, name);
         f->inputs = q;
@@ -161,7 +161,10 @@ static void import_dir(const mcps_live_options *o, const char *afl_out, const ch
         double t = time_field(names[i]);
         if (t >= 0 && (found->first_ms < 0 || t < found->first_ms))
             found->first_ms = t;
-        if (names[i] && !mcps_guard_stopped(o->target.transport.guard))
+        bool go = names[i] && !mcps_guard_stopped(o->target.transport.guard);
+        if (go && found->until_ms && mcps_clock_ms() >= found->until_ms)
+            found->skipped++;
+        else if (go)
             import_one(o, kind, dir, names[i], findings_dir, found);
         free(names[i]);
     }

@@ -17,6 +17,8 @@ typedef struct mcps_live_afl_found {
     size_t n;
     size_t duplicates; /* AFL inputs whose signature was already a finding */
     size_t from_seeds; /* findings of the seed check, before AFL ran */
+    size_t skipped;    /* AFL inputs left unimported: the import's deadline had passed */
+    int64_t until_ms;  /* the import's deadline (mcps_clock_ms()); 0: none */
     double first_ms;   /* time: of the earliest crash or hang AFL saved; -1: none */
     unsigned per_oracle[MCPS_LIVE_CONTRACT + 2];
 } mcps_live_afl_found;

@@ -3,6 +3,8 @@
  * it after the fuzzing time, but only once its start-up (calibration of
  * every seed) is done, so the deadline here is the one that holds.
  */
+#define _XOPEN_SOURCE 700 /* putenv */
+
 #include "live/afl_run.h"
 
 #include "base/clock.h"
@@ -35,16 +37,20 @@ bool mcps_live_afl_available(void)
     return false;
 }
 
-/* In the child: its own process group, output to the log, no stdin. */
-static void child(char *const *argv, const char *cwd, const char *log_path)
+/* In the child: its own process group, output to the log, no stdin, the environment. */
+static void child(char *const *argv, const mcps_live_afl_child *c)
 {
     setpgid(0, 0);
     int in = open("/dev/null", O_RDONLY);
-    int log = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int log = open(c->log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (in < 0 || log < 0 || dup2(in, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0)
         _exit(127);
-    if (cwd && chdir(cwd) != 0)
+    if (c->cwd && chdir(c->cwd) != 0)
         _exit(127);
+    for (char *const *e = c->env; e && *e; e++)
+        putenv(*e);
+    for (char *const *e = c->env_extra; e && *e; e++)
+        putenv(*e);
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
     execvp(argv[0], argv);
@@ -70,8 +76,8 @@ static bool wait_until(pid_t pid, int *status, int64_t deadline_ms, const mcps_g
     }
 }
 
-int mcps_live_afl_exec(char *const *argv, const char *cwd, const mcps_guard *g, double seconds,
-                       const char *log_path, char *err, size_t errlen)
+int mcps_live_afl_exec(char *const *argv, const mcps_live_afl_child *c, const mcps_guard *g,
+                       double seconds, char *err, size_t errlen)
 {
     pid_t pid = fork();
     if (pid < 0) {
@@ -79,7 +85,7 @@ int mcps_live_afl_exec(char *const *argv, const char *cwd, const mcps_guard *g, 
         return -1;
     }
     if (pid == 0)
-        child(argv, cwd, log_path);
+        child(argv, c);
     setpgid(pid, pid); /* also here: no window where a kill of the group misses it */
     if (g)
         mcps_guard_watch(g, pid, true);
@@ -99,7 +105,7 @@ int mcps_live_afl_exec(char *const *argv, const char *cwd, const mcps_guard *g, 
     if (g)
         mcps_guard_watch(g, pid, false);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
-        snprintf(err, errlen, "cannot run afl-fuzz (see %s)", log_path);
+        snprintf(err, errlen, "cannot run afl-fuzz (see %s)", c->log_path);
         return -1;
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 0;

@@ -19,11 +19,19 @@ typedef struct mcps_live_afl_stats {
 
 /* Whether afl-fuzz is on PATH. */
 bool mcps_live_afl_available(void);
-/* Run afl-fuzz (argv[0] "afl-fuzz") with its output in log_path, until it exits, seconds +
- * the grace pass, or the guard stops the run; returns its exit status (or -1 when it could
- * not be started or had to be killed), with err saying why when it failed. */
-int mcps_live_afl_exec(char *const *argv, const char *cwd, const mcps_guard *g, double seconds,
-                       const char *log_path, char *err, size_t errlen);
+/* How the child is started: its folder (NULL: ours), environment additions ("K=V", each
+ * list NULL-terminated or NULL) and the file its output goes to. */
+typedef struct mcps_live_afl_child {
+    const char *cwd;
+    char *const *env, *const *env_extra;
+    const char *log_path;
+} mcps_live_afl_child;
+
+/* Run afl-fuzz (argv[0] "afl-fuzz") until it exits, seconds pass (then SIGINT, and SIGKILL
+ * after the grace), or the guard stops the run; returns its exit status, or -1 with err
+ * when it could not be run. */
+int mcps_live_afl_exec(char *const *argv, const mcps_live_afl_child *c, const mcps_guard *g,
+                       double seconds, char *err, size_t errlen);
 /* Read AFL's fuzzer_stats. */
 void mcps_live_afl_stats_read(const char *path, mcps_live_afl_stats *st);
 
