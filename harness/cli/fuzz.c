@@ -8,6 +8,7 @@
 #include "cli/args.h"
 #include "cli/cli.h"
 #include "engine/config.h"
+#include "live/afl.h"
 #include "live/fuzz.h"
 #include "transport/guard.h"
 
@@ -28,7 +29,7 @@ typedef struct fuzz_options {
     double seconds, hang, probe;
     size_t runs, max_len, minimize_runs, max_findings;
     uint64_t seed;
-    bool quiet, replay, time_given;
+    bool quiet, replay, time_given, afl;
     mcps_target_file target_file;
     char command[2048];
 } fuzz_options;
@@ -56,7 +57,9 @@ static int usage(const fuzz_options *o, const char *why)
             "  --out DIR            report.json, report.sarif, findings/ (default reports/fuzz)\n"
             "  --max-len N          inputs per sequence, at most (default 64)\n"
             "  --minimize-runs N    executions ddmin may spend per finding (default 200)\n"
-            "  --quiet              no progress line\n");
+            "  --quiet              no progress line\n"
+            "  --afl                coverage-guided: afl-fuzz runs CMD (built with\n"
+            "                       afl-clang-fast, scripts/afl-build) on session files\n");
     fprintf(out,
             "  --server CMD         the MCP server (split like a shell, run without one)\n"
             "  --url URL            not implemented yet (stdio only for now)\n"
@@ -141,6 +144,8 @@ static int parse_option(mcps_args *a, fuzz_options *o)
         o->env[o->nenv++] = a->value;
     } else if (mcps_args_flag(a, "--quiet"))
         o->quiet = true;
+    else if (!o->replay && mcps_args_flag(a, "--afl"))
+        o->afl = true;
     else if (a->error[0])
         return usage(o, a->error);
     else if (mcps_args_is_option(a)) {
@@ -257,7 +262,7 @@ static int execute(fuzz_options *o, char **argv, const cJSON *calls)
             .progress = o->quiet ? NULL : stderr,
             .tty = !o->quiet && isatty(STDERR_FILENO),
         };
-        rc = mcps_live_fuzz(&lo);
+        rc = o->afl ? mcps_live_afl(&lo) : mcps_live_fuzz(&lo);
     }
     return guarded ? stop_guard(&guard, rc) : rc;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 /* One table from the areas' files, so each area's faults live beside each other. */
+#include "faults_afl.h"
 #include "faults_content.h"
 #include "faults_fuzz.h"
 #include "faults_http.h"
@@ -34,7 +35,8 @@
     RS_FAULTS_HTTP(X)                                                                              \
     RS_FAULTS_STATELESS(X)                                                                         \
     RS_FAULTS_STATELESS_HTTP(X)                                                                    \
-    RS_FAULTS_FUZZ(X)
+    RS_FAULTS_FUZZ(X)                                                                              \
+    RS_FAULTS_AFL(X)
 
 #define RS_FAULT_ENUM(suffix, name, reqs, desc) RS_FAULT_##suffix,
 typedef enum rs_fault { RS_FAULT_TABLE(RS_FAULT_ENUM) RS_FAULT_COUNT } rs_fault;

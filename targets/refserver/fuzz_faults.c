@@ -63,11 +63,14 @@ void rs_fuzz_before(rs_server *s, const rs_req *req)
 
 void rs_fuzz_after(rs_server *s, const rs_req *req, const rs_reply *r)
 {
-    if (!rs_fault_on(s, RS_FAULT_FUZZ_SEQUENCE_CRASH) || r->code)
+    rs_afl_after(s, req, r);
+    bool arms =
+        rs_fault_on(s, RS_FAULT_FUZZ_SEQUENCE_CRASH) || rs_fault_on(s, RS_FAULT_FUZZ_AFL_MAGIC);
+    if (!arms || r->code)
         return;
     if (rs_streq(req->method, "prompts/get") && rs_streq(param_text(req->params, "name"), "plain"))
         s->fuzz_armed = true;
-    else if (s->fuzz_armed && rs_streq(req->method, "tools/list") &&
-             param_text(req->params, "cursor"))
+    else if (rs_fault_on(s, RS_FAULT_FUZZ_SEQUENCE_CRASH) && s->fuzz_armed &&
+             rs_streq(req->method, "tools/list") && param_text(req->params, "cursor"))
         abort(); /* a page past the first: answered without error, so the cursor was valid */
 }

@@ -100,7 +100,8 @@ typedef struct rs_server {
     unsigned long listings;    /* tools/list answers, for the tools-order-unstable fault */
     uint64_t state_key;        /* 2026-07-28: keys requestState (stateless.c), set at first use */
     rs_listen *listens;        /* 2026-07-28: open subscriptions/listen streams (listen.c) */
-    bool fuzz_armed;           /* fuzz-sequence-crash: the prompt that arms it was answered */
+    bool fuzz_armed;           /* fuzz-sequence-crash, fuzz-afl-magic: the arming prompt answered */
+    unsigned afl_depth;        /* fuzz-afl-magic: bytes of the magic matched (afl_faults.c) */
     /* input and output */
     mcps_framer framer;
     bool eof;  /* stdin reached end of file */
@@ -137,6 +138,8 @@ static inline bool rs_rev_at_least(const rs_server *s, mcps_rev rev)
 /* ---- fuzz_faults.c: the fuzz-* faults, around each request's handler ---- */
 void rs_fuzz_before(rs_server *s, const rs_req *req);
 void rs_fuzz_after(rs_server *s, const rs_req *req, const rs_reply *r);
+/* ---- afl_faults.c: fuzz-afl-magic, called by rs_fuzz_after ---- */
+void rs_afl_after(rs_server *s, const rs_req *req, const rs_reply *r);
 
 /* ---- util.c ---- */
 int64_t rs_now_ms(void);

@@ -1,0 +1,121 @@
+#!/usr/bin/python3
+"""`mcpspec fuzz --afl`, the coverage-guided mode, against refserver built with
+afl-clang-fast (scripts/afl-build, build/afl/refserver; built here when missing, about
+25 s): with fuzz-sequence-crash, afl-fuzz finds the crash from the seed corpus within
+its 15 s, the crash becomes a minimized finding of the black-box mode's format, and
+`mcpspec replay` reproduces it against the faulty refserver (exit 1) and not against
+the clean one (exit 0). The run ends within --time plus its grace and leaves no
+process behind; without afl-fuzz, --afl exits 3 with a message.
+
+Exits 77 (skipped) without afl-fuzz or afl-clang-fast, and under the sanitize
+preset (AFL's forkserver and ASan's shadow memory do not mix, and it would double
+the CI time for nothing the release build does not prove)."""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from common import BIN_DIR, MCPSPEC, ROOT, run
+
+AFL_DIR = os.path.join(ROOT, "build", "afl")
+AFL_REFSERVER = os.path.join(AFL_DIR, "refserver")
+REFSERVER = os.path.join(BIN_DIR, "refserver")
+SECONDS = 15
+GRACE = 25  # discovery, AFL's start-up and kill grace, the import and its minimization
+
+
+def ensure_afl_build():
+    """build/afl/refserver, built when missing or older than refserver's sources."""
+    src = os.path.join(ROOT, "targets", "refserver")
+    newest = max(os.path.getmtime(os.path.join(src, f)) for f in os.listdir(src))
+    if os.path.exists(AFL_REFSERVER) and os.path.getmtime(AFL_REFSERVER) >= newest:
+        return
+    subprocess.run([os.path.join(ROOT, "scripts", "afl-build")], check=True,
+                   stdout=subprocess.DEVNULL, timeout=300)
+
+
+def descendants_of(names):
+    """Processes whose command line mentions one of names (ours: this test's folder)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                cmd = f.read().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if any(n in cmd for n in names):
+            found.append(cmd)
+    return found
+
+
+class FuzzAflTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="mcpspec-fuzz-afl-")
+        ensure_afl_build()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_finds_sequence_crash(self):
+        out = os.path.join(self.dir, "seq")
+        server = "%s --fault fuzz-sequence-crash" % AFL_REFSERVER
+        t0 = time.monotonic()
+        r = run([MCPSPEC, "fuzz", "--afl", "--server", server, "--time", str(SECONDS),
+                 "--out", out, "--seed", "1"], timeout=SECONDS + GRACE + 30)
+        elapsed = time.monotonic() - t0
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertLess(elapsed, SECONDS + GRACE, "the run overran its time")
+        self.assertEqual(descendants_of([out]), [], "afl-fuzz or a target outlived the run")
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            report = json.load(f)
+        self.assertEqual(report["mode"], "afl")
+        self.assertGreater(report["execs_done"], 0)
+        self.assertIn("seconds_to_first_crash", report)  # null: AFL saved no crash of its own
+        crashes = [f for f in report["findings"] if f["oracle"] == "crash" and f["reproduced"]]
+        self.assertTrue(crashes, report["findings"])
+        f = crashes[0]
+        self.assertIn("signal 6", f["evidence"])
+        self.assertLessEqual(f["inputs"], 2, f)
+        self.assertTrue(f["afl_input"].startswith(("afl/in/seed-", "afl/out/default/crashes/id:")), f)
+        self.assertTrue(os.listdir(os.path.join(out, "afl", "in")))
+        with open(os.path.join(out, "afl", "dict"), encoding="utf-8") as d:
+            self.assertIn('"completion/complete"', d.read())
+        path = os.path.join(out, f["file"])
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        self.assertIn("# oracle: crash", text)
+        self.assertEqual(len(re.findall(r"^--> raw ", text, re.M)), f["inputs"])
+        with open(os.path.join(out, "report.sarif"), encoding="utf-8") as fh:
+            sarif = json.load(fh)
+        self.assertEqual(len(sarif["runs"][0]["results"]), len(report["findings"]))
+        faulty = "%s --fault fuzz-sequence-crash" % REFSERVER
+        self.assertEqual(run([MCPSPEC, "replay", path, "--server", faulty], timeout=30)
+                         .returncode, 1, "replay does not reproduce")
+        clean = run([MCPSPEC, "replay", path, "--server", REFSERVER], timeout=30)
+        self.assertEqual(clean.returncode, 0, clean.stdout + clean.stderr)
+
+    def test_without_afl_fuzz_exits_3(self):
+        env = dict(os.environ, PATH="/nonexistent")
+        r = run([MCPSPEC, "fuzz", "--afl", "--server", AFL_REFSERVER, "--time", "1", "--out",
+                 os.path.join(self.dir, "nopath")], timeout=30, env=env)
+        self.assertEqual(r.returncode, 3, r.stderr)
+        self.assertIn("afl-fuzz", r.stderr)
+
+
+if __name__ == "__main__":
+    if os.environ.get("MCPSPEC_BUILD_TYPE", "") == "Sanitize":
+        print("skipped: --afl is proven on the release build")
+        sys.exit(77)
+    if not (shutil.which("afl-fuzz") and shutil.which("afl-clang-fast")):
+        print("skipped: afl-fuzz or afl-clang-fast missing (apt-get install afl++)")
+        sys.exit(77)
+    unittest.main()
