@@ -174,9 +174,15 @@ static int report(const mcps_live_options *o, const afl_paths *p, const mcps_liv
     char stats[PATH_MAX + 40];
     snprintf(stats, sizeof stats, "%s/default/fuzzer_stats", p->aout);
     mcps_live_afl_stats_read(stats, &st);
-    mcps_live_summary s = {
-        o->command, o->target.revision, error, o->seed,         (size_t)st.execs_done,
-        0,          st.run_time,        code,  found->findings, found->n};
+    mcps_live_summary s = {.command = o->command,
+                           .revision = o->target.revision,
+                           .error = error,
+                           .seed = o->seed,
+                           .executions = (size_t)st.execs_done,
+                           .seconds = st.run_time,
+                           .exit_code = code,
+                           .findings = found->findings,
+                           .nfindings = found->n};
     char err[400];
     if (!mcps_live_report_write(&s, p->out, err, sizeof err)) {
         fprintf(stderr, "mcpspec fuzz: %s\n", err);
