@@ -136,8 +136,10 @@ static bool one_sequence(run *r, uint64_t n)
     if (ok) {
         r->executions += q.n;
         r->sequences++;
-        /* The finding's inputs: everything its process was sent. */
-        if (out.oracle != MCPS_LIVE_NONE && !known(r, out.signature))
+        /* The finding's inputs: everything its process was sent. A stop (SIGTERM, SIGINT)
+         * ends the target too, which is no finding of its. */
+        if (out.oracle != MCPS_LIVE_NONE && !known(r, out.signature) &&
+            mcps_guard_stopped(o->target.transport.guard) == MCPS_STOP_NONE)
             record(r, &r->runner.history, &out, n);
     }
     mcps_live_seq_free(&q);
@@ -212,7 +214,14 @@ int mcps_live_fuzz(const mcps_live_options *o)
             if (!should_stop(r))
                 progress(r, false);
         }
-        if (!r->stopped && r->nfindings)
+        char why = mcps_guard_stopped(o->target.transport.guard);
+        if (why == MCPS_STOP_SIGTERM || why == MCPS_STOP_SIGINT) {
+            /* Interrupted: incomplete whatever was found (as `mcpspec run`); the report says so. */
+            snprintf(r->error, sizeof r->error, "%s; what was found so far is listed",
+                     mcps_guard_reason(why));
+            code = 3;
+            r->stopped = true;
+        } else if (!r->stopped && r->nfindings)
             code = 1;
         else if (!r->stopped && !r->executions) {
             snprintf(r->error, sizeof r->error,

@@ -230,6 +230,17 @@ static char *long_message(const char *message)
     return mcps_buf_take(&b);
 }
 
+/* message on one line: a name a client sent (a prompt's, say) may hold a line break, and an
+ * error message is a single sentence (RPC-ERR-002). */
+static char *one_line(const char *message)
+{
+    char *copy = strdup(message);
+    for (char *c = copy; c && *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7F)
+            *c = ' ';
+    return copy;
+}
+
 cJSON *rs_error_object(const rs_server *s, int code, const char *message, cJSON *data)
 {
     cJSON *e = cJSON_CreateObject();
@@ -240,9 +251,12 @@ cJSON *rs_error_object(const rs_server *s, int code, const char *message, cJSON 
     } else {
         cJSON_AddNumberToObject(e, "code", code);
     }
-    char *longer = rs_fault_on(s, RS_FAULT_ERROR_MESSAGE_LONG) ? long_message(message) : NULL;
-    cJSON_AddStringToObject(e, "message", longer ? longer : message);
+    char *flat = one_line(message);
+    const char *text = flat ? flat : "";
+    char *longer = rs_fault_on(s, RS_FAULT_ERROR_MESSAGE_LONG) ? long_message(text) : NULL;
+    cJSON_AddStringToObject(e, "message", longer ? longer : text);
     free(longer);
+    free(flat);
     if (data)
         cJSON_AddItemToObject(e, "data", data);
     return e;

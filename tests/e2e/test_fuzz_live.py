@@ -157,6 +157,23 @@ class FuzzLiveTest(unittest.TestCase):
         if not SANITIZED and after > before:
             self.assertLess(after, 64 * 1024, "peak RSS %d KiB" % after)
 
+    def test_sigterm_writes_an_incomplete_report(self):
+        """SIGTERM ends the run (exit 3, as `mcpspec run`), the report says why, and the
+        target the stop ended is no finding."""
+        out = os.path.join(self.dir, "sigterm")
+        p = subprocess.Popen([MCPSPEC, "fuzz", "--server", REFSERVER, "--out", out, "--quiet",
+                              "--time", "60", "--hang-timeout", GENEROUS],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        time.sleep(2 * SLOW)
+        p.terminate()
+        _, err = p.communicate(timeout=20 * SLOW)
+        self.assertEqual(p.returncode, 3, err)
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            report = json.load(f)
+        self.assertEqual(report["exit_code"], 3)
+        self.assertIn("SIGTERM", report["error"])
+        self.assertEqual([f for f in report["findings"] if f["oracle"] == "crash"], [])
+
     def test_url_is_not_implemented_yet(self):
         r = run([MCPSPEC, "fuzz", "--url", "http://127.0.0.1:9/mcp"])
         self.assertEqual(r.returncode, 3)
