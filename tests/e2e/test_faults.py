@@ -187,6 +187,23 @@ class FaultTableTest(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.fixture.dir, ignore_errors=True)
 
+    @staticmethod
+    def broken_proofs(rows, reports):
+        """Each proof whose fault's run did not give its check the verdict it names."""
+        missing = []
+        for fault, check, verdict, _, _, where, transport in rows:
+            if (fault, transport) not in reports:  # not run under the sanitizers
+                continue
+            rc, report = reports[(fault, transport)]
+            if any(c["id"] == UNMATCHED for c in report["cases"]):
+                missing.append("%s: findings no observer rule tallied (%s)" % (fault, UNMATCHED))
+            got = sorted({(c["revision"], c["verdict"]) for c in report["cases"] if c["id"] == check})
+            if not any(v == verdict for _, v in got):
+                missing.append("%s: %s: %s should be %s, got %s" % (where, fault, check, verdict, got))
+            if verdict == "FAIL" and rc != 1:
+                missing.append("%s: %s: a FAIL must exit 1, got %d" % (where, fault, rc))
+        return list(dict.fromkeys(missing))
+
     def test_clean_refserver_is_conformant(self):
         # The nine runs wait far more than they compute: side by side (WORKERS).
         transports = ("stdio", "streamable-http", "sse")
@@ -270,19 +287,16 @@ class FaultTableTest(unittest.TestCase):
                 lambda j: self.fixture.run([j[0][0]], sorted(suites[j[0]]), transport=j[0][1],
                                            isolation=j[1]), jobs)))
         reports = {k: done[(k, "shared")] for k in runs}
-        missing = []
-        for fault, check, verdict, _, _, where, transport in rows:
-            if (fault, transport) not in reports:  # not run under the sanitizers
-                continue
-            rc, report = reports[(fault, transport)]
-            if any(c["id"] == UNMATCHED for c in report["cases"]):
-                missing.append("%s: findings no observer rule tallied (%s)" % (fault, UNMATCHED))
-            got = sorted({(c["revision"], c["verdict"]) for c in report["cases"] if c["id"] == check})
-            if not any(v == verdict for _, v in got):
-                missing.append("%s: %s: %s should be %s, got %s" % (where, fault, check, verdict, got))
-            if verdict == "FAIL" and rc != 1:
-                missing.append("%s: %s: a FAIL must exit 1, got %d" % (where, fault, rc))
-        missing = list(dict.fromkeys(missing))
+        missing = self.broken_proofs(rows, reports)
+        # Absence is judged by time ("no such message for 100 ms"): with twelve runs side by
+        # side and ctest's other tests beside them, a server can be starved past a window. A
+        # fault whose proof failed runs again alone, once; its proof must hold there.
+        again = sorted({k for k in reports for m in missing
+                        if ": %s: " % k[0] in m or m.startswith(k[0] + ": ")})
+        for k in again:
+            reports[k] = self.fixture.run([k[0]], sorted(suites[k]), transport=k[1])
+        if again:
+            missing = self.broken_proofs(rows, reports)
         missing += [d for k in twice
                     for d in differences(k[0], done[(k, "fresh")][1], done[(k, "shared")][1])]
         self.assertEqual(missing, [], "\n".join(missing))
