@@ -18,7 +18,7 @@ import unittest
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import BIN_DIR, MCPSPEC, ROOT, main_needing_catalog  # noqa: E402
+from common import BIN_DIR, MCPSPEC, ROOT  # noqa: E402
 
 REFCLIENT = os.path.join(BIN_DIR, "refclient")
 HOSTILE = os.path.join(ROOT, "tests", "clients", "hostile")
@@ -224,4 +224,4 @@ class HostileClientTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    main_needing_catalog()
+    unittest.main()
