@@ -5,6 +5,7 @@
  * same guard (deadline, stop signals, watchdog) and writes the same reports.
  */
 #include "cli/cli.h"
+#include "cli/session_guard.h"
 #include "engine/client.h"
 #include "report/console.h"
 #include "report/report.h"
@@ -15,30 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-typedef struct progress {
-    mcps_console console;
-    bool quiet;
-} progress;
-
-static void on_started(void *ctx, const char *case_id, mcps_rev rev, size_t index, size_t total)
-{
-    progress *p = ctx;
-    (void)index;
-    if (p->quiet)
-        return;
-    mcps_console_set_total(&p->console, total);
-    mcps_console_case_started(&p->console, case_id, rev);
-}
-
-static void on_finished(void *ctx, const mcps_case_result *r, size_t index, size_t total)
-{
-    progress *p = ctx;
-    (void)index;
-    (void)total;
-    if (!p->quiet)
-        mcps_console_case_finished(&p->console, r);
-}
 
 /* This program, for {server}: the client runs it as its server. */
 static void self_path(const char *argv0, char *buf, size_t n)
@@ -51,7 +28,7 @@ static void self_path(const char *argv0, char *buf, size_t n)
     snprintf(buf, n, "%s", argv0 && argv0[0] ? argv0 : "mcpspec");
 }
 
-static int finish(mcps_run_result *run, const mcps_cli_client_opts *o, progress *p)
+static int finish(mcps_run_result *run, const mcps_cli_client_opts *o, mcps_cli_progress *p)
 {
     char err[400], outdir[1024];
     int rc = mcps_run_result_exit_code(run);
@@ -82,7 +59,7 @@ int mcps_cli_client(const mcps_cli_client_opts *o)
     self_path(o->argv0, self, sizeof self);
     mcps_client_config cfg;
     mcps_client_config_defaults(&cfg);
-    progress p = {.quiet = o->quiet};
+    mcps_cli_progress p = {.quiet = o->quiet};
     mcps_console_init_auto(&p.console, stdout);
     cfg.target.argv = argv;
     cfg.target.cwd = o->cwd;
@@ -99,27 +76,21 @@ int mcps_cli_client(const mcps_cli_client_opts *o)
         cfg.timeout = o->timeout;
     if (o->connect_timeout > 0)
         cfg.connect_timeout = o->connect_timeout;
-    cfg.hooks = (mcps_run_hooks){on_started, on_finished, &p};
+    cfg.hooks = mcps_cli_progress_hooks(&p);
     mcps_guard guard;
-    bool guarded = mcps_guard_init(&guard);
-    if (guarded) {
-        if (o->deadline > 0)
-            guard.deadline_ms = mcps_clock_deadline(o->deadline);
-        mcps_guard_start_watchdog(&guard);
-        mcps_cli_catch_stop_signals(guard.fd[1]);
+    bool guarded = mcps_cli_guard_start(&guard, "run", o->deadline);
+    if (guarded)
         cfg.target.guard = &guard;
-    }
     mcps_run_result run;
     mcps_client_run(&cfg, &run);
     int rc = finish(&run, o, &p);
     mcps_run_result_free(&run);
     mcps_argv_free(argv);
     if (guarded) {
-        char why = mcps_guard_stopped(&guard);
-        mcps_cli_catch_stop_signals(-1);
-        mcps_guard_free(&guard);
-        if (why == MCPS_STOP_SIGTERM || why == MCPS_STOP_SIGINT || why == MCPS_STOP_DEADLINE)
+        /* A client run stopped by --deadline has cases it could not judge. */
+        if (mcps_guard_stopped(&guard) == MCPS_STOP_DEADLINE)
             rc = MCPS_EXIT_INCOMPLETE;
+        rc = mcps_cli_guard_stop(&guard, "run", rc);
     }
     return rc;
 }

@@ -7,6 +7,7 @@
  */
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/session_guard.h"
 #include "engine/config.h"
 #include "live/afl.h"
 #include "live/fuzz.h"
@@ -199,31 +200,6 @@ static cJSON *apply_config(fuzz_options *o, char *err, size_t errlen)
     return calls;
 }
 
-static bool start_guard(mcps_guard *g)
-{
-    if (!mcps_guard_init(g))
-        return false;
-    /* Each execution frees its wire log: the budget a conformance report needs is not ours. */
-    g->wire_budget = SIZE_MAX;
-    if (!mcps_guard_start_watchdog(g))
-        fprintf(stderr,
-                "mcpspec fuzz: no watchdog: if mcpspec is killed, targets may outlive it\n");
-    mcps_cli_catch_stop_signals(g->fd[1]);
-    return true;
-}
-
-static int stop_guard(mcps_guard *g, int rc)
-{
-    char why = mcps_guard_stopped(g);
-    mcps_cli_catch_stop_signals(-1);
-    mcps_guard_free(g);
-    if (why == MCPS_STOP_SIGTERM || why == MCPS_STOP_SIGINT) {
-        fprintf(stderr, "mcpspec fuzz: %s: report written\n", mcps_guard_reason(why));
-        return MCPS_EXIT_INCOMPLETE;
-    }
-    return rc;
-}
-
 static int execute(fuzz_options *o, char **argv, const cJSON *calls)
 {
     mcps_live_target t = {
@@ -237,7 +213,9 @@ static int execute(fuzz_options *o, char **argv, const cJSON *calls)
         .hang_timeout = o->hang,
     };
     mcps_guard guard;
-    bool guarded = start_guard(&guard);
+    bool guarded = mcps_cli_guard_start(&guard, o->replay ? "replay" : "fuzz", 0);
+    if (guarded) /* each execution frees its wire log: a conformance report's budget is not ours */
+        guard.wire_budget = SIZE_MAX;
     t.transport.guard = guarded ? &guard : NULL;
     int rc;
     if (o->replay) {
@@ -264,7 +242,7 @@ static int execute(fuzz_options *o, char **argv, const cJSON *calls)
         };
         rc = o->afl ? mcps_live_afl(&lo) : mcps_live_fuzz(&lo);
     }
-    return guarded ? stop_guard(&guard, rc) : rc;
+    return guarded ? mcps_cli_guard_stop(&guard, o->replay ? "replay" : "fuzz", rc) : rc;
 }
 
 /* The checks after parsing: a target, stdio, a revision the prefix can play. */

@@ -15,6 +15,7 @@
  */
 #include "cli/args.h"
 #include "cli/cli.h"
+#include "cli/session_guard.h"
 #include "engine/baseline.h"
 #include "engine/config.h"
 #include "engine/run.h"
@@ -230,58 +231,6 @@ static void default_out(char **argv, const char *url, char *buf, size_t n)
     snprintf(buf, n, "reports/%s", base[0] && base[0] != '.' ? base : "target");
 }
 
-typedef struct progress {
-    mcps_console console;
-    bool quiet;
-} progress;
-
-static void on_started(void *ctx, const char *case_id, mcps_rev rev, size_t index, size_t total)
-{
-    progress *p = ctx;
-    (void)index;
-    if (p->quiet)
-        return;
-    mcps_console_set_total(&p->console, total);
-    mcps_console_case_started(&p->console, case_id, rev);
-}
-
-static void on_finished(void *ctx, const mcps_case_result *r, size_t index, size_t total)
-{
-    progress *p = ctx;
-    (void)index;
-    (void)total;
-    if (!p->quiet)
-        mcps_console_case_finished(&p->console, r);
-}
-
-/* Before any thread: the switch, the deadline, the signals, the watchdog. */
-static bool start_guard(mcps_guard *g, double deadline)
-{
-    if (!mcps_guard_init(g)) {
-        fprintf(stderr, "mcpspec run: cannot set up the run's stop switch; running without\n");
-        return false;
-    }
-    if (deadline > 0)
-        g->deadline_ms = mcps_clock_deadline(deadline);
-    if (!mcps_guard_start_watchdog(g))
-        fprintf(stderr, "mcpspec run: no watchdog: if mcpspec is killed, targets may outlive it\n");
-    mcps_cli_catch_stop_signals(g->fd[1]);
-    return true;
-}
-
-/* Interrupted runs exit 3 (incomplete), whatever they found. */
-static int stop_guard(mcps_guard *g, int rc)
-{
-    char why = mcps_guard_stopped(g);
-    mcps_cli_catch_stop_signals(-1);
-    mcps_guard_free(g);
-    if (why == MCPS_STOP_SIGTERM || why == MCPS_STOP_SIGINT) {
-        fprintf(stderr, "mcpspec run: %s: partial report written\n", mcps_guard_reason(why));
-        return MCPS_EXIT_INCOMPLETE;
-    }
-    return rc;
-}
-
 /* --baseline: loaded before the run, so a broken file stops it (exit 2) before it starts. */
 static bool load_baseline(const run_options *o, mcps_baseline *b)
 {
@@ -314,7 +263,7 @@ static int execute(run_options *o, char **argv)
         mcps_suite_set_free(&suites);
         return MCPS_EXIT_USAGE;
     }
-    progress p = {.quiet = o->quiet};
+    mcps_cli_progress p = {.quiet = o->quiet};
     char today[11];
     mcps_baseline_today(today);
     mcps_console_init_auto(&p.console, stdout);
@@ -333,9 +282,9 @@ static int execute(run_options *o, char **argv)
     c->revisions = o->revisions;
     c->suite_globs = o->nsuite ? o->suite_globs : NULL;
     c->case_globs = o->ncase ? o->case_globs : NULL;
-    c->hooks = (mcps_run_hooks){on_started, on_finished, &p};
+    c->hooks = mcps_cli_progress_hooks(&p);
     mcps_guard guard;
-    bool guarded = start_guard(&guard, o->deadline);
+    bool guarded = mcps_cli_guard_start(&guard, "run", o->deadline);
     c->target.guard = guarded ? &guard : NULL;
     mcps_run_result run;
     mcps_run(&suites, c, &run);
@@ -357,7 +306,7 @@ static int execute(run_options *o, char **argv)
     mcps_baseline_free(&baseline);
     mcps_suite_set_free(&suites);
     if (guarded)
-        rc = stop_guard(&guard, rc);
+        rc = mcps_cli_guard_stop(&guard, "run", rc);
     return rc;
 }
 

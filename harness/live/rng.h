@@ -1,5 +1,6 @@
 /*
- * rng.h - the live fuzzer's own seeded generator (splitmix64).
+ * rng.h - the live fuzzer's seeded choices, drawn from the project's one
+ * splitmix64 stream (schema/jsonschema.h, mcps_schema_prng).
  *
  * Findings must be reproducible from a seed on any machine and libc, so the
  * fuzzer never calls rand(): every choice comes from this state, and each
@@ -13,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct mcps_live_rng {
-    uint64_t state;
-} mcps_live_rng;
+#include "schema/jsonschema.h"
+
+typedef mcps_schema_prng mcps_live_rng;
 
 void mcps_live_rng_seed(mcps_live_rng *r, uint64_t seed);
 uint64_t mcps_live_rng_next(mcps_live_rng *r);
