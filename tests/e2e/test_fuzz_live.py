@@ -157,6 +157,14 @@ class FuzzLiveTest(unittest.TestCase):
         if not SANITIZED and after > before:
             self.assertLess(after, 64 * 1024, "peak RSS %d KiB" % after)
 
+    def test_refserver_finding_stays_fixed(self):
+        """What the fuzzer found in the clean refserver (tests/data/fuzz/: a prompt name holding
+        a newline, echoed into an error message across two lines, RPC-ERR-002) no longer
+        reproduces. Replayed against the refserver before the fix, it exits 1."""
+        path = os.path.join(ROOT, "tests", "data", "fuzz", "refserver-multiline-error.suite")
+        r = self.replay(path, REFSERVER, GENEROUS)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
     def test_sigterm_writes_an_incomplete_report(self):
         """SIGTERM ends the run (exit 3, as `mcpspec run`), the report says why, and the
         target the stop ended is no finding."""
