@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import BIN_DIR, MCPSPEC, ROOT  # noqa: E402
+from test_hostile import marked  # noqa: E402  (the client and its relays carry the token)
 
 REFCLIENT = os.path.join(BIN_DIR, "refclient")
 HOSTILE = os.path.join(ROOT, "tests", "clients", "hostile")
@@ -41,24 +42,6 @@ def load(out):
 
 def verdicts(report):
     return {c["id"]: c["verdict"] for c in report["cases"]}
-
-
-def marked(token):
-    """Live processes whose environment holds MCPSPEC_HOSTILE=token: the client a run
-    started with --env and everything it started (its relays included)."""
-    found = []
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open("/proc/%s/environ" % pid, "rb") as f:
-                if ("MCPSPEC_HOSTILE=%s" % token).encode() not in f.read().split(b"\0"):
-                    continue
-            with open("/proc/%s/stat" % pid, encoding="utf-8", errors="replace") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if state not in ("Z", "X"):
-            found.append(pid)
-    return found
 
 
 def faults():
