@@ -111,7 +111,8 @@ class Fixture:
         with open(self.config, "w", encoding="utf-8") as f:
             json.dump(config, f)
 
-    def run(self, faults=(), suites=(), without=(), transport="stdio", flags=(), isolation=None):
+    def run(self, faults=(), suites=(), without=(), transport="stdio", flags=(), isolation=None,
+            cases=()):
         """Run mcpspec against refserver with these faults; (exit code, report)."""
         server = [REFSERVER, "--root", self.root] + ["--fault %s" % f for f in faults] + \
             ["--without %s" % c for c in without] + list(flags)
@@ -128,6 +129,8 @@ class Fixture:
                    "--out", out, "--format", "json", "--quiet"] + http
             for s in suites:
                 cmd += ["--suite", s]
+            for c in cases:
+                cmd += ["--case", c]
             if isolation:
                 cmd += ["--isolation", isolation]
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
@@ -265,12 +268,19 @@ class FaultTableTest(unittest.TestCase):
         self.assertTrue(rows, "mcpspec list --json lists no proofs")
         if ONLY:
             rows = [r for r in rows if r[4] in ONLY]
-        suites = {}
+        suites, checks = {}, {}
         known = all_faults()
-        for fault, _, _, s, _, _, transport in rows:
+        for fault, check, _, s, _, _, transport in rows:
             if fault in known:  # test_orphans names proofs of unknown faults
                 suites.setdefault((fault, transport), set()).update(s)
+                checks.setdefault((fault, transport), set()).add(check)
         runs = sorted(suites)
+        # Over HTTP each case is a session of its own in every mode, so a fault whose proofs
+        # are all suite cases runs those cases alone: the rest of the http suite's windows
+        # (silence for seconds on the GET stream) would judge nothing the proofs read.
+        kinds = {c["id"]: c.get("kind") for c in list_checks()}
+        only = {k: sorted(checks[k]) for k in runs
+                if k[1] != "stdio" and all(kinds.get(c) == "case" for c in checks[k])}
         if SANITIZED:
             runs = [k for k in runs if k[1] == "stdio" and suites[k] <= WIRE_SUITES]
         # Each stdio fault runs twice: in the default shared mode, which the proofs judge, and
@@ -285,7 +295,7 @@ class FaultTableTest(unittest.TestCase):
         with concurrent.futures.ThreadPoolExecutor(max_workers=WORKERS) as pool:
             done = dict(zip(jobs, pool.map(
                 lambda j: self.fixture.run([j[0][0]], sorted(suites[j[0]]), transport=j[0][1],
-                                           isolation=j[1]), jobs)))
+                                           isolation=j[1], cases=only.get(j[0], ())), jobs)))
         reports = {k: done[(k, "shared")] for k in runs}
         missing = self.broken_proofs(rows, reports)
         # Absence is judged by time ("no such message for 100 ms"): with twelve runs side by
@@ -294,7 +304,8 @@ class FaultTableTest(unittest.TestCase):
         again = sorted({k for k in reports for m in missing
                         if ": %s: " % k[0] in m or m.startswith(k[0] + ": ")})
         for k in again:
-            reports[k] = self.fixture.run([k[0]], sorted(suites[k]), transport=k[1])
+            reports[k] = self.fixture.run([k[0]], sorted(suites[k]), transport=k[1],
+                                          cases=only.get(k, ()))
         if again:
             missing = self.broken_proofs(rows, reports)
         missing += [d for k in twice
