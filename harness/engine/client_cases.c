@@ -121,6 +121,12 @@ static const cJSON *declared(const mcps_client_trace *t, const char *name)
 
 static int initialize_first(const mcps_client_trace *t, mcps_client_grade *g)
 {
+    for (size_t i = 0; i < t->nmsgs; i++) { /* over HTTP: before any session */
+        char buf[200];
+        if (t->msgs[i].conn == 0)
+            return broke(g, "LIFE-INIT-001", "before any initialize, the client sent: %s",
+                         text_of(&t->msgs[i], buf, sizeof buf));
+    }
     for (unsigned conn = 1; conn <= t->connections; conn++) {
         for (size_t i = 0; i < t->nmsgs; i++) {
             if (t->msgs[i].conn != conn)
