@@ -1,16 +1,24 @@
 /*
  * httpd.c - the loopback HTTP/1.1 server behind {url} (httpd.h).
  *
- * Why not libmicrohttpd, which refserver-http uses: (1) start cost: mcpspec
- * is started hundreds of times by the tests (each {server} relay is one);
- * linking libmicrohttpd adds a library to every start (measured with
- * `mcpspec --version`, 200 runs: see the commit and docs/client-testing.md:
- * a few tenths of a millisecond, as libcurl already pulls GnuTLS in, so this
- * weighed least); (2) control: MHD answers some requests itself (100
- * Continue, errors, keep-alive) and needs its own threads or an external
- * select loop plus suspend/resume to hold a POST open while the scripted
- * server waits on the client, whereas the client engine is one poll loop
- * with deadlines; (3) every byte the client sends is ours to log and judge.
+ * Why not libmicrohttpd, which refserver-http uses. (1) Start cost, since
+ * mcpspec is started hundreds of times by the tests (each {server} relay is
+ * one): measured with `mcpspec --version`, 200 starts each, interleaved, on
+ * a loaded 2-core machine: before this file 23.6 ms at best (33-34 ms CPU a
+ * start), after it 24.0 ms (33.5-34.1), with libmicrohttpd preloaded 23.9 ms
+ * (29.4-33.9): no difference above the noise, because libcurl already loads
+ * GnuTLS (ldd: 36 libraries; libmicrohttpd would add one). So start cost did
+ * not decide it. (2) Control: libmicrohttpd answers some things itself (100
+ * Continue, errors, keep-alive) and needs its own threads, or an external
+ * select loop plus suspend/resume, to hold a POST open while the scripted
+ * server waits on the client; the client engine is one poll loop with
+ * deadlines, and this server is a few hundred lines in that loop's style.
+ * (3) Every byte the client sends is ours to log and judge, and later cases
+ * (a dropped SSE stream, Last-Event-ID) need to break the protocol on
+ * purpose, which a library does not let us do.
+ *
+ * Loopback is open to every local user, unlike the relay's private folder:
+ * the endpoint's path carries 64 random bits, and any other path is 404.
  * What a scripted MCP endpoint on loopback needs is small: one request per
  * connection, Content-Length or chunked bodies, whole answers or an SSE
  * stream ended by closing. Bounded: 32 connections, a 16 KiB head, bodies up
@@ -60,7 +68,14 @@ bool mcps_httpd_listen(mcps_httpd *h, const mcps_guard *guard, size_t max_body, 
         return false;
     }
     h->port = ntohs(sa.sin_port);
-    snprintf(h->url, sizeof h->url, "http://127.0.0.1:%d/mcp", h->port);
+    unsigned long long token = 0;
+    int rnd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+    if (rnd < 0 || read(rnd, &token, sizeof token) != (ssize_t)sizeof token)
+        token ^= (unsigned long long)mcps_clock_us() * 0x9e3779b97f4a7c15ULL;
+    if (rnd >= 0)
+        close(rnd);
+    snprintf(h->path, sizeof h->path, "/mcp/%016llx", token);
+    snprintf(h->url, sizeof h->url, "http://127.0.0.1:%d%s", h->port, h->path);
     return true;
 }
 
@@ -331,9 +346,13 @@ static int service(mcps_httpd *h, const struct pollfd *pf, mcps_httpd_req *req)
         if (c->in.len > HEAD_MAX + h->max_body + 4096)
             refuse(c, 413, "request too large");
         else if (complete(h, c)) {
-            if (to_req(h, c, req))
+            if (!to_req(h, c, req))
+                refuse(c, 400, "malformed request line");
+            else if (strncmp(req->target, h->path, strlen(h->path)) != 0 ||
+                     (req->target[strlen(h->path)] && req->target[strlen(h->path)] != '?'))
+                refuse(c, 404, "no such endpoint");
+            else
                 return 1;
-            refuse(c, 400, "malformed request line");
         } else if (c->state == MCPS_HTTPD_READING &&
                    (!alive || now - c->started > READ_SECS * 1000))
             conn_free(c);

@@ -47,7 +47,8 @@ typedef struct mcps_httpd_conn {
 typedef struct mcps_httpd {
     int fd; /* the listening socket, or -1 */
     int port;
-    char url[64]; /* http://127.0.0.1:PORT/mcp */
+    char path[40]; /* /mcp/TOKEN: 64 random bits, as only the client is told */
+    char url[80];  /* http://127.0.0.1:PORT/mcp/TOKEN */
     size_t max_body;
     uint64_t next_handle;
     const mcps_guard *guard;
