@@ -246,6 +246,12 @@ static bool ensure_stream(mcps_play *p, size_t i, const char *headers)
     if (mcps_httpd_streaming(s->h, s->open[i].handle))
         return true;
     set_status(s, s->open[i].seen, 200);
+    char id[64];
+    mcps_rpc_id_text(s->open[i].id, id, sizeof id);
+    mcps_play_event(p,
+                    "the answer to the client's request %s is an SSE stream, from the "
+                    "message above on",
+                    id);
     return mcps_httpd_stream_open(s->h, s->open[i].handle, headers[0] ? headers : NULL);
 }
 
