@@ -443,6 +443,12 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
         if (!m->json)
             return broke(g, "STDIO-003", "a line that is not JSON: %s",
                          text_of(m, buf, sizeof buf));
+        if (t->http && cJSON_IsArray(m->json) && g->rev == MCPS_REV_2025_03_26)
+            return info(g, "a batch (JSON array) body: allowed in 2025-03-26 (HTTP-007), but "
+                           "mcpspec's scripted server takes none (answered 400)");
+        if (t->http && cJSON_IsArray(m->json))
+            return broke(g, "HTTP-008", "a batch (JSON array) body: %s",
+                         text_of(m, buf, sizeof buf));
         const cJSON *v = member(m->json, "jsonrpc");
         if (!cJSON_IsObject(m->json) || !cJSON_IsString(v) || strcmp(v->valuestring, "2.0") != 0)
             return broke(g, "RPC-MSG-001", "a message without \"jsonrpc\":\"2.0\": %s",
@@ -450,7 +456,8 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
     }
     if (!t->nmsgs)
         return skip(g, "the client sent nothing");
-    return pass(g, "%zu lines, each a JSON-RPC 2.0 message", t->nmsgs);
+    return pass(g, "%zu %s, each a JSON-RPC 2.0 message", t->nmsgs,
+                t->http ? "POST bodies" : "lines");
 }
 
 static int shutdown_by_close(const mcps_client_trace *t, mcps_client_grade *g)
@@ -612,7 +619,7 @@ static const mcps_client_check checks[] = {
     {"client/request-ids", "Request ids are strings or integers, unique on a connection", "basic",
      "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids, MCPS_CT_BOTH},
     {"client/jsonrpc-lines", "Every line the client writes is a JSON-RPC 2.0 message",
-     "basic/transports", "RPC-MSG-001 STDIO-003", MCPS_CSC_PLAIN, true, jsonrpc_lines,
+     "basic/transports", "RPC-MSG-001 STDIO-003 HTTP-008", MCPS_CSC_PLAIN, true, jsonrpc_lines,
      MCPS_CT_BOTH},
     {"client/survives-unknown-id", "A response to no request of its is survived", "basic",
      "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived, MCPS_CT_BOTH},
