@@ -298,9 +298,14 @@ static bool complete(mcps_httpd *h, mcps_httpd_conn *c)
 static bool to_req(mcps_httpd *h, mcps_httpd_conn *c, mcps_httpd_req *req)
 {
     const char *line_end = memchr(c->in.data, '\n', c->head_len);
-    char version[16] = "";
+    char line[300], version[16] = "", extra[2];
+    size_t n = (size_t)(line_end - c->in.data); /* the head ends in a newline: found */
     *req = (mcps_httpd_req){0};
-    if (sscanf(c->in.data, "%11s %255s %15s", req->verb, req->target, version) != 3 ||
+    if (n >= sizeof line)
+        return false;
+    memcpy(line, c->in.data, n); /* the request line alone */
+    line[n] = '\0';
+    if (sscanf(line, "%11s %255s %15s %1s", req->verb, req->target, version, extra) != 3 ||
         strncmp(version, "HTTP/1.", 7) != 0)
         return false;
     c->state = MCPS_HTTPD_WAITING;
