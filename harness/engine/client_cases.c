@@ -586,7 +586,7 @@ static int http_delete(const mcps_client_trace *t, mcps_client_grade *g)
     if (t->stays)
         return skip(g, "the configuration says the client stays running (\"stays\": true)");
     return broke(g, "HTTP-040", "the client %s without ending its session with DELETE",
-                 t->exited ? "exited" : "went quiet");
+                 t->exited ? "exited" : "was stopped by mcpspec");
 }
 
 static const mcps_client_check checks[] = {

@@ -534,12 +534,15 @@ static void stop(player *p)
 {
     if (p->client) {
         mcps_shutdown_report rep;
+        bool exited = p->t->exited;
         p->client->ops->shutdown(p->client, &rep);
         drain_client(p);
-        if (!p->t->exited && (rep.exit_code >= 0 || rep.term_signal)) {
+        if (!exited && (rep.exit_code >= 0 || rep.term_signal)) {
             p->t->exit_code = rep.exit_code;
             p->t->term_signal = rep.term_signal;
         }
+        /* "exited" is what the client did by itself: not the end mcpspec put to it here */
+        p->t->exited = exited || rep.how == MCPS_SHUT_EXITED_BEFORE;
         if (rep.killed_leftovers)
             mcps_play_event(&p->play, "processes the client left behind were killed");
         p->client->ops->destroy(p->client);

@@ -172,6 +172,17 @@ class RefclientTest(unittest.TestCase):
             self.assertEqual(case["verdict"], "FAIL")
             self.assertIn("in scenario ping", case["observed"])
 
+    def test_an_end_mcpspec_puts_is_not_the_clients(self):
+        client = os.path.join(ROOT, "tests", "clients", "silent-after-initialize")
+        with tempfile.TemporaryDirectory() as out:
+            r = run_client(client + " {server}", out,
+                           ["--timeout", "1", "--shutdown-grace", "0.3",
+                            "--case", "client/unsupported-version"])
+            self.assertEqual(r.returncode, 1, r.stderr)
+            case = load(out)["cases"][0]
+            self.assertEqual(case["verdict"], "FAIL", case["observed"])
+            self.assertIn("neither disconnected nor exited", case["observed"])
+
     def test_configuration_names_the_client(self):
         with tempfile.TemporaryDirectory() as out:
             path = os.path.join(out, "client.json")
@@ -265,6 +276,23 @@ class HostileClientTest(unittest.TestCase):
                                                      "client/http-accept"], url=True)
         v = verdicts(report)
         self.assertEqual(v["client/initialize-first"], "ERROR")  # it never sends initialize
+
+    def test_drop_mid_request_over_http(self):
+        report = self.run_hostile("drop-mid-request-http", 6,
+                                  ["client/initialized-notification", "client/http-delete"],
+                                  url=True)
+        v = verdicts(report)
+        self.assertEqual(v["client/initialized-notification"], "FAIL")
+        self.assertEqual(v["client/http-delete"], "WARN")
+
+    def test_restart_loop_over_http(self):
+        # A new session each time, never going on: served up to the message caps, then ended.
+        report = self.run_hostile("restart-loop-http", 8, ["client/initialize-first",
+                                                           "client/initialized-notification"],
+                                  url=True)
+        v = verdicts(report)
+        self.assertEqual(v["client/initialize-first"], "PASS")
+        self.assertEqual(v["client/initialized-notification"], "FAIL")
 
     def test_restart_loop(self):
         # Each start closes its server at once: nothing to judge, and nothing passes.
