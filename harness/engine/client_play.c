@@ -33,7 +33,7 @@
 #define SLICE_MS        50
 #define MAX_CONNECTIONS 16  /* a client restarting its server in a loop stops being served */
 #define SLOW_INIT_MS    300 /* long enough for a client that does not wait to show it */
-#define HTTP_LINGER_MS  200 /* after an HTTP client exits: its last requests are in by then */
+#define HTTP_LINGER_MS  10  /* after an HTTP client exits: a last look for requests it left */
 #define UNSUPPORTED_REV "1999-01-01"
 /* From one client in one case, past these it is flooding: what is kept for grading (parsed
  * trees cost several times their text) stays within a few tens of MiB. */
@@ -47,6 +47,7 @@ typedef struct player {
     mcps_relay relay;
     mcps_httpd httpd; /* cfg->http */
     int64_t exited_ms;
+    bool quiet_after_exit; /* HTTP: nothing more came after the client exited */
     mcps_transport *client;
     bool answered;       /* initialize answered on the current connection */
     int64_t answered_ms; /* when */
@@ -443,7 +444,7 @@ static bool finished(player *p, int64_t start, int64_t end)
         return true;
     if (t->exited && !p->cfg->http && !mcps_play_connected(&p->play))
         return true;
-    if (t->exited && p->cfg->http && now - p->exited_ms > HTTP_LINGER_MS)
+    if (t->exited && p->cfg->http && p->quiet_after_exit)
         return true;
     if (!t->connections && now - start > (int64_t)(p->cfg->connect_timeout * 1000)) {
         snprintf(t->error, sizeof t->error,
@@ -484,9 +485,13 @@ static void loop(player *p)
             continue;
         }
         cJSON *msg;
-        mcps_tevent_kind k = mcps_play_next(&p->play, mcps_clock_ms() + SLICE_MS, &msg);
+        bool gone = p->cfg->http && p->exited_ms; /* what it sent before exiting is readable now */
+        mcps_tevent_kind k =
+            mcps_play_next(&p->play, mcps_clock_ms() + (gone ? HTTP_LINGER_MS : SLICE_MS), &msg);
         if (k != MCPS_TEV_TIMEOUT)
             on_connection_event(p, k, msg);
+        else if (gone)
+            p->quiet_after_exit = true;
     }
 }
 
