@@ -3,7 +3,8 @@
  * playing its server over stdio ({server}) or Streamable HTTP ({url}).
  *
  * The client is launched with {server} in its arguments expanded to a
- * command that relays its server's stdio to us (transport/relay.h). Each
+ * command that relays its server's stdio to us (transport/relay.h), or with
+ * {url} expanded to an endpoint we serve (transport/httpd.h). Each
  * scenario is a scripted server behaviour; the client is started afresh for
  * each, does what it does when started (connect, list tools, call one,
  * exit, for most), and the checks grade what it sent, against the catalog
@@ -49,7 +50,5 @@ bool mcps_client_case_at(size_t i, const char **id, const char **title, const ch
 char **mcps_client_expand(char *const *argv, const char *self, const char *socket_path);
 /* Replace {url} in every word of argv by url. NULL on oom. */
 char **mcps_client_expand_url(char *const *argv, const char *url);
-/* Whether a check applies to a client over HTTP (http) or stdio (!http). */
-bool mcps_client_case_applies(size_t i, bool http);
 
 #endif

@@ -493,8 +493,9 @@ static int http_session_id(const mcps_client_trace *t, mcps_client_grade *g)
                          "%s %s came without Mcp-Session-Id after session %u was issued", e->verb,
                          e->rpc[0] ? e->rpc : "(no body)", e->session_no);
         if (!e->session_ok && !e->expired_session)
-            return broke(g, "HTTP-036", "%s %s carried an Mcp-Session-Id mcpspec never issued",
-                         e->verb, e->rpc[0] ? e->rpc : "(no body)");
+            return broke(g, "HTTP-036",
+                         "%s %s carried an Mcp-Session-Id other than the live session's", e->verb,
+                         e->rpc[0] ? e->rpc : "(no body)");
     }
     if (!judged)
         return skip(g, "the client made no HTTP request after the session id was issued");

@@ -389,9 +389,7 @@ static void drain_client(player *p)
 static void on_connection_event(player *p, mcps_tevent_kind k, cJSON *msg)
 {
     mcps_client_trace *t = p->t;
-    mcps_relay_conn *c = &p->play.conn;
     p->last_ms = mcps_clock_ms();
-    (void)c;
     if (k == MCPS_TEV_MESSAGE)
         on_message(p, msg, p->play.raw ? p->play.raw : "", p->play.raw_len);
     else if (k == MCPS_TEV_OVERSIZE)

@@ -29,15 +29,10 @@ void mcps_client_config_defaults(mcps_client_config *cfg)
         cfg->target.max_message = (size_t)4 * 1024 * 1024;
 }
 
+/* Whether check c runs over this transport (the session-id checks over HTTP only, ...). */
 static bool applies(const mcps_client_check *c, bool http)
 {
     return !c->transports || (c->transports & (http ? MCPS_CT_HTTP : MCPS_CT_STDIO));
-}
-
-bool mcps_client_case_applies(size_t i, bool http)
-{
-    const mcps_client_check *c = mcps_client_check_at(i);
-    return c && applies(c, http);
 }
 
 bool mcps_client_case_at(size_t i, const char **id, const char **title, const char **reqs)
