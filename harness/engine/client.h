@@ -1,9 +1,10 @@
 /*
  * client.h - `mcpspec run --client`: testing an MCP client, with mcpspec
- * playing its server over stdio (issue 15, first cut).
+ * playing its server over stdio ({server}) or Streamable HTTP ({url}).
  *
  * The client is launched with {server} in its arguments expanded to a
- * command that relays its server's stdio to us (transport/relay.h). Each
+ * command that relays its server's stdio to us (transport/relay.h), or with
+ * {url} expanded to an endpoint we serve (transport/httpd.h). Each
  * scenario is a scripted server behaviour; the client is started afresh for
  * each, does what it does when started (connect, list tools, call one,
  * exit, for most), and the checks grade what it sent, against the catalog
@@ -30,6 +31,8 @@ typedef struct mcps_client_config {
     double connect_timeout; /* seconds for it to start its server (default 10) */
     bool stays; /* it keeps running once done (an IDE, an agent): the case ends when it goes
                    quiet, and the shutdown check has nothing to judge */
+    bool http;  /* {url} in argv: mcpspec serves Streamable HTTP on loopback (transport/httpd.h)
+                   instead of relaying stdio */
     mcps_run_hooks hooks;
 } mcps_client_config;
 
@@ -45,5 +48,7 @@ bool mcps_client_case_at(size_t i, const char **id, const char **title, const ch
 /* Expand {server} in argv (see the README): a word that is exactly {server} becomes the
  * relay's words, one containing it gets them as one shell-quoted string. NULL on oom. */
 char **mcps_client_expand(char *const *argv, const char *self, const char *socket_path);
+/* Replace {url} in every word of argv by url. NULL on oom. */
+char **mcps_client_expand_url(char *const *argv, const char *url);
 
 #endif

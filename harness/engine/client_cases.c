@@ -121,6 +121,12 @@ static const cJSON *declared(const mcps_client_trace *t, const char *name)
 
 static int initialize_first(const mcps_client_trace *t, mcps_client_grade *g)
 {
+    for (size_t i = 0; i < t->nmsgs; i++) { /* over HTTP: before any session */
+        char buf[200];
+        if (t->msgs[i].conn == 0)
+            return broke(g, "LIFE-INIT-001", "before any initialize, the client sent: %s",
+                         text_of(&t->msgs[i], buf, sizeof buf));
+    }
     for (unsigned conn = 1; conn <= t->connections; conn++) {
         for (size_t i = 0; i < t->nmsgs; i++) {
             if (t->msgs[i].conn != conn)
@@ -431,8 +437,17 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
     for (size_t i = 0; i < t->nmsgs; i++) {
         const mcps_client_msg *m = &t->msgs[i];
         char buf[200];
+        if (!m->json && t->http)
+            return broke(g, "RPC-MSG-001", "a POST body that is not JSON: %s",
+                         text_of(m, buf, sizeof buf));
         if (!m->json)
             return broke(g, "STDIO-003", "a line that is not JSON: %s",
+                         text_of(m, buf, sizeof buf));
+        if (t->http && cJSON_IsArray(m->json) && g->rev == MCPS_REV_2025_03_26)
+            return info(g, "a batch (JSON array) body: allowed in 2025-03-26 (HTTP-007), but "
+                           "mcpspec's scripted server takes none (answered 400)");
+        if (t->http && cJSON_IsArray(m->json))
+            return broke(g, "HTTP-008", "a batch (JSON array) body: %s",
                          text_of(m, buf, sizeof buf));
         const cJSON *v = member(m->json, "jsonrpc");
         if (!cJSON_IsObject(m->json) || !cJSON_IsString(v) || strcmp(v->valuestring, "2.0") != 0)
@@ -441,7 +456,8 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
     }
     if (!t->nmsgs)
         return skip(g, "the client sent nothing");
-    return pass(g, "%zu lines, each a JSON-RPC 2.0 message", t->nmsgs);
+    return pass(g, "%zu %s, each a JSON-RPC 2.0 message", t->nmsgs,
+                t->http ? "POST bodies" : "lines");
 }
 
 static int shutdown_by_close(const mcps_client_trace *t, mcps_client_grade *g)
@@ -456,46 +472,178 @@ static int shutdown_by_close(const mcps_client_trace *t, mcps_client_grade *g)
     return pass(g, "the client closed its server's stdin");
 }
 
+/* ---- Streamable HTTP ({url}): the requests' headers ---- */
+
+/* Whether e came once a session was live, not being a new initialize (which has none). */
+static bool in_session(const mcps_http_seen *e)
+{
+    return e->session_no > 0 && !e->initialize;
+}
+
+static int http_session_id(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t judged = 0;
+    for (size_t i = 0; i < t->nhttp; i++) {
+        const mcps_http_seen *e = &t->http_reqs[i];
+        if (!in_session(e))
+            continue;
+        judged++;
+        if (!e->has_session)
+            return broke(g, "HTTP-036",
+                         "%s %s came without Mcp-Session-Id after session %u was issued", e->verb,
+                         e->rpc[0] ? e->rpc : "(no body)", e->session_no);
+        if (!e->session_ok && !e->expired_session)
+            return broke(g, "HTTP-036",
+                         "%s %s carried an Mcp-Session-Id other than the live session's", e->verb,
+                         e->rpc[0] ? e->rpc : "(no body)");
+    }
+    if (!judged)
+        return skip(g, "the client made no HTTP request after the session id was issued");
+    return pass(g, "%zu requests after initialize, each with the session id issued", judged);
+}
+
+static int http_protocol_version(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    mcps_rev r = mcps_rev_parse(t->answered);
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    if (r == MCPS_REV_NONE || r < MCPS_REV_2025_06_18)
+        return skip(g, "MCP-Protocol-Version came with 2025-06-18; %s was negotiated", t->answered);
+    size_t judged = 0;
+    for (size_t i = 0; i < t->nhttp; i++) {
+        const mcps_http_seen *e = &t->http_reqs[i];
+        if (!in_session(e) || e->expired_session)
+            continue;
+        judged++;
+        const char *what = e->rpc[0] ? e->rpc : "(no body)";
+        if (!e->has_version)
+            return broke(g, "HTTP-042", "%s %s came without MCP-Protocol-Version", e->verb, what);
+        if (strcmp(e->version, t->answered) != 0)
+            return broke(g, "HTTP-043", "%s %s: MCP-Protocol-Version: %s, negotiated %s", e->verb,
+                         what, e->version, t->answered);
+    }
+    if (!judged)
+        return skip(g, "the client made no HTTP request after initialize");
+    return pass(g, "%zu requests after initialize, each with MCP-Protocol-Version: %s", judged,
+                t->answered);
+}
+
+static bool lists(const char *accept, const char *type)
+{
+    return strstr(accept, type) != NULL;
+}
+
+static int http_accept(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t posts = 0;
+    for (size_t i = 0; i < t->nhttp; i++) {
+        const mcps_http_seen *e = &t->http_reqs[i];
+        bool post = strcmp(e->verb, "POST") == 0;
+        if (!post && strcmp(e->verb, "GET") != 0)
+            continue;
+        posts += post;
+        const char *a = e->has_accept ? e->accept : "(none)";
+        if (post && (!lists(a, "application/json") || !lists(a, "text/event-stream")))
+            return broke(g, "HTTP-006", "a POST (%s) with Accept: %s", e->rpc, a);
+        if (!post && !lists(a, "text/event-stream"))
+            return broke(g, "HTTP-023", "a GET with Accept: %s", a);
+    }
+    if (!posts)
+        return skip(g, "the client sent no POST");
+    return pass(g, "%zu POSTs, each accepting application/json and text/event-stream", posts);
+}
+
+static int http_session_404(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    if (!t->injected)
+        return skip(g, "the client sent no request after initialize: no moment to forget its "
+                       "session");
+    size_t i = 0;
+    while (i < t->nhttp && t->http_reqs[i].status != 404)
+        i++;
+    for (i++; i < t->nhttp; i++) {
+        const mcps_http_seen *e = &t->http_reqs[i];
+        if (!e->initialize)
+            continue;
+        if (e->has_session)
+            return broke(g, "HTTP-039", "after the 404, initialize came with an Mcp-Session-Id");
+        return pass(g, "after the 404, the client started over with initialize, without a "
+                       "session id");
+    }
+    return broke(g, "HTTP-039",
+                 "after the 404 for its session, the client sent no new "
+                 "initialize%s",
+                 t->exited ? " (it exited)" : "");
+}
+
+static int http_delete(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    if (t->deleted)
+        return pass(g, "the client ended its session with DELETE, carrying the session id");
+    if (t->stays)
+        return skip(g, "the configuration says the client stays running (\"stays\": true)");
+    return broke(g, "HTTP-040", "the client %s without ending its session with DELETE",
+                 t->exited ? "exited" : "was stopped by mcpspec");
+}
+
 static const mcps_client_check checks[] = {
     {"client/initialize-first", "The client opens every connection with initialize",
-     "basic/lifecycle", "LIFE-INIT-001", MCPS_CSC_PLAIN, false, initialize_first},
+     "basic/lifecycle", "LIFE-INIT-001", MCPS_CSC_PLAIN, false, initialize_first, MCPS_CT_BOTH},
     {"client/initialize-params", "initialize carries protocolVersion, capabilities, clientInfo",
-     "basic/lifecycle", "LIFE-INIT-002", MCPS_CSC_PLAIN, false, initialize_params},
+     "basic/lifecycle", "LIFE-INIT-002", MCPS_CSC_PLAIN, false, initialize_params, MCPS_CT_BOTH},
     {"client/initialized-notification",
      "notifications/initialized follows the initialize answer, before other requests",
-     "basic/lifecycle", "LIFE-INIT-004", MCPS_CSC_PLAIN, false, initialized_sent},
+     "basic/lifecycle", "LIFE-INIT-004", MCPS_CSC_PLAIN, false, initialized_sent, MCPS_CT_BOTH},
     {"client/waits-for-initialize", "Nothing but ping before the initialize answer",
-     "basic/lifecycle", "LIFE-INIT-005 LIFE-INIT-004", MCPS_CSC_SLOW_INIT, false, waits_for_answer},
+     "basic/lifecycle", "LIFE-INIT-005 LIFE-INIT-004", MCPS_CSC_SLOW_INIT, false, waits_for_answer,
+     MCPS_CT_BOTH},
     {"client/older-version", "Answered an older revision, the client goes on with it",
-     "basic/lifecycle", "LIFE-VER-006", MCPS_CSC_OLDER, false, older_version},
+     "basic/lifecycle", "LIFE-VER-006", MCPS_CSC_OLDER, false, older_version, MCPS_CT_BOTH},
     {"client/unsupported-version", "Answered a revision it cannot speak, the client disconnects",
      "basic/lifecycle", "LIFE-VER-006 LIFE-VER-007", MCPS_CSC_UNSUPPORTED, false,
-     unsupported_version},
+     unsupported_version, MCPS_CT_BOTH},
     {"client/ping", "The server's ping is answered", "basic/utilities/ping", "PING-001",
-     MCPS_CSC_PING, false, ping_answered},
+     MCPS_CSC_PING, false, ping_answered, MCPS_CT_BOTH},
     {"client/roots-list", "roots/list answered as the roots capability says", "client/roots",
-     "ROOTS-001 ROOTS-002 CAP-CLI-001 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ROOTS, false,
-     roots_answer},
+     "ROOTS-001 ROOTS-002 CAP-CLI-001 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ROOTS, false, roots_answer,
+     MCPS_CT_BOTH},
     {"client/sampling", "sampling/createMessage answered as the sampling capability says",
      "client/sampling", "SAMP-002 CAP-CLI-002 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_SAMPLING, false,
-     sampling_answer},
+     sampling_answer, MCPS_CT_BOTH},
     {"client/elicitation", "elicitation/create answered as the elicitation capability says",
      "client/elicitation", "ELIC-003 CAP-CLI-003 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ELICIT, false,
-     elicit_answer},
+     elicit_answer, MCPS_CT_BOTH},
     {"client/request-ids", "Request ids are strings or integers, unique on a connection", "basic",
-     "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids},
+     "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids, MCPS_CT_BOTH},
     {"client/jsonrpc-lines", "Every line the client writes is a JSON-RPC 2.0 message",
-     "basic/transports", "RPC-MSG-001 STDIO-003", MCPS_CSC_PLAIN, true, jsonrpc_lines},
+     "basic/transports", "RPC-MSG-001 STDIO-003 HTTP-008", MCPS_CSC_PLAIN, true, jsonrpc_lines,
+     MCPS_CT_BOTH},
     {"client/survives-unknown-id", "A response to no request of its is survived", "basic",
-     "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived},
+     "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived, MCPS_CT_BOTH},
     {"client/survives-invalid-json", "A line that is not JSON is survived", "basic", "RPC-RSP-004",
-     MCPS_CSC_JUNK_JSON, false, survived},
+     MCPS_CSC_JUNK_JSON, false, survived, MCPS_CT_BOTH},
     {"client/parse-error-answered", "A line that is not JSON gets a -32700 error response", "basic",
-     "RPC-ERR-003", MCPS_CSC_JUNK_JSON, false, parse_error_answered},
+     "RPC-ERR-003", MCPS_CSC_JUNK_JSON, false, parse_error_answered, MCPS_CT_BOTH},
     {"client/survives-null-id", "A response with a null id (as if to a notification) is survived",
-     "basic", "RPC-RSP-004", MCPS_CSC_JUNK_NOTIF, false, survived},
+     "basic", "RPC-RSP-004", MCPS_CSC_JUNK_NOTIF, false, survived, MCPS_CT_BOTH},
     {"client/shutdown", "The client shuts its server down by closing its stdin", "basic/lifecycle",
-     "LIFE-SHUT-001", MCPS_CSC_PLAIN, false, shutdown_by_close},
+     "LIFE-SHUT-001", MCPS_CSC_PLAIN, false, shutdown_by_close, MCPS_CT_STDIO},
+    {"client/http-session-id", "Mcp-Session-Id is sent on every request after initialize",
+     "basic/transports", "HTTP-036", MCPS_CSC_PLAIN, true, http_session_id, MCPS_CT_HTTP},
+    {"client/http-protocol-version",
+     "MCP-Protocol-Version, the negotiated one, is sent on every request after initialize",
+     "basic/transports", "HTTP-042 HTTP-043", MCPS_CSC_PLAIN, true, http_protocol_version,
+     MCPS_CT_HTTP},
+    {"client/http-accept", "Every POST accepts both application/json and text/event-stream",
+     "basic/transports", "HTTP-006 HTTP-023", MCPS_CSC_PLAIN, true, http_accept, MCPS_CT_HTTP},
+    {"client/http-session-404", "A 404 for the session is answered with a new initialize",
+     "basic/transports", "HTTP-039", MCPS_CSC_SESSION_404, false, http_session_404, MCPS_CT_HTTP},
+    {"client/http-delete", "The client ends its session with DELETE", "basic/transports",
+     "HTTP-040", MCPS_CSC_PLAIN, false, http_delete, MCPS_CT_HTTP},
 };
 
 const mcps_client_check *mcps_client_check_at(size_t i)

@@ -24,7 +24,12 @@ typedef struct mcps_client_check {
     mcps_client_scenario scenario;
     bool every; /* an observer: also graded on every other scenario the run plays */
     int (*grade)(const mcps_client_trace *t, mcps_client_grade *g); /* 0 */
+    unsigned transports; /* MCPS_CT_*: the transports it applies to */
 } mcps_client_check;
+
+#define MCPS_CT_STDIO 1u
+#define MCPS_CT_HTTP  2u
+#define MCPS_CT_BOTH  3u
 
 /* Check i, or NULL past the last. */
 const mcps_client_check *mcps_client_check_at(size_t i);

@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 
 #include "engine/client.h"
+#include "session/play.h"
 #include "session/wirelog.h"
 
 /* What the scripted server does besides serving plainly. */
@@ -26,6 +27,8 @@ typedef enum mcps_client_scenario {
     MCPS_CSC_JUNK_ID,     /* a response to no request of its, then a ping */
     MCPS_CSC_JUNK_JSON,   /* a line that is not JSON, then a ping */
     MCPS_CSC_JUNK_NOTIF,  /* a response with a null id (as if to a notification), then a ping */
+    MCPS_CSC_SESSION_404, /* HTTP: forget the session, answer its first request after
+                             initialize 404 */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -58,6 +61,11 @@ typedef struct mcps_client_trace {
     bool stopped;    /* the run was stopped */
     bool stays;      /* the configuration says the client keeps running once done */
     char error[300]; /* not observable: why ("" when fine) */
+    bool http;       /* over Streamable HTTP: the requests below, and connections count
+                        sessions (each initialize starts one) */
+    mcps_http_seen *http_reqs;
+    size_t nhttp;
+    bool deleted; /* the client ended its session with DELETE */
     mcps_wire_log log;
     double seconds;
     size_t sent, received;

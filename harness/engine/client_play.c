@@ -9,6 +9,11 @@
  * in 50 ms slices on whichever side is due, so every wait has a deadline:
  * the case ends when the client exits, stays silent for the timeout, never
  * starts its server, or overruns its budget.
+ *
+ * Over Streamable HTTP ({url}) there are no relay connections: mcpspec serves
+ * an endpoint on loopback (transport/httpd.h, session/play_http.c), each
+ * initialize starts a session (counted as a connection), a DELETE ends it,
+ * and the case ends a moment after the client exits.
  */
 #include "engine/client_internal.h"
 
@@ -22,11 +27,13 @@
 #include "codec/rev.h"
 #include "codec/rpc.h"
 #include "session/play.h"
+#include "transport/httpd.h"
 #include "transport/relay.h"
 
 #define SLICE_MS        50
 #define MAX_CONNECTIONS 16  /* a client restarting its server in a loop stops being served */
 #define SLOW_INIT_MS    300 /* long enough for a client that does not wait to show it */
+#define HTTP_LINGER_MS  10  /* after an HTTP client exits: a last look for requests it left */
 #define UNSUPPORTED_REV "1999-01-01"
 /* From one client in one case, past these it is flooding: what is kept for grading (parsed
  * trees cost several times their text) stays within a few tens of MiB. */
@@ -38,6 +45,9 @@ typedef struct player {
     mcps_client_trace *t;
     mcps_play play;
     mcps_relay relay;
+    mcps_httpd httpd; /* cfg->http */
+    int64_t exited_ms;
+    bool quiet_after_exit; /* HTTP: nothing more came after the client exited */
     mcps_transport *client;
     bool answered;       /* initialize answered on the current connection */
     int64_t answered_ms; /* when */
@@ -52,7 +62,7 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
 {
     static const char *const names[MCPS_CSC_COUNT] = {
         "plain",    "slow-init", "older",   "unsupported", "ping",       "roots",
-        "sampling", "elicit",    "junk-id", "junk-json",   "junk-notif",
+        "sampling", "elicit",    "junk-id", "junk-json",   "junk-notif", "session-404",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -148,9 +158,12 @@ static void answer_request(player *p, const cJSON *req, const char *method)
         send_owned(p, response(id, cJSON_CreateObject()));
     else if (strcmp(method, "tools/list") == 0)
         send_owned(p, response(id, tool_list()));
-    else if (strcmp(method, "tools/call") == 0)
-        send_owned(p, response(id, tool_result()));
-    else
+    else if (strcmp(method, "tools/call") == 0) {
+        /* over HTTP as an SSE stream, the rest as JSON bodies: clients meet both (HTTP-012) */
+        cJSON *m = response(id, tool_result());
+        mcps_play_send_stream(&p->play, m);
+        cJSON_Delete(m);
+    } else
         send_error(p, id, -32601, "Method not found");
 }
 
@@ -284,14 +297,33 @@ static void on_request(player *p, const cJSON *msg, const char *method)
     }
     if (p->answered && strcmp(method, "ping") != 0) {
         t->waited = true;
+        if (t->scenario == MCPS_CSC_SESSION_404 && !t->injected) {
+            t->injected = mcps_play_expire(&p->play, cJSON_GetObjectItemCaseSensitive(msg, "id"));
+            t->inject_method = "a 404 for the session";
+            p->answered = false;
+            return;
+        }
         if (!p->held && inject(p, msg))
             return;
     }
     answer_request(p, msg, method);
 }
 
+/* Over HTTP each initialize starts a session: a connection, as the checks count them. */
+static void http_session(player *p, const cJSON *msg)
+{
+    const cJSON *m = msg ? cJSON_GetObjectItemCaseSensitive(msg, "method") : NULL;
+    if (!p->cfg->http || !cJSON_IsString(m) || strcmp(m->valuestring, "initialize") != 0 ||
+        !cJSON_GetObjectItemCaseSensitive(msg, "id") || p->t->connections >= MAX_CONNECTIONS)
+        return;
+    p->t->connections++;
+    p->answered = false;
+    mcps_play_event(&p->play, "session %u: the client sent initialize", p->t->connections);
+}
+
 static void on_message(player *p, cJSON *msg, const char *raw, size_t len)
 {
+    http_session(p, msg);
     record(p, msg, raw, len); /* the trace owns msg from here */
     if (!msg)
         return;
@@ -357,15 +389,15 @@ static void drain_client(player *p)
 static void on_connection_event(player *p, mcps_tevent_kind k, cJSON *msg)
 {
     mcps_client_trace *t = p->t;
-    mcps_relay_conn *c = &p->play.conn;
     p->last_ms = mcps_clock_ms();
     if (k == MCPS_TEV_MESSAGE)
-        on_message(p, msg, c->msg ? c->msg : "", c->msg ? strlen(c->msg) : 0);
+        on_message(p, msg, p->play.raw ? p->play.raw : "", p->play.raw_len);
     else if (k == MCPS_TEV_OVERSIZE)
         record(p, NULL, "(over-long line, cut)", 21);
     else if (k == MCPS_TEV_CLOSED) {
         if (!t->closed) {
             t->closed = true;
+            t->deleted = p->cfg->http;
             t->peer_gone = p->play.peer_gone;
             t->closed_after = p->answered ? (double)(p->last_ms - p->answered_ms) / 1000.0 : 0;
         }
@@ -408,11 +440,14 @@ static bool finished(player *p, int64_t start, int64_t end)
     int64_t now = mcps_clock_ms();
     if (t->stopped)
         return true;
-    if (t->exited && !mcps_play_connected(&p->play))
+    if (t->exited && !p->cfg->http && !mcps_play_connected(&p->play))
+        return true;
+    if (t->exited && p->cfg->http && p->quiet_after_exit)
         return true;
     if (!t->connections && now - start > (int64_t)(p->cfg->connect_timeout * 1000)) {
         snprintf(t->error, sizeof t->error,
-                 "the client did not start its server ({server}) within %.0f s",
+                 p->cfg->http ? "the client sent no initialize to {url} within %.0f s"
+                              : "the client did not start its server ({server}) within %.0f s",
                  p->cfg->connect_timeout);
         return true;
     }
@@ -440,33 +475,58 @@ static void loop(player *p)
     p->last_ms = start;
     while (!finished(p, start, end)) {
         drain_client(p);
+        if (p->t->exited && !p->exited_ms)
+            p->exited_ms = mcps_clock_ms();
         release_held(p);
-        if (!mcps_play_connected(&p->play)) {
+        if (!p->cfg->http && !mcps_play_connected(&p->play)) {
             try_accept(p);
             continue;
         }
         cJSON *msg;
-        mcps_tevent_kind k = mcps_play_next(&p->play, mcps_clock_ms() + SLICE_MS, &msg);
+        bool gone = p->cfg->http && p->exited_ms; /* what it sent before exiting is readable now */
+        mcps_tevent_kind k =
+            mcps_play_next(&p->play, mcps_clock_ms() + (gone ? HTTP_LINGER_MS : SLICE_MS), &msg);
         if (k != MCPS_TEV_TIMEOUT)
             on_connection_event(p, k, msg);
+        else if (gone)
+            p->quiet_after_exit = true;
     }
+}
+
+/* The endpoint (HTTP) or the relay socket (stdio), and the argv naming it. */
+static char **listen_and_expand(player *p, char *err, size_t n)
+{
+    const mcps_client_config *cfg = p->cfg;
+    if (!cfg->http) {
+        if (!mcps_relay_listen(&p->relay, cfg->target.guard, err, n))
+            return NULL;
+        return mcps_client_expand(cfg->target.argv, cfg->self, p->relay.path);
+    }
+    if (!mcps_httpd_listen(&p->httpd, cfg->target.guard, cfg->target.max_message, err, n))
+        return NULL;
+    if (!mcps_play_http_init(&p->play, &p->httpd)) {
+        snprintf(err, n, "out of memory");
+        return NULL;
+    }
+    mcps_play_event(&p->play, "serving Streamable HTTP at %s", p->httpd.url);
+    return mcps_client_expand_url(cfg->target.argv, p->httpd.url);
 }
 
 static bool start(player *p)
 {
     const mcps_client_config *cfg = p->cfg;
-    char err[300];
-    if (!mcps_relay_listen(&p->relay, cfg->target.guard, err, sizeof err)) {
+    char err[300] = "out of memory";
+    char **argv = listen_and_expand(p, err, sizeof err);
+    if (!argv) {
         snprintf(p->t->error, sizeof p->t->error, "%s", err);
         return false;
     }
-    char **argv = mcps_client_expand(cfg->target.argv, cfg->self, p->relay.path);
     mcps_target_config tc = cfg->target;
     tc.argv = argv;
-    p->client = argv ? mcps_stdio_open(&tc, err, sizeof err) : NULL;
+    p->client = mcps_stdio_open(&tc, err, sizeof err);
     mcps_argv_free(argv);
     if (!p->client) {
-        snprintf(p->t->error, sizeof p->t->error, "%s", argv ? err : "out of memory");
+        snprintf(p->t->error, sizeof p->t->error, "%s", err);
         return false;
     }
     mcps_play_event(&p->play, "client started (pid %d)", mcps_stdio_pid(p->client));
@@ -477,18 +537,29 @@ static void stop(player *p)
 {
     if (p->client) {
         mcps_shutdown_report rep;
+        bool exited = p->t->exited;
         p->client->ops->shutdown(p->client, &rep);
         drain_client(p);
-        if (!p->t->exited && (rep.exit_code >= 0 || rep.term_signal)) {
+        if (!exited && (rep.exit_code >= 0 || rep.term_signal)) {
             p->t->exit_code = rep.exit_code;
             p->t->term_signal = rep.term_signal;
         }
+        /* "exited" is what the client did by itself: not the end mcpspec put to it here */
+        p->t->exited = exited || rep.how == MCPS_SHUT_EXITED_BEFORE;
         if (rep.killed_leftovers)
             mcps_play_event(&p->play, "processes the client left behind were killed");
         p->client->ops->destroy(p->client);
     }
     mcps_play_hang_up(&p->play);
     mcps_relay_close(&p->relay);
+    size_t n;
+    const mcps_http_seen *seen = mcps_play_http_seen(&p->play, &n);
+    if (n && (p->t->http_reqs = malloc(n * sizeof *seen))) {
+        memcpy(p->t->http_reqs, seen, n * sizeof *seen);
+        p->t->nhttp = n;
+    }
+    if (p->cfg->http)
+        mcps_httpd_close(&p->httpd);
     cJSON_Delete(p->held);
     cJSON_Delete(p->held_init);
 }
@@ -496,9 +567,10 @@ static void stop(player *p)
 void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mcps_client_trace *t)
 {
     int64_t t0 = mcps_clock_us();
-    *t = (mcps_client_trace){.scenario = sc, .stays = cfg->stays};
+    *t = (mcps_client_trace){.scenario = sc, .stays = cfg->stays, .http = cfg->http};
     player p = {.cfg = cfg, .t = t};
     p.relay.fd = -1;
+    p.httpd.fd = -1;
     mcps_play_init(&p.play, cfg->target.guard);
     if (start(&p))
         loop(&p);
@@ -517,6 +589,7 @@ void mcps_client_trace_free(mcps_client_trace *t)
         free(t->msgs[i].raw);
     }
     free(t->msgs);
+    free(t->http_reqs);
     cJSON_Delete(t->inject_answer);
     for (size_t i = 0; i < t->log.nentries; i++)
         free(t->log.entries[i].bytes);

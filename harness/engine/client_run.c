@@ -29,6 +29,12 @@ void mcps_client_config_defaults(mcps_client_config *cfg)
         cfg->target.max_message = (size_t)4 * 1024 * 1024;
 }
 
+/* Whether check c runs over this transport (the session-id checks over HTTP only, ...). */
+static bool applies(const mcps_client_check *c, bool http)
+{
+    return !c->transports || (c->transports & (http ? MCPS_CT_HTTP : MCPS_CT_STDIO));
+}
+
 bool mcps_client_case_at(size_t i, const char **id, const char **title, const char **reqs)
 {
     const mcps_client_check *c = mcps_client_check_at(i);
@@ -58,18 +64,39 @@ static void shell_word(mcps_buf *b, const char *w)
     mcps_buf_putc(b, '\'');
 }
 
-/* argv[i] with every {server} replaced by the relay's command line. */
-static char *expand_word(const char *word, const char *line)
+/* word with every key (such as {server}) replaced by line. */
+static char *replace_all(const char *word, const char *key, const char *line)
 {
     mcps_buf b = {0};
     const char *p = word, *hit;
-    while ((hit = strstr(p, "{server}"))) {
+    while ((hit = strstr(p, key))) {
         mcps_buf_append(&b, p, (size_t)(hit - p));
         mcps_buf_puts(&b, line);
-        p = hit + strlen("{server}");
+        p = hit + strlen(key);
     }
     mcps_buf_puts(&b, p);
     return mcps_buf_take(&b);
+}
+
+static char *expand_word(const char *word, const char *line)
+{
+    return replace_all(word, "{server}", line);
+}
+
+char **mcps_client_expand_url(char *const *argv, const char *url)
+{
+    size_t n = 0;
+    while (argv[n])
+        n++;
+    char **out = calloc(n + 1, sizeof *out);
+    bool ok = out != NULL;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (out[i] = replace_all(argv[i], "{url}", url)) != NULL;
+    if (!ok) {
+        mcps_argv_free(out);
+        return NULL;
+    }
+    return out;
 }
 
 char **mcps_client_expand(char *const *argv, const char *self, const char *socket_path)
@@ -101,7 +128,7 @@ char **mcps_client_expand(char *const *argv, const char *self, const char *socke
     return out;
 }
 
-static bool selected(const mcps_client_config *cfg, const char *id)
+static bool selected_id(const mcps_client_config *cfg, const char *id)
 {
     if (!cfg->case_globs || !cfg->case_globs[0])
         return true;
@@ -109,6 +136,11 @@ static bool selected(const mcps_client_config *cfg, const char *id)
         if (mcps_glob_match(cfg->case_globs[i], id))
             return true;
     return false;
+}
+
+static bool selected(const mcps_client_config *cfg, const mcps_client_check *k)
+{
+    return applies(k, cfg->http) && selected_id(cfg, k->id);
 }
 
 static char *iso_now(void)
@@ -146,7 +178,9 @@ static const char *unobservable(const mcps_client_trace *t, char *buf, size_t n)
     if (t->error[0])
         return t->error;
     if (!t->connections) {
-        snprintf(buf, n, "the client %s without starting its server ({server})",
+        snprintf(buf, n,
+                 t->http ? "the client %s without sending initialize to {url}"
+                         : "the client %s without starting its server ({server})",
                  t->exited ? "exited" : "ended");
         return buf;
     }
@@ -213,7 +247,7 @@ static void header(const mcps_client_config *cfg, mcps_run_result *out)
 {
     *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
                              .target = strdup(cfg->target_text ? cfg->target_text : ""),
-                             .transport = strdup("stdio"),
+                             .transport = strdup(cfg->http ? "streamable-http" : "stdio"),
                              .started_at = iso_now(),
                              .isolation = "fresh"};
     for (int r = 0; r < MCPS_REV_COUNT; r++)
@@ -247,7 +281,7 @@ static size_t count_selected(const mcps_client_config *cfg)
 {
     size_t n = 0;
     for (size_t i = 0; mcps_client_check_at(i); i++)
-        n += selected(cfg, mcps_client_check_at(i)->id);
+        n += selected(cfg, mcps_client_check_at(i));
     return n;
 }
 
@@ -299,7 +333,7 @@ static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc,
     bool played = false;
     for (size_t i = 0; mcps_client_check_at(i); i++) {
         const mcps_client_check *k = mcps_client_check_at(i);
-        if (k->scenario != sc || !selected(cfg, k->id))
+        if (k->scenario != sc || !selected(cfg, k))
             continue;
         if (cfg->hooks.case_started)
             cfg->hooks.case_started(cfg->hooks.ctx, k->id, MCPS_REV_NONE, *index, total);
@@ -328,7 +362,7 @@ static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc,
     }
     for (size_t i = 0; played && mcps_client_check_at(i); i++) {
         const mcps_client_check *k = mcps_client_check_at(i);
-        if (k->every && k->scenario != sc && selected(cfg, k->id))
+        if (k->every && k->scenario != sc && selected(cfg, k))
             observe_again(k, &t, out);
     }
     if (played)

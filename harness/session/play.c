@@ -7,6 +7,7 @@
  * the report grow without end.
  */
 #include "session/play.h"
+#include "session/play_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -85,9 +86,20 @@ void mcps_play_event(mcps_play *p, const char *fmt, ...)
     mcps_play_log(p, MCPS_WIRE_EVENT, text, strlen(text));
 }
 
+cJSON *mcps_play_parse(const char *bytes, size_t len)
+{
+    /* A long line of small tokens would cost tens of times its size as a tree. */
+    return len <= PARSE_WHOLE ? mcps_json_parse_simple(bytes, len)
+                              : mcps_json_parse_shallow(bytes, len, MEMBER_MAX);
+}
+
 mcps_tevent_kind mcps_play_next(mcps_play *p, int64_t deadline_ms, cJSON **msg)
 {
     *msg = NULL;
+    p->raw = NULL;
+    p->raw_len = 0;
+    if (p->http)
+        return mcps_play_http_next(p, deadline_ms, msg);
     if (p->conn.fd < 0)
         return MCPS_TEV_CLOSED;
     mcps_tevent ev;
@@ -96,12 +108,14 @@ mcps_tevent_kind mcps_play_next(mcps_play *p, int64_t deadline_ms, cJSON **msg)
     case MCPS_TEV_MESSAGE:
         p->received++;
         mcps_play_log(p, MCPS_WIRE_RECEIVED, ev.data, ev.len);
-        /* A long line of small tokens would cost tens of times its size as a tree. */
-        *msg = ev.len <= PARSE_WHOLE ? mcps_json_parse_simple(ev.data, ev.len)
-                                     : mcps_json_parse_shallow(ev.data, ev.len, MEMBER_MAX);
+        *msg = mcps_play_parse(ev.data, ev.len);
+        p->raw = ev.data;
+        p->raw_len = ev.len;
         break;
     case MCPS_TEV_OVERSIZE:
         p->received++;
+        p->raw = ev.data;
+        p->raw_len = ev.len;
         mcps_play_log(p, MCPS_WIRE_RECEIVED, ev.data, ev.len);
         mcps_play_event(p, "the line above was longer than the longest message judged: cut");
         break;
@@ -122,6 +136,8 @@ mcps_tevent_kind mcps_play_next(mcps_play *p, int64_t deadline_ms, cJSON **msg)
 bool mcps_play_send_raw(mcps_play *p, const char *bytes, size_t len)
 {
     mcps_play_log(p, MCPS_WIRE_SENT, bytes, len);
+    if (p->http)
+        return mcps_play_http_send(p, bytes, len, false);
     if (p->conn.fd < 0)
         return false;
     p->sent++;
@@ -145,6 +161,20 @@ bool mcps_play_send(mcps_play *p, const cJSON *msg)
     return ok;
 }
 
+bool mcps_play_send_stream(mcps_play *p, const cJSON *msg)
+{
+    if (!p->http)
+        return mcps_play_send(p, msg);
+    size_t len;
+    char *text = mcps_json_print(msg, &len);
+    if (!text)
+        return false;
+    mcps_play_log(p, MCPS_WIRE_SENT, text, len);
+    bool ok = mcps_play_http_send(p, text, len, true);
+    free(text);
+    return ok;
+}
+
 void mcps_play_take_log(mcps_play *p, mcps_wire_log *out)
 {
     *out = (mcps_wire_log){.entries = p->wire,
@@ -160,6 +190,7 @@ void mcps_play_take_log(mcps_play *p, mcps_wire_log *out)
 void mcps_play_free(mcps_play *p)
 {
     mcps_play_hang_up(p);
+    mcps_play_http_free(p);
     for (size_t i = 0; i < p->nwire; i++)
         free(p->wire[i].bytes);
     free(p->wire);

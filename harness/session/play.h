@@ -19,7 +19,25 @@
 #include <cjson/cJSON.h>
 
 #include "session/wirelog.h"
+#include "transport/httpd.h"
 #include "transport/relay.h"
+
+/* One HTTP request the client made to {url}, as the HTTP checks read it (play_http.c). */
+typedef struct mcps_http_seen {
+    char verb[12];
+    char rpc[48];         /* the body's method, or "(response)", "(not JSON)", "(batch)", "" */
+    bool initialize;      /* the body is an initialize request */
+    unsigned session_no;  /* the session live when it came (0: none issued yet) */
+    bool expired_session; /* it named a session we had ended: answered 404 */
+    bool has_session, session_ok; /* Mcp-Session-Id sent; equal to the live session's */
+    bool has_version;
+    char version[40]; /* MCP-Protocol-Version */
+    bool has_accept;
+    char accept[160];
+    int status; /* what we answered (0: nothing yet) */
+} mcps_http_seen;
+
+struct mcps_play_http; /* play_http.c */
 
 typedef struct mcps_play {
     mcps_guard *guard; /* NULL: none */
@@ -31,6 +49,9 @@ typedef struct mcps_play {
     size_t nnotes, cap_notes;
     size_t sent, received; /* messages, over all connections */
     bool peer_gone;        /* the last connection ended without its stdin being closed */
+    const char *raw;       /* the bytes of the last message handed out */
+    size_t raw_len;
+    struct mcps_play_http *http; /* Streamable HTTP ({url}); NULL: the stdio relay */
 } mcps_play;
 
 void mcps_play_init(mcps_play *p, mcps_guard *guard);
@@ -50,6 +71,23 @@ mcps_tevent_kind mcps_play_next(mcps_play *p, int64_t deadline_ms, cJSON **msg);
 /* Send one message (or raw bytes, newline added), logged; false when it could not go. */
 bool mcps_play_send(mcps_play *p, const cJSON *msg);
 bool mcps_play_send_raw(mcps_play *p, const char *bytes, size_t len);
+
+/*
+ * Streamable HTTP: serve the client on h (owned by the caller) instead of relay connections.
+ * Then next() hands out POST bodies (answering notifications and responses 202, GET 405) and
+ * CLOSED for a DELETE of the session; send() routes a response to the POST that carried its
+ * request (a JSON body, or the last event of its SSE stream) and anything else as an SSE
+ * event on the newest open POST; the initialize answer issues Mcp-Session-Id.
+ */
+bool mcps_play_http_init(mcps_play *p, mcps_httpd *h);
+/* Send msg; over HTTP as an SSE stream even when it is the only message of its POST. */
+bool mcps_play_send_stream(mcps_play *p, const cJSON *msg);
+/* Answer the open request with this id 404 and forget the live session (HTTP-039). */
+bool mcps_play_expire(mcps_play *p, const cJSON *id);
+/* Every HTTP request seen so far (p keeps them). */
+const mcps_http_seen *mcps_play_http_seen(const mcps_play *p, size_t *n);
+/* Whether a POST is waiting on us (the client expects more). */
+bool mcps_play_http_busy(const mcps_play *p);
 
 /* Add an entry to the log: the client's own output (STDERR), or an EVENT. */
 void mcps_play_log(mcps_play *p, mcps_wire_dir dir, const char *bytes, size_t len);

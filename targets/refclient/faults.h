@@ -55,7 +55,17 @@
     X(CRASH_NULL_ID, "crash-null-id", "RPC-RSP-004", "client/survives-null-id",                    \
       "exit on a response whose id is null")                                                       \
     X(KILL_SERVER, "kill-server", "LIFE-SHUT-001", "client/shutdown",                              \
-      "stop the server with SIGKILL instead of closing its stdin")
+      "stop the server with SIGKILL instead of closing its stdin")                                 \
+    X(NO_SESSION_ID, "no-session-id", "HTTP-036", "client/http-session-id",                        \
+      "HTTP: leave Mcp-Session-Id out of every request after initialize")                          \
+    X(NO_PROTOCOL_VERSION, "no-protocol-version", "HTTP-042", "client/http-protocol-version",      \
+      "HTTP: leave MCP-Protocol-Version out of every request after initialize")                    \
+    X(ACCEPT_JSON_ONLY, "accept-json-only", "HTTP-006", "client/http-accept",                      \
+      "HTTP: send Accept: application/json only")                                                  \
+    X(IGNORE_404, "ignore-404", "HTTP-039", "client/http-session-404",                             \
+      "HTTP: give up when its session is answered 404, instead of initializing again")             \
+    X(NO_DELETE, "no-delete", "HTTP-040", "client/http-delete",                                    \
+      "HTTP: exit without ending its session with DELETE")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

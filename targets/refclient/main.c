@@ -2,7 +2,7 @@
  * main.c - refclient's command line: options, faults, the server's argv.
  *
  *   refclient [--fault NAME]... [--protocol-version REV] [--no-caps] [--timeout S]
- *             [--verbose] -- SERVER [ARGS...]
+ *             [--verbose] (-- SERVER [ARGS...] | --url URL)
  *   refclient --list-faults | --help
  */
 #include "refclient.h"
@@ -15,8 +15,11 @@
 static int usage(FILE *out, int rc)
 {
     fprintf(out, "usage: refclient [options] -- SERVER [ARGS...]\n"
+                 "       refclient [options] --url URL\n"
                  "  the reference MCP client: starts SERVER, speaks stdio to it (initialize,\n"
-                 "  tools/list, tools/call of the first tool), then closes its stdin\n"
+                 "  tools/list, tools/call of the first tool), then closes its stdin; or does\n"
+                 "  the same over Streamable HTTP to URL, then DELETEs its session\n"
+                 "  --url URL               Streamable HTTP to URL instead of a stdio SERVER\n"
                  "  --fault NAME            switch on a fault (repeatable; --list-faults)\n"
                  "  --protocol-version REV  the revision to ask for (default 2025-11-25)\n"
                  "  --no-caps               declare no roots, sampling or elicitation\n"
@@ -44,6 +47,8 @@ static int parse(rc_client *c, int argc, char **argv, int *rc)
             return rc_fault_list(stdout), *rc = 0, -1;
         else if (i + 1 < argc && strcmp(a, "--fault") == 0 && rc_fault_lookup(argv[i + 1], &f))
             c->faults[f] = true, i++;
+        else if (i + 1 < argc && strcmp(a, "--url") == 0)
+            c->url = argv[++i];
         else if (i + 1 < argc && strcmp(a, "--protocol-version") == 0)
             c->version = argv[++i];
         else if (i + 1 < argc && strcmp(a, "--timeout") == 0 && atof(argv[i + 1]) > 0)
@@ -53,6 +58,8 @@ static int parse(rc_client *c, int argc, char **argv, int *rc)
             return *rc = usage(stderr, 2), -1;
         }
     }
+    if (c->url)
+        return argc;
     return *rc = usage(stderr, 2), -1;
 }
 
@@ -65,6 +72,13 @@ int main(int argc, char **argv)
     if (server < 0)
         return rc;
     signal(SIGPIPE, SIG_IGN); /* a server gone turns writes into errors */
+    if (c.url) {
+        if (!rc_http_open(&c))
+            return 1;
+        rc = rc_session(&c);
+        rc_http_close(&c);
+        return rc;
+    }
     if (!rc_start_server(&c, argv + server))
         return 1;
     rc = rc_session(&c);

@@ -106,6 +106,8 @@ bool rc_write_line(rc_client *c, const char *line)
 {
     if (c->verbose)
         fprintf(stderr, "refclient -> %s\n", line);
+    if (c->url)
+        return rc_http_post(c, line);
     size_t n = strlen(line);
     const char *p = line;
     while (c->to_server >= 0 && n) {
@@ -139,6 +141,12 @@ static char *take_line(rc_client *c)
 
 char *rc_read_line(rc_client *c)
 {
+    if (c->url) {
+        char *m = rc_http_read(c);
+        if (m && c->verbose)
+            fprintf(stderr, "refclient <- %s\n", m);
+        return m;
+    }
     long long end = now_ms() + (long long)(c->timeout * 1000);
     for (;;) {
         char *line = take_line(c);

@@ -2,7 +2,8 @@
  * refclient.h - the reference MCP client: what its files share.
  *
  * refclient launches its server from its argv, speaks stdio to it (newline
- * framed JSON-RPC, on mcpspec's codec), does what most clients do when
+ * framed JSON-RPC, on mcpspec's codec), or speaks Streamable HTTP to a URL
+ * (--url, with libcurl: http.c), does what most clients do when
  * started (initialize, list tools, call one, exit) and answers the server's
  * requests as its declared capabilities say. It exists to prove mcpspec's
  * client checks (targets/refclient/README.md).
@@ -27,6 +28,11 @@ typedef struct rc_client {
     char *inbuf;                /* bytes read, not yet framed */
     size_t inlen;
     bool verbose;
+    const char *url;      /* Streamable HTTP to this endpoint instead of a stdio server */
+    struct rc_http *http; /* its transfers (http.c) */
+    char session[128];    /* Mcp-Session-Id issued ("" none) */
+    char negotiated[32];  /* the revision the server answered ("" before) */
+    bool session_lost;    /* a request carrying the session was answered 404 */
 } rc_client;
 
 bool rc_on(const rc_client *c, rc_fault f);
@@ -38,6 +44,15 @@ void rc_stop_server(rc_client *c);
 bool rc_write_line(rc_client *c, const char *line);
 /* The next line from the server within the timeout: malloc'd, NULL at end or timeout. */
 char *rc_read_line(rc_client *c);
+
+/* HTTP (http.c): the same three steps over the endpoint at c->url. rc_http_post sends one
+ * message as a POST; rc_http_read returns the next message from any response (a JSON body
+ * or an SSE event), NULL when none can come or the timeout passed. */
+bool rc_http_open(rc_client *c);
+bool rc_http_post(rc_client *c, const char *line);
+char *rc_http_read(rc_client *c);
+/* DELETE the session (unless no-delete), then free everything. */
+void rc_http_close(rc_client *c);
 
 /* The session (session.c): 0 done, 1 the server could not be used. */
 int rc_session(rc_client *c);

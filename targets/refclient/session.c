@@ -243,6 +243,9 @@ static bool handshake(rc_client *c)
     cJSON *answer = await(c, 1);
     bool ok = answer && cJSON_GetObjectItemCaseSensitive(answer, "result") &&
               (version_ok(answer) || rc_on(c, RC_FAULT_IGNORE_VERSION));
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(answer, "result"), "protocolVersion");
+    snprintf(c->negotiated, sizeof c->negotiated, "%s", cJSON_IsString(v) ? v->valuestring : "");
     cJSON_Delete(answer);
     if (!ok) {
         fprintf(stderr, "refclient: the server's initialize answer is unusable: disconnecting\n");
@@ -268,11 +271,30 @@ static char *first_tool(const cJSON *answer)
     return cJSON_IsString(name) ? strdup(name->valuestring) : NULL;
 }
 
-static void list_and_call(rc_client *c)
+/* tools/list; over HTTP a 404 for the session means starting over (HTTP-039). */
+static cJSON *list_tools(rc_client *c)
 {
     if (!rc_on(c, RC_FAULT_NO_WAIT))
         send_json(c, request(2, "tools/list", NULL, false));
     cJSON *list = await(c, 2);
+    if (list || !c->session_lost)
+        return list;
+    if (rc_on(c, RC_FAULT_IGNORE_404)) {
+        fprintf(stderr, "refclient: the server forgot the session (404): giving up (fault)\n");
+        return NULL;
+    }
+    fprintf(stderr, "refclient: the server forgot the session (404): initializing again\n");
+    c->session_lost = false;
+    c->negotiated[0] = '\0';
+    if (!handshake(c))
+        return NULL;
+    send_json(c, request(4, "tools/list", NULL, false));
+    return await(c, 4);
+}
+
+static void list_and_call(rc_client *c)
+{
+    cJSON *list = list_tools(c);
     char *tool = list ? first_tool(list) : NULL;
     cJSON_Delete(list);
     if (!tool)

@@ -2,8 +2,10 @@
 """Real clients: tests/clients/sdk-client.mjs on the TypeScript SDK v1
 (@modelcontextprotocol/sdk 1.32.2) and v2 (@modelcontextprotocol/client 2.4.0),
 both pinned in tests/servers/package.json, judged by `mcpspec run --client`
-over stdio. Each SDK's verdicts must equal its snapshot,
-tests/snapshots/client-sdk-v1.tsv and client-sdk-v2.tsv
+over stdio ({server}) and Streamable HTTP ({url}: the SDKs'
+StreamableHTTPClientTransport). Each SDK's verdicts on each transport must
+equal its snapshot, tests/snapshots/client-sdk-v1.tsv, client-sdk-v2.tsv,
+client-sdk-v1-http.tsv and client-sdk-v2-http.tsv
 (MCPSPEC_UPDATE_SNAPSHOTS=1 to accept a change). The SDKs come from
 scripts/real-servers' install (.cache/servers, or MCPSPEC_NODE_MODULES):
 without it, or without node, exit 77 (skipped).
@@ -30,12 +32,14 @@ UPDATE = os.environ.get("MCPSPEC_UPDATE_SNAPSHOTS") == "1"
 CASES = ["client/initialize-*", "client/initialized-notification", "client/request-ids",
          "client/jsonrpc-lines", "client/shutdown", "client/unsupported-version", "client/ping",
          "client/roots-list", "client/survives-invalid-json", "client/parse-error-answered"]
+HTTP_CASES = CASES + ["client/http-*"]
 
 
 class SdkClientTest(unittest.TestCase):
-    def run_client(self, sdk, cases=CASES, codes=(0, 1)):
+    def run_client(self, sdk, cases=CASES, codes=(0, 1), http=False):
         """The client on one SDK under mcpspec run --client: its report."""
-        args = [MCPSPEC, "run", "--client", "node %s %s -- {server}" % (CLIENT, sdk), "--quiet",
+        where = "--url {url}" if http else "-- {server}"
+        args = [MCPSPEC, "run", "--client", "node %s %s %s" % (CLIENT, sdk, where), "--quiet",
                 "--env", "MCPSPEC_NODE_MODULES=" + MODULES]
         for c in cases:
             args += ["--case", c]
@@ -46,9 +50,11 @@ class SdkClientTest(unittest.TestCase):
             with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
                 return json.load(f)
 
-    def verdicts(self, sdk):
+    def verdicts(self, run):
+        sdk, http = run
+        report = self.run_client(sdk, HTTP_CASES if http else CASES, http=http)
         return sorted("%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"])
-                      for c in self.run_client(sdk)["cases"])
+                      for c in report["cases"])
 
     def test_2026_client_is_not_misjudged(self):
         """The v2 SDK in its "auto" mode asks server/discover first (2026-07-28), then falls
@@ -60,17 +66,19 @@ class SdkClientTest(unittest.TestCase):
             self.assertIn("server/discover", c["reason"])
 
     def test_sdk_clients(self):
-        sdks = ("v1", "v2")
+        runs = (("v1", False), ("v2", False), ("v1", True), ("v2", True))
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-            runs = dict(zip(sdks, pool.map(self.verdicts, sdks)))
-        for sdk in sdks:
-            with self.subTest(sdk=sdk):
-                text = ("# revision\tcase\tverdict (tests/e2e/test_client_sdk.py, SDK %s)\n" % sdk
-                        + "\n".join(runs[sdk]) + "\n")
+            results = dict(zip(runs, pool.map(self.verdicts, runs)))
+        for sdk, http in runs:
+            with self.subTest(sdk=sdk, http=http):
+                name = sdk + ("-http" if http else "")
+                text = ("# revision\tcase\tverdict (tests/e2e/test_client_sdk.py, SDK %s%s)\n"
+                        % (sdk, ", Streamable HTTP" if http else "")
+                        + "\n".join(results[(sdk, http)]) + "\n")
                 if UPDATE:
-                    with open(SNAPSHOT % sdk, "w", encoding="utf-8") as f:
+                    with open(SNAPSHOT % name, "w", encoding="utf-8") as f:
                         f.write(text)
-                with open(SNAPSHOT % sdk, encoding="utf-8") as f:
+                with open(SNAPSHOT % name, encoding="utf-8") as f:
                     self.assertEqual(f.read(), text)
 
 

@@ -1,13 +1,16 @@
 #!/usr/bin/python3
-"""`mcpspec run --client`: mcpspec plays the server to a client under test (stdio).
+"""`mcpspec run --client`: mcpspec plays the server to a client under test, over
+stdio ({server}) and Streamable HTTP ({url}).
 
-refclient (targets/refclient) is the proof: clean, on every handshake revision and
-with or without capabilities, no check FAILs or WARNs; each of its faults makes
-its own check fail (FAIL, or WARN for a SHOULD). The hostile clients of
-tests/clients/hostile/ (never connects, floods, drops mid-request, restarts
-its server in a loop) end within their bounds, write a complete report, stay
-under 64 MiB and leave no process behind. `{url}` (HTTP) is not in this cut:
-exit 3 with a message."""
+refclient (targets/refclient) is the proof: clean, on every handshake revision
+(over HTTP: 2025-03-26 on) and with or without capabilities, no check FAILs or
+WARNs; each of its faults makes its own check fail (FAIL, or WARN for a SHOULD),
+the HTTP faults over HTTP and the others over both transports. The hostile
+clients of tests/clients/hostile/ (never connects, floods, drops mid-request,
+restarts its server in a loop, floods the HTTP endpoint) end within their
+bounds, write a complete report, stay under 64 MiB and leave no process
+behind. `{sse-url}` (legacy HTTP+SSE) is not in this cut: exit 3 with a
+message."""
 import json
 import os
 import subprocess
@@ -49,10 +52,15 @@ def faults():
     return [line.split("\t") for line in r.stdout.splitlines()]
 
 
+def http_check(check):
+    return check.startswith("client/http-")
+
+
 class RefclientTest(unittest.TestCase):
-    def clean(self, *refclient_args):
+    def clean(self, *refclient_args, http=False):
         with tempfile.TemporaryDirectory() as out:
-            cmd = " ".join([REFCLIENT, *refclient_args, "--", "{server}"])
+            cmd = " ".join([REFCLIENT, *refclient_args,
+                            *(["--url", "{url}"] if http else ["--", "{server}"])])
             r = run_client(cmd, out)
             report = load(out)
             bad = {k: v for k, v in verdicts(report).items() if v in ("FAIL", "WARN", "ERROR")}
@@ -85,34 +93,68 @@ class RefclientTest(unittest.TestCase):
         for check in ("client/roots-list", "client/sampling", "client/elicitation"):
             self.assertEqual(v[check], "PASS", check)
 
+    def test_clean_over_http(self):
+        revs = ("2025-03-26", "2025-06-18", "2025-11-25")
+        runs = [("--protocol-version", rev) for rev in revs] + [("--no-caps",)]
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            reports = list(pool.map(lambda a: self.clean(*a, http=True), runs))
+        for args, report in zip(runs, reports):
+            with self.subTest(args=args):
+                v = verdicts(report)
+                self.assertEqual(report["transport"], "streamable-http")
+                self.assertNotIn("client/shutdown", v)  # stdio's; over HTTP: http-delete
+                for check in ("client/http-session-id", "client/http-accept",
+                              "client/http-session-404", "client/http-delete",
+                              "client/ping", "client/roots-list"):
+                    self.assertEqual(v[check], "PASS", check)
+                self.assertEqual(v["client/http-protocol-version"],
+                                 "SKIP" if args[-1] == "2025-03-26" else "PASS")
+
     @staticmethod
-    def fault_case(row):
+    def fault_case(row, http=False):
         """Run refclient with one fault, only the fault's check: (its case, stderr)."""
         name, _, check, _ = row
         extra = " --no-caps" if name == "refuse-wrong-code" else ""
+        where = "--url {url}" if http else "-- {server}"
         with tempfile.TemporaryDirectory() as out:
             # Short waits: some faults leave a request of the client's unanswered.
-            r = run_client("%s --fault %s%s -- {server}" % (REFCLIENT, name, extra), out,
+            r = run_client("%s --fault %s%s %s" % (REFCLIENT, name, extra, where), out,
                            ["--case", check, "--timeout", "1", "--shutdown-grace", "0.3"])
             return [c for c in load(out)["cases"] if c["id"] == check], r.stderr
 
     def test_each_fault_fails_its_check(self):
         rows = faults()
-        self.assertGreaterEqual(len(rows), 20)
+        self.assertGreaterEqual(len(rows), 25)
         with ThreadPoolExecutor(max_workers=4) as pool:
-            results = list(pool.map(self.fault_case, rows))
+            results = list(pool.map(lambda row: self.fault_case(row, http_check(row[2])), rows))
         for (name, reqs, check, _), (case, stderr) in zip(rows, results):
             with self.subTest(fault=name):
                 self.assertEqual(len(case), 1, stderr)
                 self.assertIn(case[0]["verdict"], ("FAIL", "WARN"), case[0])
                 self.assertIn(reqs.split()[0], case[0]["broken"] or "", case[0])
 
+    def test_each_fault_fails_its_check_over_http(self):
+        # Transport-neutral faults, over HTTP: caught there too (a sample, for time: before
+        # initialize, pipelined, an answer on the SSE stream, a crash, ids, a body that is
+        # not JSON: RPC-MSG-001 over HTTP where stdio says STDIO-003).
+        sample = ("ping-first", "no-wait", "ping-error", "crash-invalid-json", "reuse-id",
+                  "stray-line", "sampling-no-model")
+        rows = [row for row in faults() if row[0] in sample]
+        self.assertEqual(len(rows), len(sample))
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            results = list(pool.map(lambda row: self.fault_case(row, True), rows))
+        for (name, reqs, check, _), (case, stderr) in zip(rows, results):
+            with self.subTest(fault=name):
+                self.assertEqual(len(case), 1, stderr)
+                self.assertIn(case[0]["verdict"], ("FAIL", "WARN"), case[0])
+                self.assertTrue(case[0]["broken"], case[0])
+
     def test_every_check_has_a_fault(self):
         r = subprocess.run([MCPSPEC, "list", "--client"], capture_output=True, text=True,
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 17)
+        self.assertEqual(len(checks), 22)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
@@ -130,6 +172,17 @@ class RefclientTest(unittest.TestCase):
             self.assertEqual(case["verdict"], "FAIL")
             self.assertIn("in scenario ping", case["observed"])
 
+    def test_an_end_mcpspec_puts_is_not_the_clients(self):
+        client = os.path.join(ROOT, "tests", "clients", "silent-after-initialize")
+        with tempfile.TemporaryDirectory() as out:
+            r = run_client(client + " {server}", out,
+                           ["--timeout", "1", "--shutdown-grace", "0.3",
+                            "--case", "client/unsupported-version"])
+            self.assertEqual(r.returncode, 1, r.stderr)
+            case = load(out)["cases"][0]
+            self.assertEqual(case["verdict"], "FAIL", case["observed"])
+            self.assertIn("neither disconnected nor exited", case["observed"])
+
     def test_configuration_names_the_client(self):
         with tempfile.TemporaryDirectory() as out:
             path = os.path.join(out, "client.json")
@@ -142,11 +195,20 @@ class RefclientTest(unittest.TestCase):
             # refclient does close its server's stdin: a staying client would not.
             self.assertEqual(verdicts(load(out))["client/shutdown"], "PASS")
 
-    def test_http_is_not_in_this_cut(self):
+    def test_legacy_sse_is_not_in_this_cut(self):
         with tempfile.TemporaryDirectory() as out:
-            r = run_client(REFCLIENT + " -- {url}", out)
+            r = run_client(REFCLIENT + " --url {sse-url}", out)
             self.assertEqual(r.returncode, 3)
             self.assertIn("not implemented", r.stderr)
+            r = run_client(REFCLIENT + " --url {url} -- {server}", out)
+            self.assertEqual(r.returncode, 2)
+
+    def test_http_lists_its_checks(self):
+        r = subprocess.run([MCPSPEC, "list", "--client", "--json"], capture_output=True,
+                           text=True, timeout=10)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("client/http-session-404", r.stdout)
+        self.assertIn("HTTP-039", r.stdout)
 
     def test_serve_needs_a_socket(self):
         r = subprocess.run([MCPSPEC, "serve"], capture_output=True, text=True, timeout=10)
@@ -158,14 +220,15 @@ class RefclientTest(unittest.TestCase):
 
 
 class HostileClientTest(unittest.TestCase):
-    def run_hostile(self, name, budget, cases, codes=(1, 3)):
+    def run_hostile(self, name, budget, cases, codes=(1, 3), url=False):
         token = "%s-%d" % (name, os.getpid())
         args = [*FAST, "--deadline", "20", "--env", "MCPSPEC_HOSTILE=" + token]
         for c in cases:
             args += ["--case", c]
         with tempfile.TemporaryDirectory() as out:
             t0 = time.monotonic()
-            r = run_client(os.path.join(HOSTILE, name) + " {server}", out, args)
+            r = run_client(os.path.join(HOSTILE, name) + (" {url}" if url else " {server}"),
+                           out, args)
             elapsed = time.monotonic() - t0
             self.assertIn(r.returncode, codes, r.stderr)
             self.assertLess(elapsed, budget * SLOW, "%s took %.1f s" % (name, elapsed))
@@ -198,6 +261,38 @@ class HostileClientTest(unittest.TestCase):
         v = verdicts(report)
         self.assertEqual(v["client/initialized-notification"], "FAIL")
         self.assertEqual(v["client/shutdown"], "PASS")
+
+    def test_never_connects_over_http(self):
+        with tempfile.TemporaryDirectory() as out:
+            t0 = time.monotonic()
+            r = run_client(os.path.join(HOSTILE, "never-connects") + " {url}", out,
+                           [*FAST, "--deadline", "20"])
+            self.assertLess(time.monotonic() - t0, 6 * SLOW)
+            self.assertEqual(r.returncode, 3, r.stderr)
+            self.assertIn("no initialize to {url}", load(out)["fatal"])
+
+    def test_flood_over_http(self):
+        report = self.run_hostile("flood-http", 10, ["client/initialize-first",
+                                                     "client/http-accept"], url=True)
+        v = verdicts(report)
+        self.assertEqual(v["client/initialize-first"], "ERROR")  # it never sends initialize
+
+    def test_drop_mid_request_over_http(self):
+        report = self.run_hostile("drop-mid-request-http", 6,
+                                  ["client/initialized-notification", "client/http-delete"],
+                                  url=True)
+        v = verdicts(report)
+        self.assertEqual(v["client/initialized-notification"], "FAIL")
+        self.assertEqual(v["client/http-delete"], "WARN")
+
+    def test_restart_loop_over_http(self):
+        # A new session each time, never going on: served up to the message caps, then ended.
+        report = self.run_hostile("restart-loop-http", 8, ["client/initialize-first",
+                                                           "client/initialized-notification"],
+                                  url=True)
+        v = verdicts(report)
+        self.assertEqual(v["client/initialize-first"], "PASS")
+        self.assertEqual(v["client/initialized-notification"], "FAIL")
 
     def test_restart_loop(self):
         # Each start closes its server at once: nothing to judge, and nothing passes.
