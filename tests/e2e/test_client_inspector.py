@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """A real client nobody here wrote: MCP Inspector's CLI mode (@modelcontextprotocol/
 inspector 2.12.0, pinned in tests/official/package.json), judged by `mcpspec run
---client` over stdio. Its verdicts must equal tests/snapshots/client-inspector.tsv
-(MCPSPEC_UPDATE_SNAPSHOTS=1 to accept a change); every FAIL there is accounted for in
-tests/clients/README.md.
+--client` over stdio ({server}) and Streamable HTTP ({url}, its `--transport http`), side
+by side. Its verdicts must equal tests/snapshots/client-inspector.tsv and
+client-inspector-http.tsv (MCPSPEC_UPDATE_SNAPSHOTS=1 to accept a change); every FAIL
+there is accounted for in tests/clients/README.md.
 
 The Inspector needs Node.js 22.19 or later; the machine's node is 20, so it runs on the
 Node.js 22 that scripts/official-suite installs beside it into .cache/official (the test
@@ -11,6 +12,7 @@ runs that script, which installs only when the lock changed; scripts/test starts
 early, beside the build). What the Inspector does when started: `--cli --method
 tools/list`, that is connect, list the tools, print them and exit, as a user's one-shot
 command would. Without npm, exit 77 (skipped); a failed install fails the test."""
+import concurrent.futures
 import json
 import os
 import shutil
@@ -22,7 +24,9 @@ import unittest
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import MCPSPEC, ROOT  # noqa: E402
 
-SNAPSHOT = os.path.join(ROOT, "tests", "snapshots", "client-inspector.tsv")
+SNAPSHOT = os.path.join(ROOT, "tests", "snapshots", "client-inspector%s.tsv")
+# Where the Inspector's target goes, per transport.
+TARGETS = {"stdio": "{server}", "http": "{url} --transport http"}
 UPDATE = os.environ.get("MCPSPEC_UPDATE_SNAPSHOTS") == "1"
 INSPECTOR = os.path.join("node_modules", "@modelcontextprotocol", "inspector", "clients",
                          "launcher", "build", "index.js")
@@ -38,30 +42,41 @@ def install():
 
 
 class InspectorClientTest(unittest.TestCase):
-    def test_inspector_cli(self):
+    def verdicts(self, transport):
+        """The Inspector under mcpspec run --client over one transport: its verdict lines."""
         folder = install()
         node = os.path.join(folder, "node_modules", ".bin", "node")
-        client = "%s %s --cli --method tools/list {server}" % (node, os.path.join(folder,
-                                                                                   INSPECTOR))
+        client = "%s %s --cli %s --method tools/list" % (node, os.path.join(folder, INSPECTOR),
+                                                        TARGETS[transport])
         with tempfile.TemporaryDirectory() as out:
             r = subprocess.run([MCPSPEC, "run", "--client", client, "--quiet", "--out", out],
                                capture_output=True, text=True, timeout=300)
             self.assertIn(r.returncode, (0, 1), r.stderr)
             with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
                 report = json.load(f)
-        # The Inspector asked for the newest handshake revision and got through the
-        # handshake: the cases judged something (no ERROR for want of a connection).
+        # The Inspector got through the handshake on the newest handshake revision: the cases
+        # judged something (no ERROR for want of a connection).
         self.assertTrue(report["cases"])
         self.assertEqual([c["id"] for c in report["cases"] if c["verdict"] == "ERROR"], [])
-        got = sorted("%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"])
-                     for c in report["cases"])
-        text = ("# revision\tcase\tverdict (tests/e2e/test_client_inspector.py, "
-                "MCP Inspector 2.12.0 --cli)\n" + "\n".join(got) + "\n")
-        if UPDATE:
-            with open(SNAPSHOT, "w", encoding="utf-8") as f:
-                f.write(text)
-        with open(SNAPSHOT, encoding="utf-8") as f:
-            self.assertEqual(f.read(), text)
+        self.assertEqual(report["transport"], "stdio" if transport == "stdio" else
+                         "streamable-http")
+        return sorted("%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"])
+                      for c in report["cases"])
+
+    def test_inspector_cli(self):
+        install()  # once, before the two runs side by side
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            runs = dict(zip(TARGETS, pool.map(self.verdicts, TARGETS)))
+        for transport, got in runs.items():
+            with self.subTest(transport=transport):
+                path = SNAPSHOT % ("" if transport == "stdio" else "-http")
+                text = ("# revision\tcase\tverdict (tests/e2e/test_client_inspector.py, "
+                        "MCP Inspector 2.12.0 --cli, %s)\n" % transport + "\n".join(got) + "\n")
+                if UPDATE:
+                    with open(path, "w", encoding="utf-8") as f:
+                        f.write(text)
+                with open(path, encoding="utf-8") as f:
+                    self.assertEqual(f.read(), text)
 
 
 if __name__ == "__main__":
