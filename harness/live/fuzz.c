@@ -32,7 +32,7 @@ typedef struct run {
     mcps_live_runner runner;
     mcps_live_finding findings[MCPS_LIVE_MAX_FINDINGS];
     size_t nfindings, executions, sequences;
-    unsigned per_oracle[MCPS_LIVE_CONTRACT + 1];
+    unsigned per_oracle[MCPS_LIVE_ORACLES];
     int64_t t0_ms, last_progress_ms, minimize_ms;
     char findings_dir[1024];
     char error[300];
@@ -89,7 +89,12 @@ static void record(run *r, mcps_live_seq *q, const mcps_live_outcome *out, uint6
 {
     const mcps_live_options *o = r->o;
     mcps_live_finding *f = &r->findings[r->nfindings];
-    *f = (mcps_live_finding){.outcome = *out, .seed = o->seed, .sequence = n, .original = q->n};
+    *f = (mcps_live_finding){.outcome = *out,
+                             .seed = o->seed,
+                             .sequence = n,
+                             .original = q->n,
+                             .found_executions = r->executions,
+                             .found_seconds = elapsed(r)};
     snprintf(f->name, sizeof f->name, "%s-%u", mcps_live_oracle_name(out->oracle),
              ++r->per_oracle[out->oracle]);
     int64_t until = o->seconds > 0 ? r->t0_ms + (int64_t)(o->seconds * 1000) : 0;
@@ -160,7 +165,8 @@ static int finish(run *r, int code)
                            .minimize_seconds = (double)r->minimize_ms / 1000.0,
                            .exit_code = code,
                            .findings = r->findings,
-                           .nfindings = r->nfindings};
+                           .nfindings = r->nfindings,
+                           .growth = o->target.growth ? &r->runner.growth : NULL};
     char err[300];
     if (!mcps_live_report_write(&s, o->out_dir, err, sizeof err)) {
         fprintf(stderr, "mcpspec fuzz: %s\n", err);

@@ -1,12 +1,15 @@
 /*
  * minimize.c - reproduce, then ddmin (ddmin.c) with a fresh process per
- * candidate (exec.c).
+ * candidate (exec.c). A growth finding's candidates are each played over the
+ * growth window (mcps_live_exec_growth): fewer inputs, more repetitions, so
+ * ddmin keeps the one input that leaks.
  */
 #include "live/minimize.h"
 
 #include "base/clock.h"
 #include "live/ddmin.h"
 #include "live/exec.h"
+#include "live/growth.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +28,13 @@ static bool same_failure(trial *tr, const mcps_live_seq *q)
     char err[200];
     if (tr->until_ms && mcps_clock_ms() >= tr->until_ms)
         return false;
-    if (!mcps_live_exec(tr->t, q, &out, err, sizeof err) || out.oracle == MCPS_LIVE_NONE ||
-        strcmp(out.signature, tr->signature) != 0)
+    size_t reps;
+    mcps_live_target t = *tr->t;
+    t.growth = mcps_live_growth_watch(tr->signature);
+    bool ran = strncmp(tr->signature, "growth ", 7) == 0
+                   ? mcps_live_exec_growth(&t, q, &out, &reps, err, sizeof err)
+                   : mcps_live_exec(tr->t, q, &out, err, sizeof err);
+    if (!ran || out.oracle == MCPS_LIVE_NONE || strcmp(out.signature, tr->signature) != 0)
         return false;
     tr->last = out;
     return true;

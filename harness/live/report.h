@@ -8,6 +8,7 @@
 #define MCPS_LIVE_REPORT_H
 
 #include "live/finding.h"
+#include "live/growth.h"
 
 typedef struct mcps_live_summary {
     const char *command, *revision, *error; /* error: why the run could not be done */
@@ -17,6 +18,7 @@ typedef struct mcps_live_summary {
     int exit_code;
     const mcps_live_finding *findings;
     size_t nfindings;
+    const mcps_live_growth *growth; /* the growth oracle's samples; NULL: it was off */
 } mcps_live_summary;
 
 /* Write dir/report.json and dir/report.sarif (each atomically); false with err. */

@@ -7,8 +7,9 @@ is found in the second sequence (96 executions, 0.3 s on a release build),
 fuzz-hang in the tenth (about 11 s with its minimization, each hanging
 candidate costing the 0.5 s ping deadline and a shutdown), fuzz-asan-overflow
 in the fourth (it is invisible to a release build of refserver: that case runs under
-the sanitize preset only). The runs allow 30 s and stop at the first finding
-(--max-findings 1).
+the sanitize preset only), fuzz-fd-leak by the growth oracle in the 18th (about
+530 executions, 0.2 s), fuzz-leak in the 769th (25,000 executions, 3 to 5 s).
+The runs allow 30 s and stop at the first finding (--max-findings 1).
 Each finding is minimized to the few messages that matter, `mcpspec replay`
 reproduces it against the faulty server (exit 1) and not against the clean one
 (exit 0). The same seed gives the same findings; a hostile target ends the run in
@@ -113,6 +114,41 @@ class FuzzLiveTest(unittest.TestCase):
             self.skipTest("refserver is not an ASan build (the sanitize preset runs this)")
         f, _ = self.assert_found("fuzz-asan-overflow", "sanitizer", 1)
         self.assertIn("AddressSanitizer", f["evidence"])
+
+    def test_finds_leaks_and_clean_does_not_grow(self):
+        """The growth oracle (harness/live/growth.h) finds the descriptor and the memory leak,
+        each minimized to one input that replay plays over the growth window; the clean
+        refserver, fuzzed as long with the same seed, gives no growth finding and stays far
+        below both thresholds. Under ASan (whose quarantine holds freed memory) descriptors
+        only, and the memory leak is left to the release run (25 000 executions at ASan's
+        speed would take a minute)."""
+        watch = ["--growth", "fds"] if SANITIZED else []
+        f, path = self.assert_found("fuzz-fd-leak", "growth", 1, *watch)
+        self.assertIn("descriptors", f["evidence"])
+        with open(path, encoding="utf-8") as fh:
+            self.assertIn("resources/list", fh.read())
+        if SANITIZED:
+            r, report, _, _ = self.fuzz("clean-growth", REFSERVER, "--seed", "1", "--runs",
+                                        str(f["found_after_executions"] * 2), "--growth", "fds",
+                                        "--hang-timeout", GENEROUS)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(report["growth"]["max_fds"], 0, report["growth"])
+            return
+        f, path = self.assert_found("fuzz-leak", "growth", 1)
+        self.assertIn("resident memory", f["evidence"])
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        self.assertIn("tools/list", text)
+        self.assertIn("# growth: replay plays these inputs", text)
+        runs = str(f["found_after_executions"])
+        r, report, _, _ = self.fuzz("clean-growth", REFSERVER, "--seed", "1", "--runs", runs,
+                                    "--hang-timeout", GENEROUS)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([f for f in report["findings"] if f["oracle"] == "growth"], [])
+        g = report["growth"]
+        self.assertGreater(g["samples"], 10)
+        self.assertEqual(g["max_fds"], 0, g)
+        self.assertLess(g["max_rss_kib"], g["threshold_rss_kib"] // 4, g)
 
     def test_clean_refserver_gives_no_finding(self):
         runs = "300" if SANITIZED else "3000"

@@ -139,13 +139,12 @@ static void test_finding_raw_lines_round_trip(void **state)
     char err[300];
     assert_true(mcps_live_finding_write(&f, dir, &meta, err, sizeof err));
     mcps_live_seq back = {0};
-    mcps_live_oracle oracle;
-    char revision[32] = "";
-    assert_true(
-        mcps_live_finding_read(f.path, &back, &oracle, revision, sizeof revision, err, sizeof err));
+    mcps_live_finding_head head;
+    assert_true(mcps_live_finding_read(f.path, &back, &head, err, sizeof err));
     assert_true(same_seq(&f.inputs, &back));
-    assert_int_equal(oracle, MCPS_LIVE_CRASH);
-    assert_string_equal(revision, "2025-06-18");
+    assert_int_equal(head.oracle, MCPS_LIVE_CRASH);
+    assert_string_equal(head.revision, "2025-06-18");
+    assert_string_equal(head.signature, f.outcome.signature);
     unlink(f.path);
     rmdir(dir);
     mcps_live_seq_free(&back);
