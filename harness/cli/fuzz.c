@@ -28,7 +28,7 @@ typedef struct fuzz_options {
     const char *env[MAX_ENV + 1];
     size_t nenv;
     double seconds, hang, probe;
-    size_t runs, max_len, minimize_runs, max_findings;
+    size_t runs, max_len, minimize_runs, max_findings, jobs;
     uint64_t seed;
     bool quiet, replay, time_given, afl;
     mcps_live_watch growth;
@@ -57,6 +57,8 @@ static int usage(const fuzz_options *o, const char *why)
             "  --time S             stop after S seconds (default 60 without --runs)\n"
             "  --runs N             stop after N executions (one per input)\n"
             "  --seed N             the run's seed (default 1): same seed, same inputs\n"
+            "  --jobs N             N target instances at once (default 1, at most 16); with\n"
+            "                       --runs, the same seed and N give the same findings\n"
             "  --out DIR            report.json, report.sarif, findings/ (default reports/fuzz)\n"
             "  --max-len N          inputs per sequence, at most (default 64)\n"
             "  --minimize-runs N    executions ddmin may spend per finding (default 200)\n"
@@ -104,6 +106,8 @@ static int parse_value(mcps_args *a, fuzz_options *o)
         o->seed = n;
     } else if (mcps_args_option(a, "--max-len")) {
         ok = count_value(a->value, &o->max_len) && o->max_len > 0 && o->max_len <= 1000;
+    } else if (!o->replay && mcps_args_option(a, "--jobs")) {
+        ok = count_value(a->value, &o->jobs) && o->jobs > 0 && o->jobs <= MCPS_LIVE_MAX_JOBS;
     } else if (mcps_args_option(a, "--max-findings")) {
         ok = count_value(a->value, &o->max_findings) && o->max_findings > 0;
     } else if (mcps_args_option(a, "--minimize-runs")) {
@@ -249,6 +253,7 @@ static int execute(fuzz_options *o, char **argv, const cJSON *calls)
             .max_len = o->max_len,
             .minimize_runs = o->minimize_runs,
             .max_findings = o->max_findings,
+            .jobs = o->jobs,
             .progress = o->quiet ? NULL : stderr,
             .tty = !o->quiet && isatty(STDERR_FILENO),
         };
@@ -271,6 +276,8 @@ static int check(fuzz_options *o)
         return usage(o, "--server (or a --config naming a server) is required");
     if (o->replay && !o->file)
         return usage(o, "the finding FILE is required");
+    if (o->afl && o->jobs > 1)
+        return usage(o, "--jobs is for the black-box mode (afl-fuzz runs one instance)");
     if (o->revision && mcps_rev_parse(o->revision) == MCPS_REV_NONE)
         return usage(o, "unknown --revision");
     if (o->revision && !mcps_rev_is_handshake(mcps_rev_parse(o->revision))) {
@@ -292,6 +299,7 @@ static int main_of(int argc, char **argv, bool replay)
                       .minimize_runs = 200,
                       .seed = 1,
                       .growth = MCPS_LIVE_WATCH_ALL,
+                      .jobs = 1,
                       .replay = replay};
     command_line(&o, argc, argv);
     mcps_args a;

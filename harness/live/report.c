@@ -79,8 +79,11 @@ static cJSON *report_json(const mcps_live_summary *s, const char *dir)
     cJSON_AddNumberToObject(j, "minimize_seconds", s->minimize_seconds);
     cJSON_AddNumberToObject(j, "exec_per_second",
                             s->seconds > 0 ? (double)s->executions / s->seconds : 0);
-    /* The fuzzing rate proper: minimizing runs fresh processes, and only finds cost it. */
-    double fuzzing = s->seconds - s->minimize_seconds;
+    /* The fuzzing rate proper: minimizing runs fresh processes, and only finds cost it. With
+     * several jobs, minimize_seconds is job-seconds: the wall time it took is about a share. */
+    size_t jobs = s->jobs ? s->jobs : 1;
+    cJSON_AddNumberToObject(j, "jobs", (double)jobs);
+    double fuzzing = s->seconds - s->minimize_seconds / (double)jobs;
     cJSON_AddNumberToObject(j, "fuzz_exec_per_second",
                             fuzzing > 0 ? (double)s->executions / fuzzing : 0);
     cJSON_AddNumberToObject(j, "exit_code", s->exit_code);

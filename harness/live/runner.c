@@ -13,7 +13,7 @@
 
 void mcps_live_runner_init(mcps_live_runner *r, const mcps_live_target *t)
 {
-    *r = (mcps_live_runner){.t = t};
+    *r = (mcps_live_runner){.t = t, .max_bytes = MCPS_LIVE_HISTORY_BYTES};
 }
 
 static void stop(mcps_live_runner *r)
@@ -48,7 +48,7 @@ bool mcps_live_runner_exec(mcps_live_runner *r, const mcps_live_seq *q, mcps_liv
     /* A malformed response leaves the process as it was: only a dead or stuck one is replaced. */
     bool broken = out->oracle != MCPS_LIVE_NONE && out->oracle != MCPS_LIVE_CONTRACT;
     if (broken || r->s->exited || r->s->gone || r->s->cut ||
-        r->history.n >= MCPS_LIVE_HISTORY_INPUTS || r->history_bytes >= MCPS_LIVE_HISTORY_BYTES)
+        r->history.n >= MCPS_LIVE_HISTORY_INPUTS || r->history_bytes >= r->max_bytes)
         stop(r);
     return true;
 }

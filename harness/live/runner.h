@@ -22,6 +22,7 @@ typedef struct mcps_live_runner {
     mcps_live_outcome out;
     mcps_live_seq history; /* every input sent to the running process */
     size_t history_bytes;
+    size_t max_bytes;        /* history bytes per process (init: MCPS_LIVE_HISTORY_BYTES) */
     size_t processes;        /* started so far */
     mcps_live_growth growth; /* samples of the running process (when t->growth) */
 } mcps_live_runner;

@@ -176,6 +176,33 @@ class FuzzLiveTest(unittest.TestCase):
                            inputs, report["executions"], report["sequences"]))
         self.assertEqual(shapes[0], shapes[1])
 
+    def test_jobs_find_the_sequence_crash_once(self):
+        """--jobs 2: two refserver processes fuzzed at once, sequences split between them by
+        number; the crash both can find is listed once (the earliest sequence's), and the
+        same seed gives the same findings, names and files."""
+        server = REFSERVER + " --fault fuzz-sequence-crash"
+        runs = "300" if SANITIZED else "1500"
+        shapes = []
+        for i in range(2):
+            r, report, out, _ = self.fuzz("jobs-%d" % i, server, "--jobs", "2", "--seed", "1",
+                                          "--runs", runs, "--hang-timeout", GENEROUS)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(report["jobs"], 2)
+            self.assertEqual(report["executions"], int(runs))
+            crashes = [f for f in report["findings"] if f["signature"] == "crash signal 6"]
+            self.assertEqual(len(crashes), 1, report["findings"])
+            self.assertEqual(sorted(os.listdir(os.path.join(out, "findings"))),
+                             sorted(os.path.basename(f["file"]) for f in report["findings"]))
+            inputs = []
+            for f in report["findings"]:
+                with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
+                    inputs.append([l for l in fh if l.startswith("--> raw ")])
+            shapes.append(([(f["name"], f["signature"], f["sequence"])
+                            for f in report["findings"]], inputs))
+        self.assertEqual(shapes[0], shapes[1])
+        self.assertEqual(self.replay(os.path.join(out, crashes[0]["file"]), server,
+                                     GENEROUS).returncode, 1)
+
     def test_hostile_target_ends_in_time_and_leaves_nothing(self):
         fixture = os.path.join(HOSTILE, "stops-reading")
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
