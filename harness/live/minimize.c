@@ -1,8 +1,8 @@
 /*
- * minimize.c - reproduce, then ddmin (ddmin.c) with a fresh process per
- * candidate (exec.c). A growth finding's candidates are each played over the
- * growth window (mcps_live_exec_growth): fewer inputs, more repetitions, so
- * ddmin keeps the one input that leaks.
+ * minimize.c - reproduce, then ddmin (ddmin.c) and value shrinking
+ * (shrink.c) with a fresh process per candidate (exec.c). A growth finding's candidates are each
+ * played over the growth window (mcps_live_exec_growth): fewer inputs, more repetitions, so ddmin
+ * keeps the one input that leaks.
  */
 #include "live/minimize.h"
 
@@ -10,9 +10,14 @@
 #include "live/ddmin.h"
 #include "live/exec.h"
 #include "live/growth.h"
+#include "live/shrink.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Shrinking's share of the budget at most: each test is a fresh process (a hang's costs the ping
+ * deadline), and a few dozen take the padding out of a message or two. */
+#define SHRINK_TESTS 40
 
 typedef struct trial {
     const mcps_live_target *t;
@@ -51,6 +56,11 @@ static bool test_subset(void *ctx, const bool *keep, size_t n)
     return failed;
 }
 
+static bool still_fails(void *ctx, const mcps_live_seq *q)
+{
+    return same_failure(ctx, q);
+}
+
 static void copy(const mcps_live_seq *q, size_t n, mcps_live_seq *out)
 {
     *out = (mcps_live_seq){0};
@@ -86,8 +96,11 @@ bool mcps_live_minimize(const mcps_live_target *t, const mcps_live_seq *q,
         keep[i] = true;
     tr.base = &cut;
     tr.until_ms = until_ms;
-    mcps_live_ddmin(keep, cut.n, test_subset, &tr, budget);
+    size_t used = mcps_live_ddmin(keep, cut.n, test_subset, &tr, budget);
     mcps_live_seq_subset(&cut, keep, out);
+    if (budget > used)
+        mcps_live_shrink(out, still_fails, &tr,
+                         budget - used < SHRINK_TESTS ? budget - used : SHRINK_TESTS);
     *final = tr.last;
     free(keep);
     mcps_live_seq_free(&cut);
