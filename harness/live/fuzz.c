@@ -4,8 +4,11 @@
  * which is replaced at points that depend only on what happened, so the same
  * seed and target give the same inputs and the same findings; --runs counts
  * executions (one per input), so a run bounded by it is the same every time.
- * A new signature is minimized (minimize.c) and written at once; the report
- * is rewritten at the end, whatever happened.
+ * With --jobs N, N threads each own a runner and take every Nth sequence;
+ * what they share (the findings, the counters, the output) is behind one
+ * lock. A new signature is minimized (minimize.c) and written at once, under
+ * a provisional name; the names settle in sequence order and the report is
+ * written at the end, whatever happened.
  */
 #include "live/fuzz.h"
 
