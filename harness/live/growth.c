@@ -47,6 +47,11 @@ bool mcps_live_usage_read(int pid, mcps_live_usage *u)
     return u->rss_kib >= 0 && u->fds >= 0;
 }
 
+long mcps_live_growth_rss_threshold(long base_kib)
+{
+    return base_kib / 2 > MCPS_LIVE_GROWTH_RSS_KIB ? base_kib / 2 : MCPS_LIVE_GROWTH_RSS_KIB;
+}
+
 void mcps_live_growth_start(mcps_live_growth *g, int pid, mcps_live_watch watch)
 {
     g->pid = pid;
@@ -78,7 +83,7 @@ void mcps_live_growth_check(mcps_live_growth *g, size_t at, mcps_live_judge *j)
     /* Descriptors first: a count is exact, where memory is an allocator's estimate. */
     if (fds >= MCPS_LIVE_GROWTH_FDS)
         mcps_live_judge_growth(j, "fds", at, g->base.fds, now.fds, g->inputs);
-    else if (g->rss && rss >= MCPS_LIVE_GROWTH_RSS_KIB)
+    else if (g->rss && rss >= mcps_live_growth_rss_threshold(g->base.rss_kib))
         mcps_live_judge_growth(j, "rss", at, g->base.rss_kib, now.rss_kib, g->inputs);
 }
 

@@ -61,6 +61,7 @@ static void growth_json(cJSON *j, const mcps_live_growth *g)
     cJSON_AddNumberToObject(o, "samples", (double)g->samples);
     cJSON_AddNumberToObject(o, "max_rss_kib", (double)g->peak_rss_kib);
     cJSON_AddNumberToObject(o, "max_fds", (double)g->peak_fds);
+    /* The least of it: a target of more than 8 MiB has half its baseline as its threshold. */
     cJSON_AddNumberToObject(o, "threshold_rss_kib", MCPS_LIVE_GROWTH_RSS_KIB);
     cJSON_AddNumberToObject(o, "threshold_fds", MCPS_LIVE_GROWTH_FDS);
 }
