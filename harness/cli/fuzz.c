@@ -28,9 +28,10 @@ typedef struct fuzz_options {
     const char *env[MAX_ENV + 1];
     size_t nenv;
     double seconds, hang, probe;
-    size_t runs, max_len, minimize_runs, max_findings;
+    size_t runs, max_len, minimize_runs, max_findings, jobs;
     uint64_t seed;
     bool quiet, replay, time_given, afl;
+    mcps_live_watch growth;
     mcps_target_file target_file;
     char command[2048];
 } fuzz_options;
@@ -50,14 +51,20 @@ static int usage(const fuzz_options *o, const char *why)
             "usage: mcpspec fuzz --server CMD [options]\n\n"
             "Fuzzes a live MCP server over stdio: a valid session prefix, then mutated\n"
             "requests and notifications built from its own lists; crashes, hangs, sanitizer\n"
-            "reports and malformed responses are minimized and written to DIR/findings/.\n"
+            "reports, malformed responses and resource growth are minimized and written to\n"
+            "DIR/findings/.\n"
             "Exit 0: nothing found; 1: found; 3: the run could not be done.\n\n"
             "  --time S             stop after S seconds (default 60 without --runs)\n"
             "  --runs N             stop after N executions (one per input)\n"
             "  --seed N             the run's seed (default 1): same seed, same inputs\n"
+            "  --jobs N             N target instances at once (default 1, at most 16); with\n"
+            "                       --runs, the same seed and N give the same findings\n"
             "  --out DIR            report.json, report.sarif, findings/ (default reports/fuzz)\n"
             "  --max-len N          inputs per sequence, at most (default 64)\n"
             "  --minimize-runs N    executions ddmin may spend per finding (default 200)\n"
+            "  --growth on|fds|off  the resource-growth oracle: the target's memory and\n"
+            "                       descriptors over a window (default on; fds: descriptors\n"
+            "                       only, for an ASan build, whose quarantine holds memory)\n"
             "  --quiet              no progress line\n"
             "  --afl                coverage-guided: afl-fuzz runs CMD (built with\n"
             "                       afl-clang-fast, scripts/afl-build) on session files\n");
@@ -99,6 +106,8 @@ static int parse_value(mcps_args *a, fuzz_options *o)
         o->seed = n;
     } else if (mcps_args_option(a, "--max-len")) {
         ok = count_value(a->value, &o->max_len) && o->max_len > 0 && o->max_len <= 1000;
+    } else if (!o->replay && mcps_args_option(a, "--jobs")) {
+        ok = count_value(a->value, &o->jobs) && o->jobs > 0 && o->jobs <= MCPS_LIVE_MAX_JOBS;
     } else if (mcps_args_option(a, "--max-findings")) {
         ok = count_value(a->value, &o->max_findings) && o->max_findings > 0;
     } else if (mcps_args_option(a, "--minimize-runs")) {
@@ -107,6 +116,12 @@ static int parse_value(mcps_args *a, fuzz_options *o)
         ok = mcps_args_seconds(a->value, &o->hang) && o->hang > 0;
     } else if (mcps_args_option(a, "--probe-timeout")) {
         ok = mcps_args_seconds(a->value, &o->probe) && o->probe > 0;
+    } else if (!o->replay && mcps_args_option(a, "--growth")) {
+        ok = strcmp(a->value, "on") == 0 || strcmp(a->value, "off") == 0 ||
+             strcmp(a->value, "fds") == 0;
+        o->growth = strcmp(a->value, "off") == 0   ? MCPS_LIVE_WATCH_NONE
+                    : strcmp(a->value, "fds") == 0 ? MCPS_LIVE_WATCH_FDS
+                                                   : MCPS_LIVE_WATCH_ALL;
     } else {
         return -2; /* not one of these */
     }
@@ -211,6 +226,7 @@ static int execute(fuzz_options *o, char **argv, const cJSON *calls)
         .revision = o->revision,
         .start_timeout = o->probe,
         .hang_timeout = o->hang,
+        .growth = o->growth, /* replay: what the finding's signature says */
     };
     mcps_guard guard;
     bool guarded = mcps_cli_guard_start(&guard, o->replay ? "replay" : "fuzz", 0);
@@ -237,6 +253,7 @@ static int execute(fuzz_options *o, char **argv, const cJSON *calls)
             .max_len = o->max_len,
             .minimize_runs = o->minimize_runs,
             .max_findings = o->max_findings,
+            .jobs = o->jobs,
             .progress = o->quiet ? NULL : stderr,
             .tty = !o->quiet && isatty(STDERR_FILENO),
         };
@@ -259,6 +276,8 @@ static int check(fuzz_options *o)
         return usage(o, "--server (or a --config naming a server) is required");
     if (o->replay && !o->file)
         return usage(o, "the finding FILE is required");
+    if (o->afl && o->jobs > 1)
+        return usage(o, "--jobs is for the black-box mode (afl-fuzz runs one instance)");
     if (o->revision && mcps_rev_parse(o->revision) == MCPS_REV_NONE)
         return usage(o, "unknown --revision");
     if (o->revision && !mcps_rev_is_handshake(mcps_rev_parse(o->revision))) {
@@ -279,6 +298,8 @@ static int main_of(int argc, char **argv, bool replay)
                       .max_len = 64,
                       .minimize_runs = 200,
                       .seed = 1,
+                      .growth = MCPS_LIVE_WATCH_ALL,
+                      .jobs = 1,
                       .replay = replay};
     command_line(&o, argc, argv);
     mcps_args a;

@@ -20,7 +20,7 @@ typedef struct mcps_live_afl_found {
     size_t skipped;    /* AFL inputs left unimported: the import's deadline had passed */
     int64_t until_ms;  /* the import's deadline (mcps_clock_ms()); 0: none */
     double first_ms;   /* time: of the earliest crash or hang AFL saved; -1: none */
-    unsigned per_oracle[MCPS_LIVE_CONTRACT + 2];
+    unsigned per_oracle[MCPS_LIVE_ORACLES];
 } mcps_live_afl_found;
 
 /* The line inputs of an AFL session file, without its initialize prefix. */

@@ -8,6 +8,7 @@
 
 #include "base/clock.h"
 #include "codec/json.h"
+#include "live/growth.h"
 #include "live/oracle.h"
 
 #include <stdio.h>
@@ -161,6 +162,72 @@ bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live
     if (!s)
         return false;
     mcps_live_play(s, t, q, 0, &j);
+    mcps_live_judge_done(&j);
+    mcps_session_free(s);
+    return true;
+}
+
+void mcps_live_next_batch(mcps_session *s, mcps_live_judge *j)
+{
+    mcps_wire_log log;
+    mcps_session_take_log(s, &log);
+    for (size_t i = 0; i < log.nentries; i++)
+        free(log.entries[i].bytes);
+    free(log.entries);
+    for (size_t i = 0; i < log.nnotes; i++) {
+        free(log.notes[i].reqs);
+        free(log.notes[i].message);
+    }
+    free(log.notes);
+    mcps_session_begin_case(s, 0, mcps_live_judge_finding, j);
+}
+
+bool mcps_live_alive(const mcps_session *s, const mcps_live_judge *j)
+{
+    return !s->exited && !s->gone && !s->cut && !j->hung && !j->exited && !j->sanitizer;
+}
+
+/* The warm-up pass, the baseline, then the blocks, each sampled; stops at a finding. */
+static size_t play_growth(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                          mcps_live_judge *j)
+{
+    mcps_live_growth g = {0};
+    mcps_live_growth_start(&g, mcps_stdio_pid(s->t), t->growth);
+    size_t per_block, blocks = mcps_live_growth_plan(q, &per_block), last = q->n - 1;
+    mcps_live_seq block = {0};
+    for (size_t k = 0; k < per_block; k++)
+        for (size_t i = 0; i < q->n; i++)
+            mcps_live_seq_push(&block, q->items[i].bytes, q->items[i].len);
+    mcps_live_play(s, t, q, 0, j);
+    mcps_live_next_batch(s, j);
+    mcps_live_growth_base(&g);
+    size_t played = 1, sent = q->n;
+    for (size_t b = 0; b < blocks && !j->growth && mcps_live_alive(s, j); b++) {
+        mcps_live_play(s, t, &block, sent, j);
+        mcps_live_next_batch(s, j);
+        played += per_block;
+        sent += block.n;
+        g.inputs += block.n;
+        if (mcps_live_alive(s, j))
+            mcps_live_growth_check(&g, last, j);
+    }
+    mcps_live_seq_free(&block);
+    return played;
+}
+
+bool mcps_live_exec_growth(const mcps_live_target *t, const mcps_live_seq *q,
+                           mcps_live_outcome *out, size_t *reps, char *err, size_t errlen)
+{
+    mcps_live_judge j;
+    mcps_live_judge_init(&j, out);
+    *reps = 0;
+    mcps_session *s = q->n ? mcps_live_start(t, mcps_live_judge_finding, &j, err, errlen) : NULL;
+    if (!s) {
+        if (!q->n)
+            snprintf(err, errlen, "no inputs to play");
+        return false;
+    }
+    *reps = play_growth(s, t, q, &j);
     mcps_live_judge_done(&j);
     mcps_session_free(s);
     return true;

@@ -26,6 +26,20 @@ const cJSON *mcps_live_await(mcps_session *s, const char *id, int64_t deadline_m
 bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live_outcome *out,
                     char *err, size_t errlen);
 
+/* Run q on a fresh process for the growth oracle (growth.h): played once to warm up, then
+ * again until about MCPS_LIVE_GROWTH_WINDOW inputs are measured (mcps_live_growth_reps
+ * times at most; *reps says how many), sampled every MCPS_LIVE_GROWTH_EVERY inputs, and
+ * stopped at the sample that passes a threshold. The other oracles judge it too. */
+bool mcps_live_exec_growth(const mcps_live_target *t, const mcps_live_seq *q,
+                           mcps_live_outcome *out, size_t *reps, char *err, size_t errlen);
+
+/* After a batch was judged: drop the wire log and empty the inbox, so a process that lives
+ * for many batches holds one batch's worth at most. */
+void mcps_live_next_batch(mcps_session *s, mcps_live_judge *j);
+
+/* Whether the process can take more input: not gone, cut, stuck or reported on. */
+bool mcps_live_alive(const mcps_session *s, const mcps_live_judge *j);
+
 /* Send q on a running session (inputs numbered from first, each followed by its ping), await
  * the pings and tell j what happened (an exit, a hang, stderr). */
 void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,

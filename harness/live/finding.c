@@ -7,6 +7,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/hex.h"
+#include "live/growth.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,6 +47,12 @@ static void header(mcps_buf *b, const mcps_live_finding *f, const mcps_live_find
                                   : "; not reproduced on a fresh process, or no time left to try");
     if (o->reqs[0])
         mcps_buf_printf(b, "# observer: %s\n", o->reqs);
+    if (o->oracle == MCPS_LIVE_GROWTH)
+        mcps_buf_printf(b,
+                        "# growth: replay plays these inputs %zu times on a fresh process (the "
+                        "first\n# pass warms up, the growth is measured over the others); as a "
+                        "suite case\n# they run once, which shows no growth.\n",
+                        mcps_live_growth_reps(&f->inputs));
     mcps_buf_puts(b, "# Replay: mcpspec replay FILE --server CMD (exit 1: it reproduces).\n"
                      "# To keep it as a regression case, move it into a suites folder and add a\n"
                      "# proven-by line (suites/README.md).\n");
@@ -126,14 +133,15 @@ static void header_value(const char *line, const char *key, char *out, size_t n)
 }
 
 /* One line of a finding file into the results. */
-static bool read_line(char *line, mcps_live_seq *inputs, char *oracle, size_t olen, char *revision,
-                      size_t revlen)
+static bool read_line(char *line, mcps_live_seq *inputs, char *oracle, size_t olen,
+                      mcps_live_finding_head *head)
 {
     size_t len = strlen(line);
     while (len && (line[len - 1] == '\r' || line[len - 1] == ' '))
         line[--len] = '\0';
     header_value(line, "# oracle: ", oracle, olen);
-    header_value(line, "# revision: ", revision, revlen);
+    header_value(line, "# revision: ", head->revision, sizeof head->revision);
+    header_value(line, "# signature: ", head->signature, sizeof head->signature);
     if (strncmp(line, "--> raw", 7) != 0)
         return true;
     const char *text = line + 7;
@@ -146,9 +154,10 @@ static bool read_line(char *line, mcps_live_seq *inputs, char *oracle, size_t ol
     return ok;
 }
 
-bool mcps_live_finding_read(const char *path, mcps_live_seq *inputs, mcps_live_oracle *oracle,
-                            char *revision, size_t revlen, char *err, size_t errlen)
+bool mcps_live_finding_read(const char *path, mcps_live_seq *inputs, mcps_live_finding_head *head,
+                            char *err, size_t errlen)
 {
+    *head = (mcps_live_finding_head){.oracle = MCPS_LIVE_NONE};
     mcps_buf file = {0};
     int rc = mcps_file_read(&file, path, MAX_FINDING_FILE);
     if (rc != 0) {
@@ -163,7 +172,7 @@ bool mcps_live_finding_read(const char *path, mcps_live_seq *inputs, mcps_live_o
         char *nl = strchr(p, '\n');
         if (nl)
             *nl = '\0';
-        ok = read_line(p, inputs, oracle_name, sizeof oracle_name, revision, revlen);
+        ok = read_line(p, inputs, oracle_name, sizeof oracle_name, head);
         if (!ok)
             snprintf(err, errlen, "%s:%zu: bad escape in a --> raw line", path, lineno + 1);
         p = nl ? nl + 1 : NULL;
@@ -173,6 +182,6 @@ bool mcps_live_finding_read(const char *path, mcps_live_seq *inputs, mcps_live_o
         snprintf(err, errlen, "%s: no '--> raw' inputs: not a finding file of mcpspec fuzz", path);
         ok = false;
     }
-    *oracle = mcps_live_oracle_parse(oracle_name);
+    head->oracle = mcps_live_oracle_parse(oracle_name);
     return ok;
 }

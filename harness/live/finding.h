@@ -18,6 +18,8 @@ typedef struct mcps_live_finding {
     uint64_t seed, sequence; /* the run's seed and the sequence that found it */
     size_t original;         /* inputs before minimizing */
     bool reproduced;         /* it failed again on a fresh process before minimizing */
+    size_t found_executions; /* the run's executions when it was found (0: not by the loop) */
+    double found_seconds;    /* and the run's time then, minimizing before it included */
     mcps_live_seq inputs;    /* minimized */
 } mcps_live_finding;
 
@@ -30,9 +32,15 @@ typedef struct mcps_live_finding_meta {
 bool mcps_live_finding_write(mcps_live_finding *f, const char *dir,
                              const mcps_live_finding_meta *meta, char *err, size_t errlen);
 
-/* Read a finding file: its inputs, its oracle and its revision (when the header says). False
- * with err ("FILE:LINE: why"). */
-bool mcps_live_finding_read(const char *path, mcps_live_seq *inputs, mcps_live_oracle *oracle,
-                            char *revision, size_t revlen, char *err, size_t errlen);
+/* What a finding file's header says (empty when it does not). */
+typedef struct mcps_live_finding_head {
+    mcps_live_oracle oracle;
+    char revision[32];
+    char signature[200];
+} mcps_live_finding_head;
+
+/* Read a finding file: its inputs and header. False with err ("FILE:LINE: why"). */
+bool mcps_live_finding_read(const char *path, mcps_live_seq *inputs, mcps_live_finding_head *head,
+                            char *err, size_t errlen);
 
 #endif

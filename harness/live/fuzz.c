@@ -4,8 +4,11 @@
  * which is replaced at points that depend only on what happened, so the same
  * seed and target give the same inputs and the same findings; --runs counts
  * executions (one per input), so a run bounded by it is the same every time.
- * A new signature is minimized (minimize.c) and written at once; the report
- * is rewritten at the end, whatever happened.
+ * With --jobs N, N threads each own a runner and take every Nth sequence;
+ * what they share (the findings, the counters, the output) is behind one
+ * lock. A new signature is minimized (minimize.c) and written at once, under
+ * a provisional name; the names settle in sequence order and the report is
+ * written at the end, whatever happened.
  */
 #include "live/fuzz.h"
 
@@ -22,22 +25,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <threads.h>
 #include <unistd.h>
 
 #define START_ATTEMPTS 4
 
-typedef struct run {
-    const mcps_live_options *o;
-    mcps_live_dict dict;
+typedef struct run run;
+
+/* One target instance: job k runs sequences k, k + jobs, k + 2 jobs, ... on its own process,
+ * with its share of --runs, so what it does depends on the seed and k alone. */
+typedef struct job {
+    run *r;
+    size_t k;
+    size_t budget; /* its executions at most (0: --runs not given) */
+    size_t executions, sequences;
+    int64_t minimize_ms;
     mcps_live_runner runner;
+    char error[300];
+} job;
+
+struct run {
+    const mcps_live_options *o;
+    mcps_live_dict dict; /* read-only once the jobs start */
+    mtx_t lock;          /* guards what follows, and the progress output */
     mcps_live_finding findings[MCPS_LIVE_MAX_FINDINGS];
     size_t nfindings, executions, sequences;
-    unsigned per_oracle[MCPS_LIVE_CONTRACT + 1];
-    int64_t t0_ms, last_progress_ms, minimize_ms;
+    unsigned per_oracle[MCPS_LIVE_ORACLES];
+    int64_t t0_ms, last_progress_ms;
     char findings_dir[1024];
     char error[300];
     bool stopped; /* a target process could not be started mid-run: the run was cut short */
-} run;
+    job *jobs;
+    size_t njobs;
+};
 
 /* mkdir -p: --out may name a folder whose parents do not exist yet. */
 static bool make_dir(const char *path)
@@ -56,6 +76,14 @@ static bool make_dir(const char *path)
             return false;
     }
     return mkdir(buf, 0777) == 0 || errno == EEXIST;
+}
+
+static void write_finding(run *r, mcps_live_finding *f)
+{
+    mcps_live_finding_meta meta = {r->o->target.revision, r->o->command};
+    char err[300];
+    if (!mcps_live_finding_write(f, r->findings_dir, &meta, err, sizeof err) && r->o->progress)
+        fprintf(r->o->progress, "%smcpspec fuzz: %s\n", r->o->tty ? "\n" : "", err);
 }
 
 static double elapsed(const run *r)
@@ -77,52 +105,103 @@ static void progress(run *r, bool final)
     fflush(out);
 }
 
-static bool known(const run *r, const char *signature)
+/* The finding with this signature, or -1. */
+static int find(const run *r, const char *signature)
 {
     for (size_t i = 0; i < r->nfindings; i++)
         if (strcmp(r->findings[i].outcome.signature, signature) == 0)
-            return true;
-    return false;
+            return (int)i;
+    return -1;
 }
 
-static void record(run *r, mcps_live_seq *q, const mcps_live_outcome *out, uint64_t n)
+static bool full(const run *r)
 {
+    size_t max = r->o->max_findings ? r->o->max_findings : MCPS_LIVE_MAX_FINDINGS;
+    return r->nfindings >= MCPS_LIVE_MAX_FINDINGS || r->nfindings >= max;
+}
+
+/* Whether sequence n's finding of this signature would be kept (lock held): the one of the
+ * lowest sequence is, so the jobs' timing does not decide which. */
+static bool wanted(const run *r, const char *signature, uint64_t n)
+{
+    int i = find(r, signature);
+    return i >= 0 ? r->findings[i].sequence > n : !full(r);
+}
+
+/* Put f in the table (lock held): a new slot, or the one of a later sequence it replaces. */
+static mcps_live_finding *place(run *r, mcps_live_finding *f)
+{
+    int i = find(r, f->outcome.signature);
+    if (i < 0 && full(r))
+        return NULL;
+    if (i >= 0 && r->findings[i].sequence <= f->sequence)
+        return NULL;
+    if (i >= 0) {
+        unlink(r->findings[i].path);
+        mcps_live_seq_free(&r->findings[i].inputs);
+    }
+    mcps_live_finding *slot = &r->findings[i >= 0 ? (size_t)i : r->nfindings++];
+    *slot = *f;
+    snprintf(slot->name, sizeof slot->name, "%s-%u", mcps_live_oracle_name(f->outcome.oracle),
+             ++r->per_oracle[f->outcome.oracle]);
+    return slot;
+}
+
+static void record(job *jb, mcps_live_seq *q, const mcps_live_outcome *out, uint64_t n)
+{
+    run *r = jb->r;
     const mcps_live_options *o = r->o;
-    mcps_live_finding *f = &r->findings[r->nfindings];
-    *f = (mcps_live_finding){.outcome = *out, .seed = o->seed, .sequence = n, .original = q->n};
-    snprintf(f->name, sizeof f->name, "%s-%u", mcps_live_oracle_name(out->oracle),
-             ++r->per_oracle[out->oracle]);
+    mtx_lock(&r->lock);
+    mcps_live_finding f = {.outcome = *out,
+                           .seed = o->seed,
+                           .sequence = n,
+                           .original = q->n,
+                           .found_executions = r->executions,
+                           .found_seconds = elapsed(r)};
+    bool go = wanted(r, out->signature, n);
+    mtx_unlock(&r->lock);
+    if (!go)
+        return;
     int64_t until = o->seconds > 0 ? r->t0_ms + (int64_t)(o->seconds * 1000) : 0;
     int64_t t0 = mcps_clock_ms();
-    f->reproduced =
-        mcps_live_minimize(&o->target, q, out, o->minimize_runs, until, &f->inputs, &f->outcome);
-    r->minimize_ms += mcps_clock_ms() - t0;
-    mcps_live_finding_meta meta = {o->target.revision, o->command};
-    char err[300];
-    if (!mcps_live_finding_write(f, r->findings_dir, &meta, err, sizeof err) && o->progress)
-        fprintf(o->progress, "%smcpspec fuzz: %s\n", o->tty ? "\n" : "", err);
-    r->nfindings++;
-    if (o->progress)
-        fprintf(o->progress, "%sfuzz: %s: %s (%zu inputs, from %zu) -> %s\n", o->tty ? "\n" : "",
-                f->name, f->outcome.evidence, f->inputs.n, f->original, f->path);
+    f.reproduced =
+        mcps_live_minimize(&o->target, q, out, o->minimize_runs, until, &f.inputs, &f.outcome);
+    jb->minimize_ms += mcps_clock_ms() - t0;
+    mtx_lock(&r->lock);
+    mcps_live_finding *slot = place(r, &f);
+    if (slot) {
+        write_finding(r, slot);
+        if (o->progress)
+            fprintf(o->progress, "%sfuzz: %s: %s (%zu inputs, from %zu) -> %s\n",
+                    o->tty ? "\n" : "", slot->name, slot->outcome.evidence, slot->inputs.n,
+                    slot->original, slot->path);
+    } else {
+        mcps_live_seq_free(&f.inputs);
+    }
+    mtx_unlock(&r->lock);
 }
 
-static bool should_stop(const run *r)
+static bool should_stop(job *jb)
 {
+    run *r = jb->r;
     const mcps_live_options *o = r->o;
-    return (o->runs && r->executions >= o->runs) || (o->seconds > 0 && elapsed(r) >= o->seconds) ||
-           mcps_guard_stopped(o->target.transport.guard) != MCPS_STOP_NONE ||
-           r->nfindings >= MCPS_LIVE_MAX_FINDINGS ||
-           (o->max_findings && r->nfindings >= o->max_findings);
+    if ((o->runs && jb->executions >= jb->budget) || (o->seconds > 0 && elapsed(r) >= o->seconds) ||
+        mcps_guard_stopped(o->target.transport.guard) != MCPS_STOP_NONE)
+        return true;
+    mtx_lock(&r->lock);
+    bool stop = r->stopped || full(r);
+    mtx_unlock(&r->lock);
+    return stop;
 }
 
 /* One sequence: generate, execute, record a new finding. False when the prefix failed. */
-static bool one_sequence(run *r, uint64_t n)
+static bool one_sequence(job *jb, uint64_t n)
 {
+    run *r = jb->r;
     const mcps_live_options *o = r->o;
     mcps_live_seq q = {0};
     mcps_live_gen_seq(&r->dict, mcps_live_rng_derive(o->seed, n), o->max_len, &q);
-    while (o->runs && q.n > o->runs - r->executions) /* exactly --runs executions */
+    while (o->runs && q.n > jb->budget - jb->executions) /* exactly --runs executions */
         free(q.items[--q.n].bytes);
     mcps_live_outcome out;
     /* A prefix that fails may be the machine's load (a start-up past --probe-timeout): a few
@@ -131,36 +210,108 @@ static bool one_sequence(run *r, uint64_t n)
     for (int attempt = 0; attempt < START_ATTEMPTS && !ok; attempt++) {
         if (attempt && (mcps_guard_stopped(o->target.transport.guard) || sleep(1) != 0))
             break;
-        ok = mcps_live_runner_exec(&r->runner, &q, &out, r->error, sizeof r->error);
+        ok = mcps_live_runner_exec(&jb->runner, &q, &out, jb->error, sizeof jb->error);
     }
     if (ok) {
+        jb->executions += q.n;
+        jb->sequences++;
+        mtx_lock(&r->lock);
         r->executions += q.n;
         r->sequences++;
+        mtx_unlock(&r->lock);
         /* The finding's inputs: everything its process was sent. A stop (SIGTERM, SIGINT)
          * ends the target too, which is no finding of its. */
-        if (out.oracle != MCPS_LIVE_NONE && !known(r, out.signature) &&
+        if (out.oracle != MCPS_LIVE_NONE &&
             mcps_guard_stopped(o->target.transport.guard) == MCPS_STOP_NONE)
-            record(r, &r->runner.history, &out, n);
+            record(jb, &jb->runner.history, &out, n);
     }
     mcps_live_seq_free(&q);
     return ok;
+}
+
+/* A job's loop; a process that cannot be started stops every job (the first says why). */
+static int job_main(void *arg)
+{
+    job *jb = arg;
+    run *r = jb->r;
+    for (uint64_t n = jb->k; !should_stop(jb); n += r->njobs) {
+        if (!one_sequence(jb, n)) {
+            mtx_lock(&r->lock);
+            if (!r->stopped)
+                snprintf(r->error, sizeof r->error, "%s", jb->error);
+            r->stopped = true;
+            mtx_unlock(&r->lock);
+            break;
+        }
+        mtx_lock(&r->lock);
+        progress(r, false);
+        mtx_unlock(&r->lock);
+    }
+    return 0;
+}
+
+/* The names in sequence order (crash-1 is the earliest crash), whichever job found them
+ * first: the same seed gives the same names. Files whose name changes are written again. */
+static void settle_names(run *r)
+{
+    for (size_t i = 1; i < r->nfindings; i++)
+        for (size_t k = i; k > 0 && r->findings[k - 1].sequence > r->findings[k].sequence; k--) {
+            mcps_live_finding t = r->findings[k];
+            r->findings[k] = r->findings[k - 1];
+            r->findings[k - 1] = t;
+        }
+    unsigned count[MCPS_LIVE_ORACLES] = {0};
+    bool renamed[MCPS_LIVE_MAX_FINDINGS] = {false};
+    for (size_t i = 0; i < r->nfindings; i++) {
+        mcps_live_finding *f = &r->findings[i];
+        char name[sizeof f->name];
+        snprintf(name, sizeof name, "%s-%u", mcps_live_oracle_name(f->outcome.oracle),
+                 ++count[f->outcome.oracle]);
+        if ((renamed[i] = strcmp(name, f->name) != 0)) {
+            unlink(f->path); /* all of them before any is written: names may swap */
+            snprintf(f->name, sizeof f->name, "%s", name);
+        }
+    }
+    for (size_t i = 0; i < r->nfindings; i++)
+        if (renamed[i])
+            write_finding(r, &r->findings[i]);
+}
+
+/* Every job's growth samples as one: the largest growth any process showed. */
+static void merged_growth(const run *r, mcps_live_growth *g)
+{
+    *g = (mcps_live_growth){0};
+    for (size_t i = 0; i < r->njobs; i++) {
+        const mcps_live_growth *one = &r->jobs[i].runner.growth;
+        g->samples += one->samples;
+        g->peak_rss_kib = one->peak_rss_kib > g->peak_rss_kib ? one->peak_rss_kib : g->peak_rss_kib;
+        g->peak_fds = one->peak_fds > g->peak_fds ? one->peak_fds : g->peak_fds;
+    }
 }
 
 static int finish(run *r, int code)
 {
     const mcps_live_options *o = r->o;
     progress(r, true);
+    settle_names(r);
+    int64_t minimize_ms = 0;
+    for (size_t i = 0; i < r->njobs; i++)
+        minimize_ms += r->jobs[i].minimize_ms;
+    mcps_live_growth growth;
+    merged_growth(r, &growth);
     mcps_live_summary s = {.command = o->command,
                            .revision = o->target.revision,
                            .error = code == 3 || r->stopped ? r->error : NULL,
                            .seed = o->seed,
                            .executions = r->executions,
                            .sequences = r->sequences,
+                           .jobs = r->njobs,
                            .seconds = elapsed(r),
-                           .minimize_seconds = (double)r->minimize_ms / 1000.0,
+                           .minimize_seconds = (double)minimize_ms / 1000.0,
                            .exit_code = code,
                            .findings = r->findings,
-                           .nfindings = r->nfindings};
+                           .nfindings = r->nfindings,
+                           .growth = o->target.growth ? &growth : NULL};
     char err[300];
     if (!mcps_live_report_write(&s, o->out_dir, err, sizeof err)) {
         fprintf(stderr, "mcpspec fuzz: %s\n", err);
@@ -168,8 +319,9 @@ static int finish(run *r, int code)
     }
     for (size_t i = 0; i < r->nfindings; i++)
         mcps_live_seq_free(&r->findings[i].inputs);
+    for (size_t i = 0; i < r->njobs; i++)
+        mcps_live_runner_free(&r->jobs[i].runner);
     mcps_live_dict_free(&r->dict);
-    mcps_live_runner_free(&r->runner);
     return code;
 }
 
@@ -185,15 +337,70 @@ static void consent(run *r)
     }
 }
 
+/* The jobs, each with its share of --runs and of the history's byte budget (memory stays
+ * that of one job, whatever --jobs is); job 0 on this thread. */
+static void run_jobs(run *r)
+{
+    const mcps_live_options *o = r->o;
+    for (size_t k = 0; k < r->njobs; k++) {
+        job *jb = &r->jobs[k];
+        *jb = (job){.r = r, .k = k};
+        jb->budget = o->runs / r->njobs + (k < o->runs % r->njobs);
+        mcps_live_runner_init(&jb->runner, &o->target);
+        jb->runner.max_bytes = MCPS_LIVE_HISTORY_BYTES / r->njobs;
+    }
+    thrd_t threads[MCPS_LIVE_MAX_JOBS];
+    bool started[MCPS_LIVE_MAX_JOBS] = {false};
+    for (size_t k = 1; k < r->njobs; k++)
+        started[k] = thrd_create(&threads[k], job_main, &r->jobs[k]) == thrd_success;
+    job_main(&r->jobs[0]);
+    for (size_t k = 1; k < r->njobs; k++) {
+        if (started[k])
+            thrd_join(threads[k], NULL);
+        else
+            job_main(&r->jobs[k]); /* no thread: its share runs here, after the others */
+    }
+}
+
+/* The exit code once the jobs are done. */
+static int outcome(run *r)
+{
+    const mcps_live_options *o = r->o;
+    char why = mcps_guard_stopped(o->target.transport.guard);
+    if (why == MCPS_STOP_SIGTERM || why == MCPS_STOP_SIGINT) {
+        /* Interrupted: incomplete whatever was found (as `mcpspec run`); the report says so. */
+        snprintf(r->error, sizeof r->error, "%s; what was found so far is listed",
+                 mcps_guard_reason(why));
+        r->stopped = true;
+        return 3;
+    }
+    if (r->stopped) /* cut short: what was found stands; without a finding it is incomplete */
+        return r->nfindings ? 1 : 3;
+    if (r->nfindings)
+        return 1;
+    if (!r->executions) {
+        snprintf(r->error, sizeof r->error,
+                 "no input was executed in the time given (discovery took it all)");
+        return 3;
+    }
+    return 0;
+}
+
 int mcps_live_fuzz(const mcps_live_options *o)
 {
     run *r = calloc(1, sizeof *r);
-    if (!r)
+    size_t njobs = o->jobs ? o->jobs : 1;
+    job *jobs = calloc(njobs, sizeof *jobs);
+    if (!r || !jobs || njobs > MCPS_LIVE_MAX_JOBS ||
+        mtx_init(&r->lock, mtx_plain) != thrd_success) {
+        free(r);
+        free(jobs);
         return 3;
+    }
     r->o = o;
+    r->jobs = jobs;
     r->t0_ms = r->last_progress_ms = mcps_clock_ms();
     mcps_live_dict_init(&r->dict);
-    mcps_live_runner_init(&r->runner, &o->target);
     snprintf(r->findings_dir, sizeof r->findings_dir, "%s/findings", o->out_dir);
     int code = 0;
     if (!make_dir(o->out_dir) || !make_dir(r->findings_dir)) {
@@ -203,35 +410,15 @@ int mcps_live_fuzz(const mcps_live_options *o)
         code = 3;
     } else {
         consent(r);
-        for (uint64_t n = 0; !should_stop(r); n++) {
-            if (!one_sequence(r, n)) {
-                /* Cut short: what was found stands (exit 1); without a finding it is
-                 * incomplete (3). The report and stderr say why. */
-                code = r->nfindings ? 1 : 3;
-                r->stopped = true;
-                break;
-            }
-            if (!should_stop(r))
-                progress(r, false);
-        }
-        char why = mcps_guard_stopped(o->target.transport.guard);
-        if (why == MCPS_STOP_SIGTERM || why == MCPS_STOP_SIGINT) {
-            /* Interrupted: incomplete whatever was found (as `mcpspec run`); the report says so. */
-            snprintf(r->error, sizeof r->error, "%s; what was found so far is listed",
-                     mcps_guard_reason(why));
-            code = 3;
-            r->stopped = true;
-        } else if (!r->stopped && r->nfindings)
-            code = 1;
-        else if (!r->stopped && !r->executions) {
-            snprintf(r->error, sizeof r->error,
-                     "no input was executed in the time given (discovery took it all)");
-            code = 3;
-        }
+        r->njobs = njobs;
+        run_jobs(r);
+        code = outcome(r);
     }
     if ((code == 3 || r->stopped) && r->error[0])
         fprintf(stderr, "%smcpspec fuzz: %s\n", o->tty ? "\n" : "", r->error);
     code = finish(r, code);
+    mtx_destroy(&r->lock);
+    free(jobs);
     free(r);
     return code;
 }

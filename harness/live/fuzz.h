@@ -11,6 +11,7 @@
 #include "live/live.h"
 
 #define MCPS_LIVE_MAX_FINDINGS 64 /* distinct findings kept; a run stops looking past it */
+#define MCPS_LIVE_MAX_JOBS     16 /* target instances fuzzed at once, at most */
 
 typedef struct mcps_live_options {
     mcps_live_target target;
@@ -23,6 +24,7 @@ typedef struct mcps_live_options {
     size_t max_len;       /* inputs per sequence, at most */
     size_t minimize_runs; /* ddmin's budget of executions per finding */
     size_t max_findings;  /* stop after this many distinct findings (0: MCPS_LIVE_MAX_FINDINGS) */
+    size_t jobs;          /* target instances at once (0: 1), at most MCPS_LIVE_MAX_JOBS */
     FILE *progress;       /* progress and findings as they come; NULL: quiet */
     bool tty;             /* progress is a terminal: one line rewritten in place */
 } mcps_live_options;

@@ -16,12 +16,20 @@
 
 #include "session/session.h"
 
+/* What the growth oracle watches (growth.h). */
+typedef enum mcps_live_watch {
+    MCPS_LIVE_WATCH_NONE, /* --growth off */
+    MCPS_LIVE_WATCH_FDS,  /* descriptors only: memory is not a leak's measure here (ASan) */
+    MCPS_LIVE_WATCH_ALL,  /* descriptors and resident memory */
+} mcps_live_watch;
+
 /* What to fuzz and how long each wait may last. */
 typedef struct mcps_live_target {
     mcps_target_config transport; /* argv, cwd, env, guard; stdio only for now */
     const char *revision;         /* protocolVersion the prefix asks for */
     double start_timeout;         /* seconds for the initialize answer */
     double hang_timeout;          /* seconds for each liveness ping's answer */
+    mcps_live_watch growth;       /* the resource-growth oracle (growth.h) */
 } mcps_live_target;
 
 /* One input: the bytes of one line as sent (without the newline). */
@@ -46,7 +54,10 @@ typedef enum mcps_live_oracle {
     MCPS_LIVE_HANG,      /* a liveness ping went unanswered past its deadline */
     MCPS_LIVE_SANITIZER, /* an ASan/UBSan/MSan report on stderr */
     MCPS_LIVE_CONTRACT,  /* a request answered with a malformed response */
+    MCPS_LIVE_GROWTH,    /* a local target's memory or descriptors grew over a window */
 } mcps_live_oracle;
+
+#define MCPS_LIVE_ORACLES (MCPS_LIVE_GROWTH + 1)
 
 const char *mcps_live_oracle_name(mcps_live_oracle o);
 mcps_live_oracle mcps_live_oracle_parse(const char *name);

@@ -1,15 +1,23 @@
 /*
- * minimize.c - reproduce, then ddmin (ddmin.c) with a fresh process per
- * candidate (exec.c).
+ * minimize.c - reproduce, then ddmin (ddmin.c) and value shrinking
+ * (shrink.c) with a fresh process per candidate (exec.c). A growth finding's candidates are each
+ * played over the growth window (mcps_live_exec_growth): fewer inputs, more repetitions, so ddmin
+ * keeps the one input that leaks.
  */
 #include "live/minimize.h"
 
 #include "base/clock.h"
 #include "live/ddmin.h"
 #include "live/exec.h"
+#include "live/growth.h"
+#include "live/shrink.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* Shrinking's share of the budget at most: each test is a fresh process (a hang's costs the ping
+ * deadline), and a few dozen take the padding out of a message or two. */
+#define SHRINK_TESTS 40
 
 typedef struct trial {
     const mcps_live_target *t;
@@ -25,8 +33,13 @@ static bool same_failure(trial *tr, const mcps_live_seq *q)
     char err[200];
     if (tr->until_ms && mcps_clock_ms() >= tr->until_ms)
         return false;
-    if (!mcps_live_exec(tr->t, q, &out, err, sizeof err) || out.oracle == MCPS_LIVE_NONE ||
-        strcmp(out.signature, tr->signature) != 0)
+    size_t reps;
+    mcps_live_target t = *tr->t;
+    t.growth = mcps_live_growth_watch(tr->signature);
+    bool ran = strncmp(tr->signature, "growth ", 7) == 0
+                   ? mcps_live_exec_growth(&t, q, &out, &reps, err, sizeof err)
+                   : mcps_live_exec(tr->t, q, &out, err, sizeof err);
+    if (!ran || out.oracle == MCPS_LIVE_NONE || strcmp(out.signature, tr->signature) != 0)
         return false;
     tr->last = out;
     return true;
@@ -41,6 +54,11 @@ static bool test_subset(void *ctx, const bool *keep, size_t n)
     bool failed = same_failure(tr, &q);
     mcps_live_seq_free(&q);
     return failed;
+}
+
+static bool still_fails(void *ctx, const mcps_live_seq *q)
+{
+    return same_failure(ctx, q);
 }
 
 static void copy(const mcps_live_seq *q, size_t n, mcps_live_seq *out)
@@ -78,8 +96,11 @@ bool mcps_live_minimize(const mcps_live_target *t, const mcps_live_seq *q,
         keep[i] = true;
     tr.base = &cut;
     tr.until_ms = until_ms;
-    mcps_live_ddmin(keep, cut.n, test_subset, &tr, budget);
+    size_t used = mcps_live_ddmin(keep, cut.n, test_subset, &tr, budget);
     mcps_live_seq_subset(&cut, keep, out);
+    if (budget > used)
+        mcps_live_shrink(out, still_fails, &tr,
+                         budget - used < SHRINK_TESTS ? budget - used : SHRINK_TESTS);
     *final = tr.last;
     free(keep);
     mcps_live_seq_free(&cut);

@@ -1,7 +1,8 @@
 /*
  * minimize.h - shrink a failing sequence to the inputs that matter: cut it
  * after the input where the oracle fired, check it still fails on a fresh
- * process, then ddmin over the messages. "Still fails" means the same
+ * process, then ddmin over the messages, then shrink the values left in them
+ * (shrink.h) with what remains of the budget. "Still fails" means the same
  * signature (oracle, signal, sanitizer frame), not merely some failure.
  */
 #ifndef MCPS_LIVE_MINIMIZE_H

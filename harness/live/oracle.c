@@ -48,6 +48,17 @@ void mcps_live_judge_hang(mcps_live_judge *j, size_t at, double seconds)
     j->hang_seconds = seconds;
 }
 
+void mcps_live_judge_growth(mcps_live_judge *j, const char *kind, size_t at, long from, long to,
+                            size_t inputs)
+{
+    j->growth = true;
+    j->growth_kind = kind;
+    j->growth_at = at;
+    j->growth_from = from;
+    j->growth_to = to;
+    j->growth_inputs = inputs;
+}
+
 /* Add the IDs of reqs to the outcome's list, once each. */
 static void add_reqs(mcps_live_outcome *out, const char *reqs)
 {
@@ -178,18 +189,26 @@ void mcps_live_judge_done(mcps_live_judge *j)
         set(o, MCPS_LIVE_CONTRACT, 0);
         snprintf(o->evidence, sizeof o->evidence, "%s", j->contract_msg);
         snprintf(o->signature, sizeof o->signature, "contract %s", j->contract_kind);
+    } else if (j->growth) {
+        set(o, MCPS_LIVE_GROWTH, j->growth_at);
+        bool fds = strcmp(j->growth_kind, "fds") == 0;
+        snprintf(o->evidence, sizeof o->evidence,
+                 fds ? "open descriptors grew from %ld to %ld over %zu inputs"
+                     : "resident memory grew from %ld KiB to %ld KiB over %zu inputs",
+                 j->growth_from, j->growth_to, j->growth_inputs);
+        snprintf(o->signature, sizeof o->signature, "growth %s", j->growth_kind);
     }
 }
 
 const char *mcps_live_oracle_name(mcps_live_oracle o)
 {
-    static const char *const names[] = {"none", "crash", "hang", "sanitizer", "contract"};
-    return o >= MCPS_LIVE_NONE && o <= MCPS_LIVE_CONTRACT ? names[o] : "none";
+    static const char *const names[] = {"none", "crash", "hang", "sanitizer", "contract", "growth"};
+    return o >= MCPS_LIVE_NONE && o <= MCPS_LIVE_GROWTH ? names[o] : "none";
 }
 
 mcps_live_oracle mcps_live_oracle_parse(const char *name)
 {
-    for (int o = MCPS_LIVE_CRASH; o <= MCPS_LIVE_CONTRACT; o++)
+    for (int o = MCPS_LIVE_CRASH; o <= MCPS_LIVE_GROWTH; o++)
         if (name && strcmp(name, mcps_live_oracle_name((mcps_live_oracle)o)) == 0)
             return (mcps_live_oracle)o;
     return MCPS_LIVE_NONE;

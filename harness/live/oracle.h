@@ -11,8 +11,10 @@
 
 typedef struct mcps_live_judge {
     mcps_live_outcome *out;
-    bool exited, hung, contract, sanitizer;
-    size_t exit_at, hang_at;
+    bool exited, hung, contract, sanitizer, growth;
+    size_t exit_at, hang_at, growth_at, growth_inputs;
+    long growth_from, growth_to;
+    const char *growth_kind; /* "fds" or "rss" */
     int exit_code, term_signal;
     double hang_seconds;
     char contract_kind[48], contract_msg[240];
@@ -23,6 +25,10 @@ void mcps_live_judge_init(mcps_live_judge *j, mcps_live_outcome *out);
 /* The target exited (or was killed) before answering the ping after input at. */
 void mcps_live_judge_exit(mcps_live_judge *j, const mcps_session *s, size_t at);
 void mcps_live_judge_hang(mcps_live_judge *j, size_t at, double seconds);
+/* A growth oracle's threshold was passed (growth.h): kind "fds" or "rss", from and to the
+ * counts (KiB for rss) over inputs inputs, the last being input at. */
+void mcps_live_judge_growth(mcps_live_judge *j, const char *kind, size_t at, long from, long to,
+                            size_t inputs);
 /* The session's observer callback (ctx: the judge). */
 void mcps_live_judge_finding(void *ctx, const mcps_finding *f, const char *excerpt);
 /* Look for sanitizer report headers in the target's stderr (the session's wire log). */

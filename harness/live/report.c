@@ -47,7 +47,23 @@ static cJSON *finding_json(const mcps_live_finding *f, const char *dir)
     cJSON_AddNumberToObject(j, "inputs", (double)f->inputs.n);
     cJSON_AddNumberToObject(j, "minimized_from", (double)f->original);
     cJSON_AddBoolToObject(j, "reproduced", f->reproduced);
+    if (f->found_executions) {
+        cJSON_AddNumberToObject(j, "found_after_executions", (double)f->found_executions);
+        cJSON_AddNumberToObject(j, "found_after_seconds", f->found_seconds);
+    }
     return j;
+}
+
+/* The largest growth the run saw beside the thresholds: for a clean target, how far below. */
+static void growth_json(cJSON *j, const mcps_live_growth *g)
+{
+    cJSON *o = cJSON_AddObjectToObject(j, "growth");
+    cJSON_AddNumberToObject(o, "samples", (double)g->samples);
+    cJSON_AddNumberToObject(o, "max_rss_kib", (double)g->peak_rss_kib);
+    cJSON_AddNumberToObject(o, "max_fds", (double)g->peak_fds);
+    /* The least of it: a target of more than 8 MiB has half its baseline as its threshold. */
+    cJSON_AddNumberToObject(o, "threshold_rss_kib", MCPS_LIVE_GROWTH_RSS_KIB);
+    cJSON_AddNumberToObject(o, "threshold_fds", MCPS_LIVE_GROWTH_FDS);
 }
 
 static cJSON *report_json(const mcps_live_summary *s, const char *dir)
@@ -64,13 +80,18 @@ static cJSON *report_json(const mcps_live_summary *s, const char *dir)
     cJSON_AddNumberToObject(j, "minimize_seconds", s->minimize_seconds);
     cJSON_AddNumberToObject(j, "exec_per_second",
                             s->seconds > 0 ? (double)s->executions / s->seconds : 0);
-    /* The fuzzing rate proper: minimizing runs fresh processes, and only finds cost it. */
-    double fuzzing = s->seconds - s->minimize_seconds;
+    /* The fuzzing rate proper: minimizing runs fresh processes, and only finds cost it. With
+     * several jobs, minimize_seconds is job-seconds: the wall time it took is about a share. */
+    size_t jobs = s->jobs ? s->jobs : 1;
+    cJSON_AddNumberToObject(j, "jobs", (double)jobs);
+    double fuzzing = s->seconds - s->minimize_seconds / (double)jobs;
     cJSON_AddNumberToObject(j, "fuzz_exec_per_second",
                             fuzzing > 0 ? (double)s->executions / fuzzing : 0);
     cJSON_AddNumberToObject(j, "exit_code", s->exit_code);
     if (s->error)
         cJSON_AddStringToObject(j, "error", s->error);
+    if (s->growth)
+        growth_json(j, s->growth);
     cJSON *list = cJSON_AddArrayToObject(j, "findings");
     for (size_t i = 0; i < s->nfindings; i++)
         cJSON_AddItemToArray(list, finding_json(&s->findings[i], dir));
@@ -106,7 +127,7 @@ static cJSON *report_sarif(const mcps_live_summary *s, const char *dir)
     cJSON_AddStringToObject(driver, "name", "mcpspec fuzz");
     cJSON_AddStringToObject(driver, "version", MCPS_VERSION);
     cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
-    for (int o = MCPS_LIVE_CRASH; o <= MCPS_LIVE_CONTRACT; o++) {
+    for (int o = MCPS_LIVE_CRASH; o < MCPS_LIVE_ORACLES; o++) {
         cJSON *rule = cJSON_CreateObject();
         char id[48];
         snprintf(id, sizeof id, "fuzz/%s", mcps_live_oracle_name((mcps_live_oracle)o));

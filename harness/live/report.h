@@ -8,15 +8,18 @@
 #define MCPS_LIVE_REPORT_H
 
 #include "live/finding.h"
+#include "live/growth.h"
 
 typedef struct mcps_live_summary {
     const char *command, *revision, *error; /* error: why the run could not be done */
     uint64_t seed;
     size_t executions, sequences;
-    double seconds, minimize_seconds; /* the run's wall time, and the part spent minimizing */
+    size_t jobs;                      /* target instances fuzzed at once (0: 1) */
+    double seconds, minimize_seconds; /* the run's wall time, and the jobs' time minimizing */
     int exit_code;
     const mcps_live_finding *findings;
     size_t nfindings;
+    const mcps_live_growth *growth; /* the growth oracle's samples; NULL: it was off */
 } mcps_live_summary;
 
 /* Write dir/report.json and dir/report.sarif (each atomically); false with err. */

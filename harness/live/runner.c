@@ -1,31 +1,19 @@
 /*
  * runner.c - a persistent target process for the fuzz loop. Each batch's
  * wire log is judged (stderr) and dropped and its inbox emptied, so memory is
- * bounded by one batch, whatever the process's lifetime.
+ * bounded by one batch, whatever the process's lifetime. The growth oracle's
+ * window is the process's life after its warm-up (growth.h).
  */
 #include "live/runner.h"
 
 #include "live/exec.h"
+#include "live/growth.h"
 
 #include <stdlib.h>
 
 void mcps_live_runner_init(mcps_live_runner *r, const mcps_live_target *t)
 {
-    *r = (mcps_live_runner){.t = t};
-}
-
-static void drop_log(mcps_session *s)
-{
-    mcps_wire_log log;
-    mcps_session_take_log(s, &log);
-    for (size_t i = 0; i < log.nentries; i++)
-        free(log.entries[i].bytes);
-    free(log.entries);
-    for (size_t i = 0; i < log.nnotes; i++) {
-        free(log.notes[i].reqs);
-        free(log.notes[i].message);
-    }
-    free(log.notes);
+    *r = (mcps_live_runner){.t = t, .max_bytes = MCPS_LIVE_HISTORY_BYTES};
 }
 
 static void stop(mcps_live_runner *r)
@@ -44,6 +32,7 @@ bool mcps_live_runner_exec(mcps_live_runner *r, const mcps_live_seq *q, mcps_liv
         if (!r->s)
             return false;
         r->processes++;
+        mcps_live_growth_start(&r->growth, mcps_stdio_pid(r->s->t), r->t->growth);
     }
     mcps_live_judge_init(&r->j, out);
     size_t first = r->history.n;
@@ -52,13 +41,14 @@ bool mcps_live_runner_exec(mcps_live_runner *r, const mcps_live_seq *q, mcps_liv
         r->history_bytes += q->items[i].len;
     }
     mcps_live_play(r->s, r->t, q, first, &r->j);
+    if (r->t->growth && mcps_live_alive(r->s, &r->j))
+        mcps_live_growth_after(&r->growth, q->n, r->history.n ? r->history.n - 1 : 0, &r->j);
     mcps_live_judge_done(&r->j);
-    drop_log(r->s);
-    mcps_session_begin_case(r->s, 0, mcps_live_judge_finding, &r->j);
+    mcps_live_next_batch(r->s, &r->j);
     /* A malformed response leaves the process as it was: only a dead or stuck one is replaced. */
     bool broken = out->oracle != MCPS_LIVE_NONE && out->oracle != MCPS_LIVE_CONTRACT;
     if (broken || r->s->exited || r->s->gone || r->s->cut ||
-        r->history.n >= MCPS_LIVE_HISTORY_INPUTS || r->history_bytes >= MCPS_LIVE_HISTORY_BYTES)
+        r->history.n >= MCPS_LIVE_HISTORY_INPUTS || r->history_bytes >= r->max_bytes)
         stop(r);
     return true;
 }

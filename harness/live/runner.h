@@ -8,6 +8,7 @@
 #ifndef MCPS_LIVE_RUNNER_H
 #define MCPS_LIVE_RUNNER_H
 
+#include "live/growth.h"
 #include "live/live.h"
 #include "live/oracle.h"
 
@@ -21,14 +22,16 @@ typedef struct mcps_live_runner {
     mcps_live_outcome out;
     mcps_live_seq history; /* every input sent to the running process */
     size_t history_bytes;
-    size_t processes; /* started so far */
+    size_t max_bytes;        /* history bytes per process (init: MCPS_LIVE_HISTORY_BYTES) */
+    size_t processes;        /* started so far */
+    mcps_live_growth growth; /* samples of the running process (when t->growth) */
 } mcps_live_runner;
 
 void mcps_live_runner_init(mcps_live_runner *r, const mcps_live_target *t);
 /* Run q on the process (started with the prefix when there is none); out says which oracle
  * fired, with at an index into r->history, which stays as it was until the next call. The
- * process is stopped after a crash, hang or sanitizer report (a malformed response leaves it
- * running), or when the history is full. False with
+ * process is stopped after a crash, hang, sanitizer report or growth (a malformed response
+ * leaves it running), or when the history is full. False with
  * err when a process cannot be started. */
 bool mcps_live_runner_exec(mcps_live_runner *r, const mcps_live_seq *q, mcps_live_outcome *out,
                            char *err, size_t errlen);

@@ -15,5 +15,9 @@
       "stop answering for good on prompts/get \"greet\" with an empty \"name\" argument")          \
     X(FUZZ_ASAN_OVERFLOW, "fuzz-asan-overflow", "RPC-RSP-004",                                     \
       "read one byte past a heap copy of a params string of 1024 bytes or more (only ASan sees "   \
-      "it)")
+      "it)")                                                                                       \
+    X(FUZZ_LEAK, "fuzz-leak", "RPC-RSP-004",                                                       \
+      "keep 256 KiB for good (an unbounded cache) on every tools/list answered")                   \
+    X(FUZZ_FD_LEAK, "fuzz-fd-leak", "RPC-RSP-004",                                                 \
+      "open a descriptor and never close it on every resources/list answered")
 #endif

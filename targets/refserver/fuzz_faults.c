@@ -2,13 +2,16 @@
  * fuzz_faults.c - the fuzz-* faults (faults_fuzz.h): bugs a live fuzzer must
  * find, minimize and replay, that no conformance check is meant to catch.
  * Each needs an input a conformance suite never sends: a sequence of two
- * requests, an empty argument, a long cursor.
+ * requests, an empty argument, a long cursor, many repetitions of a list.
  */
 #include "server.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#define HOARD_BLOCK (256 * 1024)
 
 static const char *param_text(const cJSON *params, const char *key)
 {
@@ -61,9 +64,27 @@ void rs_fuzz_before(rs_server *s, const rs_req *req)
         copy_long_strings(req->params, 2);
 }
 
+/* fuzz-leak: a cache that never evicts (reachable, so LeakSanitizer says nothing at exit; only
+ * the growth of the process shows it); fuzz-fd-leak: a descriptor opened and forgotten. */
+static void leak(rs_server *s, const rs_req *req)
+{
+    if (rs_fault_on(s, RS_FAULT_FUZZ_LEAK) && rs_streq(req->method, "tools/list")) {
+        void **block = malloc(HOARD_BLOCK);
+        if (!block)
+            return;
+        memset(block, 0x5a, HOARD_BLOCK); /* touched: resident, as a real cache's would be */
+        *block = s->fuzz_hoard;
+        s->fuzz_hoard = block;
+    } else if (rs_fault_on(s, RS_FAULT_FUZZ_FD_LEAK) && rs_streq(req->method, "resources/list")) {
+        (void)open("/dev/null", O_RDONLY | O_CLOEXEC);
+    }
+}
+
 void rs_fuzz_after(rs_server *s, const rs_req *req, const rs_reply *r)
 {
     rs_afl_after(s, req, r);
+    if (!r->code)
+        leak(s, req);
     bool arms =
         rs_fault_on(s, RS_FAULT_FUZZ_SEQUENCE_CRASH) || rs_fault_on(s, RS_FAULT_FUZZ_AFL_MAGIC);
     if (!arms || r->code)

@@ -101,6 +101,7 @@ typedef struct rs_server {
     uint64_t state_key;        /* 2026-07-28: keys requestState (stateless.c), set at first use */
     rs_listen *listens;        /* 2026-07-28: open subscriptions/listen streams (listen.c) */
     bool fuzz_armed;           /* fuzz-sequence-crash, fuzz-afl-magic: the arming prompt answered */
+    void *fuzz_hoard;          /* fuzz-leak: the blocks kept so far, each pointing to the last */
     unsigned afl_depth;        /* fuzz-afl-magic: bytes of the magic matched (afl_faults.c) */
     /* input and output */
     mcps_framer framer;

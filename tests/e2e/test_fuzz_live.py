@@ -7,8 +7,10 @@ is found in the second sequence (96 executions, 0.3 s on a release build),
 fuzz-hang in the tenth (about 11 s with its minimization, each hanging
 candidate costing the 0.5 s ping deadline and a shutdown), fuzz-asan-overflow
 in the fourth (it is invisible to a release build of refserver: that case runs under
-the sanitize preset only). The runs allow 30 s and stop at the first finding
-(--max-findings 1).
+the sanitize preset only), fuzz-fd-leak by the growth oracle in the 18th (about
+530 executions, 0.2 s), fuzz-leak with seed 7 in the 37th (1 074 executions, 0.2 s;
+seed 1 needs 25 000, 3 to 5 s).
+The runs allow 30 s and stop at the first finding (--max-findings 1).
 Each finding is minimized to the few messages that matter, `mcpspec replay`
 reproduces it against the faulty server (exit 1) and not against the clean one
 (exit 0). The same seed gives the same findings; a hostile target ends the run in
@@ -114,6 +116,41 @@ class FuzzLiveTest(unittest.TestCase):
         f, _ = self.assert_found("fuzz-asan-overflow", "sanitizer", 1)
         self.assertIn("AddressSanitizer", f["evidence"])
 
+    def test_finds_leaks_and_clean_does_not_grow(self):
+        """The growth oracle (harness/live/growth.h) finds the descriptor and the memory leak,
+        each minimized to one input that replay plays over the growth window; the clean
+        refserver, fuzzed longer (5 000 executions) with the same seed, gives no growth finding
+        and stays far below both thresholds. Under ASan (whose quarantine holds freed memory) descriptors
+        only, and the memory leak is left to the release run (25 000 executions at ASan's
+        speed would take a minute)."""
+        watch = ["--growth", "fds"] if SANITIZED else []
+        f, path = self.assert_found("fuzz-fd-leak", "growth", 1, *watch)
+        self.assertIn("descriptors", f["evidence"])
+        with open(path, encoding="utf-8") as fh:
+            self.assertIn("resources/list", fh.read())
+        if SANITIZED:
+            r, report, _, _ = self.fuzz("clean-growth", REFSERVER, "--seed", "1", "--runs",
+                                        str(f["found_after_executions"] * 2), "--growth", "fds",
+                                        "--hang-timeout", GENEROUS)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertEqual(report["growth"]["max_fds"], 0, report["growth"])
+            return
+        f, path = self.assert_found("fuzz-leak", "growth", 1, seed="7")
+        self.assertIn("resident memory", f["evidence"])
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        self.assertIn("tools/list", text)
+        self.assertIn("# growth: replay plays these inputs", text)
+        runs = str(max(5000, f["found_after_executions"]))
+        r, report, _, _ = self.fuzz("clean-growth", REFSERVER, "--seed", "7", "--runs", runs,
+                                    "--hang-timeout", GENEROUS)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual([f for f in report["findings"] if f["oracle"] == "growth"], [])
+        g = report["growth"]
+        self.assertGreater(g["samples"], 10)
+        self.assertEqual(g["max_fds"], 0, g)
+        self.assertLess(g["max_rss_kib"], g["threshold_rss_kib"] // 4, g)
+
     def test_clean_refserver_gives_no_finding(self):
         runs = "300" if SANITIZED else "3000"
         r, report, _, _ = self.fuzz("clean", REFSERVER, "--seed", "3", "--runs", runs,
@@ -139,6 +176,34 @@ class FuzzLiveTest(unittest.TestCase):
             shapes.append(([(f["name"], f["signature"], f["sequence"]) for f in report["findings"]],
                            inputs, report["executions"], report["sequences"]))
         self.assertEqual(shapes[0], shapes[1])
+
+    def test_jobs_find_the_sequence_crash_once(self):
+        """--jobs 2: two refserver processes fuzzed at once, sequences split between them by
+        number; the crash both can find is listed once (the earliest sequence's), and the
+        same seed gives the same findings, names and files."""
+        server = REFSERVER + " --fault fuzz-sequence-crash"
+        runs = "300" if SANITIZED else "1500"
+        shapes = []
+        for i in range(2):
+            r, report, out, _ = self.fuzz("jobs-%d" % i, server, "--jobs", "2", "--seed", "1",
+                                          "--runs", runs, "--hang-timeout", GENEROUS,
+                                          "--minimize-runs", "40")
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(report["jobs"], 2)
+            self.assertEqual(report["executions"], int(runs))
+            crashes = [f for f in report["findings"] if f["signature"] == "crash signal 6"]
+            self.assertEqual(len(crashes), 1, report["findings"])
+            self.assertEqual(sorted(os.listdir(os.path.join(out, "findings"))),
+                             sorted(os.path.basename(f["file"]) for f in report["findings"]))
+            inputs = []
+            for f in report["findings"]:
+                with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
+                    inputs.append([l for l in fh if l.startswith("--> raw ")])
+            shapes.append(([(f["name"], f["signature"], f["sequence"])
+                            for f in report["findings"]], inputs))
+        self.assertEqual(shapes[0], shapes[1])
+        self.assertEqual(self.replay(os.path.join(out, crashes[0]["file"]), server,
+                                     GENEROUS).returncode, 1)
 
     def test_hostile_target_ends_in_time_and_leaves_nothing(self):
         fixture = os.path.join(HOSTILE, "stops-reading")

@@ -20,6 +20,7 @@
 #include "live/finding.h"
 #include "live/gen.h"
 #include "live/rng.h"
+#include "live/shrink.h"
 
 static void test_rng_known_stream(void **state)
 {
@@ -121,6 +122,44 @@ static void test_ddmin_finds_the_culprits(void **state)
     assert_true(keep[4] && keep[17]);
 }
 
+/* The failure of the shrink test: the second message's "x" holds 10 bytes or more, and the
+ * first message is there, unchanged (it is not JSON). */
+static bool long_x(void *ctx, const mcps_live_seq *q)
+{
+    (*(size_t *)ctx)++;
+    if (q->n != 2 || strcmp(q->items[0].bytes, "{cut") != 0)
+        return false;
+    cJSON *v = cJSON_ParseWithLength(q->items[1].bytes, q->items[1].len);
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(v, "x");
+    bool fails = cJSON_IsString(x) && strlen(x->valuestring) >= 10;
+    cJSON_Delete(v);
+    return fails;
+}
+
+static void test_shrink_values(void **state)
+{
+    (void)state;
+    mcps_live_seq q = {0};
+    mcps_live_seq_push(&q, "{cut", 4);
+    const char *msg = "{\"a\":[1,2,3,4,5,6],\"x\":\"0123456789012345678901234567890123456789\","
+                      "\"n\":123456,\"o\":{\"k\":\"v\"}}";
+    mcps_live_seq_push(&q, msg, strlen(msg));
+    size_t calls = 0;
+    size_t tests = mcps_live_shrink(&q, long_x, &calls, 100);
+    assert_int_equal(tests, calls);
+    assert_string_equal(q.items[0].bytes, "{cut");
+    assert_string_equal(q.items[1].bytes, "{\"x\":\"0123456789\"}"); /* 40, 20, 10: not 5 */
+    assert_int_equal(q.items[1].len, strlen(q.items[1].bytes));
+    /* The budget is kept to. */
+    mcps_live_seq_free(&q);
+    mcps_live_seq_push(&q, "{cut", 4);
+    mcps_live_seq_push(&q, msg, strlen(msg));
+    calls = 0;
+    assert_int_equal(mcps_live_shrink(&q, long_x, &calls, 3), 3);
+    assert_int_equal(calls, 3);
+    mcps_live_seq_free(&q);
+}
+
 static void test_finding_raw_lines_round_trip(void **state)
 {
     (void)state;
@@ -139,13 +178,12 @@ static void test_finding_raw_lines_round_trip(void **state)
     char err[300];
     assert_true(mcps_live_finding_write(&f, dir, &meta, err, sizeof err));
     mcps_live_seq back = {0};
-    mcps_live_oracle oracle;
-    char revision[32] = "";
-    assert_true(
-        mcps_live_finding_read(f.path, &back, &oracle, revision, sizeof revision, err, sizeof err));
+    mcps_live_finding_head head;
+    assert_true(mcps_live_finding_read(f.path, &back, &head, err, sizeof err));
     assert_true(same_seq(&f.inputs, &back));
-    assert_int_equal(oracle, MCPS_LIVE_CRASH);
-    assert_string_equal(revision, "2025-06-18");
+    assert_int_equal(head.oracle, MCPS_LIVE_CRASH);
+    assert_string_equal(head.revision, "2025-06-18");
+    assert_string_equal(head.signature, f.outcome.signature);
     unlink(f.path);
     rmdir(dir);
     mcps_live_seq_free(&back);
@@ -159,6 +197,7 @@ int main(void)
         cmocka_unit_test(test_gen_is_deterministic),
         cmocka_unit_test(test_ddmin_finds_the_culprits),
         cmocka_unit_test(test_finding_raw_lines_round_trip),
+        cmocka_unit_test(test_shrink_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
