@@ -169,11 +169,12 @@ static int initialize_params(const mcps_client_trace *t, mcps_client_grade *g)
                 member(info, "name")->valuestring, member(info, "version")->valuestring);
 }
 
-/* Index of the first message after the initialize answer on connection 1; nmsgs when none. */
+/* Index of the first message after the initialize answer on the connection of the first
+ * initialize; nmsgs when none. */
 static size_t first_after_answer(const mcps_client_trace *t)
 {
     for (size_t i = 0; i < t->nmsgs; i++)
-        if (t->msgs[i].conn == 1 && !t->msgs[i].before_answer)
+        if (t->msgs[i].conn == t->init_conn && !t->msgs[i].before_answer)
             return i;
     return t->nmsgs;
 }
@@ -182,7 +183,7 @@ static int initialized_sent(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
         return skip(g, "the client sent no initialize request");
-    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == 1; i++) {
+    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == t->init_conn; i++) {
         const mcps_client_msg *m = &t->msgs[i];
         char buf[200];
         if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized"))
@@ -223,7 +224,7 @@ static bool continued(const mcps_client_trace *t, bool *initialized)
 {
     bool request = false;
     *initialized = false;
-    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == 1; i++) {
+    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == t->init_conn; i++) {
         *initialized |= is(&t->msgs[i], MCPS_RPC_NOTIFICATION, "notifications/initialized");
         request |= is(&t->msgs[i], MCPS_RPC_REQUEST, NULL);
     }
@@ -256,7 +257,7 @@ static int unsupported_version(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
         return skip(g, "the client sent no initialize request");
-    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == 1; i++) {
+    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == t->init_conn; i++) {
         char buf[200];
         const mcps_client_msg *m = &t->msgs[i];
         if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized") ||

@@ -55,6 +55,8 @@ typedef struct mcps_client_trace {
     bool refused;      /* MODERN_REFUSE: a request was answered -32022 */
     const char *skip_all;     /* the scenario was not played: every check SKIPs with this */
     const cJSON *init_params; /* of the first initialize (inside msgs) */
+    unsigned init_conn;       /* its connection: 2 when a dual-era client probed with
+                                 server/discover on 1 and restarted its server to initialize */
     bool injected;            /* the scenario's server request was sent */
     const char *inject_method;
     cJSON *inject_answer; /* the client's response to it (owned), or NULL */

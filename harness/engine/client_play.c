@@ -370,6 +370,7 @@ static void on_request(player *p, const cJSON *msg, const char *method)
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
         if (!t->init_params) {
             t->init_params = params ? params : msg;
+            t->init_conn = t->connections;
             snprintf(t->asked, sizeof t->asked, "%s", cJSON_IsString(v) ? v->valuestring : "");
         }
         if (t->scenario == MCPS_CSC_SLOW_INIT && !p->held_init) {
