@@ -169,6 +169,15 @@ static cJSON *stamped(cJSON *result)
     return result;
 }
 
+/* The caching hints of a cacheable result (CACHE-001): the scripted server's lists do not
+ * change, but a client need not keep them. */
+static cJSON *cacheable(cJSON *result, int ttl_ms)
+{
+    cJSON_AddNumberToObject(result, "ttlMs", ttl_ms);
+    cJSON_AddStringToObject(result, "cacheScope", "public");
+    return stamped(result);
+}
+
 static cJSON *discover_result(void)
 {
     cJSON *r = cJSON_CreateObject();
@@ -176,7 +185,7 @@ static cJSON *discover_result(void)
                          cJSON_CreateString(MCPS_CLIENT_MODERN));
     cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
     cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged");
-    return stamped(r);
+    return cacheable(r, 60000);
 }
 
 /* -32022 naming the one version the scripted server speaks (VER-002). */
@@ -217,7 +226,7 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
         p->t->discovered = true;
         send_owned(p, response(id, discover_result()));
     } else if (strcmp(method, "tools/list") == 0)
-        send_owned(p, response(id, stamped(tool_list())));
+        send_owned(p, response(id, cacheable(tool_list(), 0)));
     else if (strcmp(method, "tools/call") == 0)
         send_owned(p, response(id, stamped(tool_result())));
     else
