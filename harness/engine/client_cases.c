@@ -132,6 +132,11 @@ static int initialize_first(const mcps_client_trace *t, mcps_client_grade *g)
             if (t->msgs[i].conn != conn)
                 continue;
             char buf[200];
+            /* a dual-era client's probe, answered -32601 (STDIO-009), and 2026-07-28
+             * requests (their own checks judge them) */
+            if (is(&t->msgs[i], MCPS_RPC_REQUEST, "server/discover") ||
+                (t->msgs[i].json && mcps_client_meta_version(t->msgs[i].json)))
+                continue;
             if (!is(&t->msgs[i], MCPS_RPC_REQUEST, "initialize"))
                 return broke(g, "LIFE-INIT-001",
                              "connection %u opened with something else than initialize: %s", conn,
@@ -140,7 +145,7 @@ static int initialize_first(const mcps_client_trace *t, mcps_client_grade *g)
         }
     }
     if (!t->init_params)
-        return skip(g, "the client sent nothing on its connection");
+        return skip(g, "the client sent no initialize request");
     return pass(g, "every connection (%u) opened with an initialize request", t->connections);
 }
 
@@ -167,11 +172,12 @@ static int initialize_params(const mcps_client_trace *t, mcps_client_grade *g)
                 member(info, "name")->valuestring, member(info, "version")->valuestring);
 }
 
-/* Index of the first message after the initialize answer on connection 1; nmsgs when none. */
+/* Index of the first message after the initialize answer on the connection of the first
+ * initialize; nmsgs when none. */
 static size_t first_after_answer(const mcps_client_trace *t)
 {
     for (size_t i = 0; i < t->nmsgs; i++)
-        if (t->msgs[i].conn == 1 && !t->msgs[i].before_answer)
+        if (t->msgs[i].conn == t->init_conn && !t->msgs[i].before_answer)
             return i;
     return t->nmsgs;
 }
@@ -180,7 +186,7 @@ static int initialized_sent(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
         return skip(g, "the client sent no initialize request");
-    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == 1; i++) {
+    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == t->init_conn; i++) {
         const mcps_client_msg *m = &t->msgs[i];
         char buf[200];
         if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized"))
@@ -202,7 +208,7 @@ static int waits_for_answer(const mcps_client_trace *t, mcps_client_grade *g)
         const mcps_client_msg *m = &t->msgs[i];
         char buf[200];
         if (!m->before_answer || is(m, MCPS_RPC_REQUEST, "initialize") ||
-            is(m, MCPS_RPC_REQUEST, "ping"))
+            is(m, MCPS_RPC_REQUEST, "ping") || is(m, MCPS_RPC_REQUEST, "server/discover"))
             continue;
         if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized"))
             return broke(g, "LIFE-INIT-004",
@@ -221,7 +227,7 @@ static bool continued(const mcps_client_trace *t, bool *initialized)
 {
     bool request = false;
     *initialized = false;
-    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == 1; i++) {
+    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == t->init_conn; i++) {
         *initialized |= is(&t->msgs[i], MCPS_RPC_NOTIFICATION, "notifications/initialized");
         request |= is(&t->msgs[i], MCPS_RPC_REQUEST, NULL);
     }
@@ -254,7 +260,7 @@ static int unsupported_version(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
         return skip(g, "the client sent no initialize request");
-    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == 1; i++) {
+    for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == t->init_conn; i++) {
         char buf[200];
         const mcps_client_msg *m = &t->msgs[i];
         if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized") ||
@@ -590,60 +596,240 @@ static int http_delete(const mcps_client_trace *t, mcps_client_grade *g)
                  t->exited ? "exited" : "was stopped by mcpspec");
 }
 
+/* ---- 2026-07-28: no handshake, every request self-describing ---- */
+
+static const cJSON *meta_of(const cJSON *m)
+{
+    return member(member(m, "params"), "_meta");
+}
+
+/* YYYY-MM-DD, as every revision is named. */
+static bool dated(const char *s)
+{
+    static const char shape[] = "dddd-dd-dd";
+    for (size_t i = 0; i < sizeof shape - 1; i++)
+        if (shape[i] == 'd' ? !(s[i] >= '0' && s[i] <= '9') : s[i] != '-')
+            return false;
+    return s[sizeof shape - 1] == '\0';
+}
+
+/* Index of the first request named method, from index from; nmsgs when none. */
+static size_t find_request(const mcps_client_trace *t, size_t from, const char *method)
+{
+    while (from < t->nmsgs && !is(&t->msgs[from], MCPS_RPC_REQUEST, method))
+        from++;
+    return from;
+}
+
+/* A request the 2026-07-28 rules judge: any but initialize (a legacy fallback). */
+static bool modern_request(const mcps_client_msg *m)
+{
+    return is(m, MCPS_RPC_REQUEST, NULL) && !is(m, MCPS_RPC_REQUEST, "initialize");
+}
+
+static int discover_first(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    char buf[200];
+    if (!t->nmsgs)
+        return skip(g, "the client sent nothing");
+    if (is(&t->msgs[0], MCPS_RPC_REQUEST, "server/discover"))
+        return pass(g, "the client's first line was server/discover");
+    return broke(g, "STDIO-011", "the client's first line was not server/discover: %s",
+                 text_of(&t->msgs[0], buf, sizeof buf));
+}
+
+static int no_initialize(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->discovered)
+        return skip(g, "the client did not ask server/discover: no DiscoverResult to go on from");
+    size_t i = find_request(t, 0, "server/discover");
+    if (find_request(t, i, "initialize") < t->nmsgs)
+        return broke(g, "VER-001",
+                     "after a DiscoverResult listing %s, the client sent initialize anyway",
+                     MCPS_CLIENT_MODERN);
+    return pass(g, "after the DiscoverResult, no initialize: the client went on statelessly");
+}
+
+static int meta_version(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t judged = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const mcps_client_msg *m = &t->msgs[i];
+        if (!modern_request(m))
+            continue;
+        const char *method;
+        kind_of(m->json, &method);
+        const char *v = mcps_client_meta_version(m->json);
+        judged++;
+        if (!v)
+            return broke(g, "VER-001", "%s came without _meta \"%s\"", method,
+                         MCPS_CLIENT_META_VERSION);
+        if (!dated(v))
+            return broke(g, "VER-001", "%s: _meta \"%s\" is \"%.40s\", not YYYY-MM-DD", method,
+                         MCPS_CLIENT_META_VERSION, v);
+        if (!cJSON_IsObject(member(meta_of(m->json), MCPS_CLIENT_META_CAPS)))
+            return broke(g, "STATE-001", "%s came without a _meta \"%s\" object", method,
+                         MCPS_CLIENT_META_CAPS);
+    }
+    if (!judged)
+        return skip(g, "the client sent no request");
+    return pass(g, "%zu requests, each with _meta protocolVersion and clientCapabilities", judged);
+}
+
+static int meta_client_info(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t judged = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const mcps_client_msg *m = &t->msgs[i];
+        if (!modern_request(m))
+            continue;
+        const char *method;
+        kind_of(m->json, &method);
+        const cJSON *ci = member(meta_of(m->json), MCPS_CLIENT_META_INFO);
+        judged++;
+        if (!cJSON_IsObject(ci) || !info_member_ok(ci, "name") || !info_member_ok(ci, "version"))
+            return broke(g, "STATE-003",
+                         "%s came without a _meta \"%s\" with string name and version", method,
+                         MCPS_CLIENT_META_INFO);
+    }
+    if (!judged)
+        return skip(g, "the client sent no request");
+    return pass(g, "%zu requests, each with _meta clientInfo (name, version)", judged);
+}
+
+static int discover_version(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->discovered)
+        return skip(g, "the client did not ask server/discover");
+    size_t judged = 0;
+    for (size_t i = find_request(t, 0, "server/discover") + 1; i < t->nmsgs; i++) {
+        const char *v = t->msgs[i].json ? mcps_client_meta_version(t->msgs[i].json) : NULL;
+        if (!modern_request(&t->msgs[i]) || !v)
+            continue;
+        judged++;
+        if (strcmp(v, MCPS_CLIENT_MODERN) != 0)
+            return broke(g, "DISC-006",
+                         "supportedVersions listed only %s; a later request named \"%.40s\"",
+                         MCPS_CLIENT_MODERN, v);
+    }
+    if (!judged)
+        return skip(g, "the client sent no request after server/discover");
+    return pass(g, "%zu requests after server/discover, each naming %s (the one listed)", judged,
+                MCPS_CLIENT_MODERN);
+}
+
+/* The request the refuse scenario answered -32022: the first 2026-07-28 one. */
+static size_t refused_at(const mcps_client_trace *t)
+{
+    size_t i = 0;
+    while (i < t->nmsgs &&
+           !(modern_request(&t->msgs[i]) && (mcps_client_meta_version(t->msgs[i].json) ||
+                                             is(&t->msgs[i], MCPS_RPC_REQUEST, "server/discover"))))
+        i++;
+    return i;
+}
+
+static int version_retry(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->refused)
+        return skip(g, "the client sent no 2026-07-28 request to refuse");
+    size_t r = refused_at(t);
+    size_t i = r + 1;
+    while (i < t->nmsgs && !is(&t->msgs[i], MCPS_RPC_REQUEST, NULL))
+        i++;
+    if (i >= t->nmsgs)
+        return broke(g, "VER-003",
+                     "after -32022 with supported [\"%s\"], a version it speaks, the client sent "
+                     "no further request%s",
+                     MCPS_CLIENT_MODERN, t->exited ? " (it exited)" : "");
+    if (is(&t->msgs[i], MCPS_RPC_REQUEST, "initialize"))
+        return broke(g, "STDIO-009",
+                     "after -32022 (a modern server's answer), the client fell back to initialize");
+    const char *v = mcps_client_meta_version(t->msgs[i].json);
+    if (!v || strcmp(v, MCPS_CLIENT_MODERN) != 0)
+        return broke(g, "VER-003",
+                     "after -32022 with supported [\"%s\"], the retry named \"%.40s\"",
+                     MCPS_CLIENT_MODERN, v ? v : "(no version)");
+    if (r < t->nmsgs &&
+        mcps_rpc_id_equal(member(t->msgs[r].json, "id"), member(t->msgs[i].json, "id")))
+        return broke(g, "VER-003", "the retry reused the refused request's id");
+    return pass(g, "after -32022, the client retried with %s and a new id", MCPS_CLIENT_MODERN);
+}
+
 static const mcps_client_check checks[] = {
     {"client/initialize-first", "The client opens every connection with initialize",
-     "basic/lifecycle", "LIFE-INIT-001", MCPS_CSC_PLAIN, false, initialize_first, MCPS_CT_BOTH},
+     "basic/lifecycle", "LIFE-INIT-001", MCPS_CSC_PLAIN, false, initialize_first, MCPS_CT_BOTH,
+     false},
     {"client/initialize-params", "initialize carries protocolVersion, capabilities, clientInfo",
-     "basic/lifecycle", "LIFE-INIT-002", MCPS_CSC_PLAIN, false, initialize_params, MCPS_CT_BOTH},
+     "basic/lifecycle", "LIFE-INIT-002", MCPS_CSC_PLAIN, false, initialize_params, MCPS_CT_BOTH,
+     false},
     {"client/initialized-notification",
      "notifications/initialized follows the initialize answer, before other requests",
-     "basic/lifecycle", "LIFE-INIT-004", MCPS_CSC_PLAIN, false, initialized_sent, MCPS_CT_BOTH},
+     "basic/lifecycle", "LIFE-INIT-004", MCPS_CSC_PLAIN, false, initialized_sent, MCPS_CT_BOTH,
+     false},
     {"client/waits-for-initialize", "Nothing but ping before the initialize answer",
      "basic/lifecycle", "LIFE-INIT-005 LIFE-INIT-004", MCPS_CSC_SLOW_INIT, false, waits_for_answer,
-     MCPS_CT_BOTH},
+     MCPS_CT_BOTH, false},
     {"client/older-version", "Answered an older revision, the client goes on with it",
-     "basic/lifecycle", "LIFE-VER-006", MCPS_CSC_OLDER, false, older_version, MCPS_CT_BOTH},
+     "basic/lifecycle", "LIFE-VER-006", MCPS_CSC_OLDER, false, older_version, MCPS_CT_BOTH, false},
     {"client/unsupported-version", "Answered a revision it cannot speak, the client disconnects",
      "basic/lifecycle", "LIFE-VER-006 LIFE-VER-007", MCPS_CSC_UNSUPPORTED, false,
-     unsupported_version, MCPS_CT_BOTH},
+     unsupported_version, MCPS_CT_BOTH, false},
     {"client/ping", "The server's ping is answered", "basic/utilities/ping", "PING-001",
-     MCPS_CSC_PING, false, ping_answered, MCPS_CT_BOTH},
+     MCPS_CSC_PING, false, ping_answered, MCPS_CT_BOTH, false},
     {"client/roots-list", "roots/list answered as the roots capability says", "client/roots",
      "ROOTS-001 ROOTS-002 CAP-CLI-001 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ROOTS, false, roots_answer,
-     MCPS_CT_BOTH},
+     MCPS_CT_BOTH, false},
     {"client/sampling", "sampling/createMessage answered as the sampling capability says",
      "client/sampling", "SAMP-002 CAP-CLI-002 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_SAMPLING, false,
-     sampling_answer, MCPS_CT_BOTH},
+     sampling_answer, MCPS_CT_BOTH, false},
     {"client/elicitation", "elicitation/create answered as the elicitation capability says",
      "client/elicitation", "ELIC-003 CAP-CLI-003 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ELICIT, false,
-     elicit_answer, MCPS_CT_BOTH},
+     elicit_answer, MCPS_CT_BOTH, false},
     {"client/request-ids", "Request ids are strings or integers, unique on a connection", "basic",
-     "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids, MCPS_CT_BOTH},
+     "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids, MCPS_CT_BOTH, false},
     {"client/jsonrpc-lines", "Every line the client writes is a JSON-RPC 2.0 message",
      "basic/transports", "RPC-MSG-001 STDIO-003 HTTP-008", MCPS_CSC_PLAIN, true, jsonrpc_lines,
-     MCPS_CT_BOTH},
+     MCPS_CT_BOTH, false},
     {"client/survives-unknown-id", "A response to no request of its is survived", "basic",
-     "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived, MCPS_CT_BOTH},
+     "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived, MCPS_CT_BOTH, false},
     {"client/survives-invalid-json", "A line that is not JSON is survived", "basic", "RPC-RSP-004",
-     MCPS_CSC_JUNK_JSON, false, survived, MCPS_CT_BOTH},
+     MCPS_CSC_JUNK_JSON, false, survived, MCPS_CT_BOTH, false},
     {"client/parse-error-answered", "A line that is not JSON gets a -32700 error response", "basic",
-     "RPC-ERR-003", MCPS_CSC_JUNK_JSON, false, parse_error_answered, MCPS_CT_BOTH},
+     "RPC-ERR-003", MCPS_CSC_JUNK_JSON, false, parse_error_answered, MCPS_CT_BOTH, false},
     {"client/survives-null-id", "A response with a null id (as if to a notification) is survived",
-     "basic", "RPC-RSP-004", MCPS_CSC_JUNK_NOTIF, false, survived, MCPS_CT_BOTH},
+     "basic", "RPC-RSP-004", MCPS_CSC_JUNK_NOTIF, false, survived, MCPS_CT_BOTH, false},
     {"client/shutdown", "The client shuts its server down by closing its stdin", "basic/lifecycle",
-     "LIFE-SHUT-001", MCPS_CSC_PLAIN, false, shutdown_by_close, MCPS_CT_STDIO},
+     "LIFE-SHUT-001", MCPS_CSC_PLAIN, false, shutdown_by_close, MCPS_CT_STDIO, false},
     {"client/http-session-id", "Mcp-Session-Id is sent on every request after initialize",
-     "basic/transports", "HTTP-036", MCPS_CSC_PLAIN, true, http_session_id, MCPS_CT_HTTP},
+     "basic/transports", "HTTP-036", MCPS_CSC_PLAIN, true, http_session_id, MCPS_CT_HTTP, false},
     {"client/http-protocol-version",
      "MCP-Protocol-Version, the negotiated one, is sent on every request after initialize",
      "basic/transports", "HTTP-042 HTTP-043", MCPS_CSC_PLAIN, true, http_protocol_version,
-     MCPS_CT_HTTP},
+     MCPS_CT_HTTP, false},
     {"client/http-accept", "Every POST accepts both application/json and text/event-stream",
-     "basic/transports", "HTTP-006 HTTP-023", MCPS_CSC_PLAIN, true, http_accept, MCPS_CT_HTTP},
+     "basic/transports", "HTTP-006 HTTP-023", MCPS_CSC_PLAIN, true, http_accept, MCPS_CT_HTTP,
+     false},
     {"client/http-session-404", "A 404 for the session is answered with a new initialize",
-     "basic/transports", "HTTP-039", MCPS_CSC_SESSION_404, false, http_session_404, MCPS_CT_HTTP},
+     "basic/transports", "HTTP-039", MCPS_CSC_SESSION_404, false, http_session_404, MCPS_CT_HTTP,
+     false},
     {"client/http-delete", "The client ends its session with DELETE", "basic/transports",
-     "HTTP-040", MCPS_CSC_PLAIN, false, http_delete, MCPS_CT_HTTP},
+     "HTTP-040", MCPS_CSC_PLAIN, false, http_delete, MCPS_CT_HTTP, false},
+    {"client/discover-first", "The first line to a stdio server is server/discover",
+     "basic/lifecycle", "STDIO-011", MCPS_CSC_MODERN, false, discover_first, MCPS_CT_STDIO, true},
+    {"client/no-initialize-after-discover", "After a DiscoverResult, no initialize",
+     "basic/lifecycle", "VER-001 STDIO-009", MCPS_CSC_MODERN, false, no_initialize, MCPS_CT_STDIO,
+     true},
+    {"client/meta-protocol-version",
+     "Every request carries _meta protocolVersion and clientCapabilities", "basic",
+     "VER-001 STATE-001", MCPS_CSC_MODERN, false, meta_version, MCPS_CT_STDIO, true},
+    {"client/meta-client-info", "Every request carries _meta clientInfo", "basic", "STATE-003",
+     MCPS_CSC_MODERN, false, meta_client_info, MCPS_CT_STDIO, true},
+    {"client/discover-version", "Requests name a version server/discover listed", "basic/lifecycle",
+     "DISC-006", MCPS_CSC_MODERN, false, discover_version, MCPS_CT_STDIO, true},
+    {"client/version-retry", "After -32022, the client retries with a supported version",
+     "basic/lifecycle", "VER-003 STDIO-009", MCPS_CSC_MODERN_REFUSE, false, version_retry,
+     MCPS_CT_STDIO, true},
 };
 
 const mcps_client_check *mcps_client_check_at(size_t i)

@@ -25,6 +25,7 @@ typedef struct mcps_client_check {
     bool every; /* an observer: also graded on every other scenario the run plays */
     int (*grade)(const mcps_client_trace *t, mcps_client_grade *g); /* 0 */
     unsigned transports; /* MCPS_CT_*: the transports it applies to */
+    bool modern;         /* a 2026-07-28 check: SKIP for a client that sent no 2026-07-28 request */
 } mcps_client_check;
 
 #define MCPS_CT_STDIO 1u

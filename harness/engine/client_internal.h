@@ -16,19 +16,21 @@
 
 /* What the scripted server does besides serving plainly. */
 typedef enum mcps_client_scenario {
-    MCPS_CSC_PLAIN,       /* answer initialize with the client's revision, serve tools */
-    MCPS_CSC_SLOW_INIT,   /* answer initialize after a pause: does the client wait? */
-    MCPS_CSC_OLDER,       /* answer with the revision before the one asked */
-    MCPS_CSC_UNSUPPORTED, /* answer with a revision nobody speaks */
-    MCPS_CSC_PING,        /* ping the client while it waits on us */
-    MCPS_CSC_ROOTS,       /* roots/list while it waits */
-    MCPS_CSC_SAMPLING,    /* sampling/createMessage while it waits */
-    MCPS_CSC_ELICIT,      /* elicitation/create (form) while it waits */
-    MCPS_CSC_JUNK_ID,     /* a response to no request of its, then a ping */
-    MCPS_CSC_JUNK_JSON,   /* a line that is not JSON, then a ping */
-    MCPS_CSC_JUNK_NOTIF,  /* a response with a null id (as if to a notification), then a ping */
-    MCPS_CSC_SESSION_404, /* HTTP: forget the session, answer its first request after
-                             initialize 404 */
+    MCPS_CSC_PLAIN,         /* answer initialize with the client's revision, serve tools */
+    MCPS_CSC_SLOW_INIT,     /* answer initialize after a pause: does the client wait? */
+    MCPS_CSC_OLDER,         /* answer with the revision before the one asked */
+    MCPS_CSC_UNSUPPORTED,   /* answer with a revision nobody speaks */
+    MCPS_CSC_PING,          /* ping the client while it waits on us */
+    MCPS_CSC_ROOTS,         /* roots/list while it waits */
+    MCPS_CSC_SAMPLING,      /* sampling/createMessage while it waits */
+    MCPS_CSC_ELICIT,        /* elicitation/create (form) while it waits */
+    MCPS_CSC_JUNK_ID,       /* a response to no request of its, then a ping */
+    MCPS_CSC_JUNK_JSON,     /* a line that is not JSON, then a ping */
+    MCPS_CSC_JUNK_NOTIF,    /* a response with a null id (as if to a notification), then a ping */
+    MCPS_CSC_SESSION_404,   /* HTTP: forget the session, answer its first request after
+                               initialize 404 */
+    MCPS_CSC_MODERN,        /* 2026-07-28: answer server/discover, serve stateless requests */
+    MCPS_CSC_MODERN_REFUSE, /* 2026-07-28: the first modern request gets -32022 */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -46,9 +48,15 @@ typedef struct mcps_client_trace {
     size_t nmsgs, cap;
     size_t bytes; /* their size on the wire */
     unsigned connections;
-    char asked[64];           /* protocolVersion of the first initialize ("" when none) */
-    char answered[64];        /* what we answered with ("" when we did not) */
+    char asked[64];    /* protocolVersion of the first initialize ("" when none) */
+    char answered[64]; /* what we answered with ("" when we did not) */
+    char modern[64];   /* 2026-07-28: the _meta protocolVersion of the first request carrying one */
+    bool discovered;   /* server/discover was answered with a DiscoverResult */
+    bool refused;      /* MODERN_REFUSE: a request was answered -32022 */
+    const char *skip_all;     /* the scenario was not played: every check SKIPs with this */
     const cJSON *init_params; /* of the first initialize (inside msgs) */
+    unsigned init_conn;       /* its connection: 2 when a dual-era client probed with
+                                 server/discover on 1 and restarted its server to initialize */
     bool injected;            /* the scenario's server request was sent */
     const char *inject_method;
     cJSON *inject_answer; /* the client's response to it (owned), or NULL */
@@ -81,5 +89,15 @@ void mcps_client_trace_free(mcps_client_trace *t);
 
 /* The id the scripted server gives its own request in a scenario. */
 #define MCPS_CLIENT_INJECT_ID "mcpspec-s1"
+
+/* 2026-07-28's _meta keys on every client request (STATE-001, STATE-003). */
+#define MCPS_CLIENT_META_VERSION "io.modelcontextprotocol/protocolVersion"
+#define MCPS_CLIENT_META_CAPS    "io.modelcontextprotocol/clientCapabilities"
+#define MCPS_CLIENT_META_INFO    "io.modelcontextprotocol/clientInfo"
+/* The only stateless revision mcpspec knows: what the scripted server supports. */
+#define MCPS_CLIENT_MODERN "2026-07-28"
+
+/* The _meta protocolVersion of request m, or NULL. */
+const char *mcps_client_meta_version(const cJSON *m);
 
 #endif

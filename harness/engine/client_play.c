@@ -61,8 +61,8 @@ typedef struct player {
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
 {
     static const char *const names[MCPS_CSC_COUNT] = {
-        "plain",    "slow-init", "older",   "unsupported", "ping",       "roots",
-        "sampling", "elicit",    "junk-id", "junk-json",   "junk-notif", "session-404",
+        "plain",  "slow-init", "older",     "unsupported", "ping",        "roots",  "sampling",
+        "elicit", "junk-id",   "junk-json", "junk-notif",  "session-404", "modern", "modern-refuse",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -148,6 +148,89 @@ static cJSON *tool_result(void)
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "content"), text);
     cJSON_AddFalseToObject(r, "isError");
     return r;
+}
+
+const char *mcps_client_meta_version(const cJSON *m)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(m, "params");
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(meta, MCPS_CLIENT_META_VERSION);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* What every 2026-07-28 result carries: resultType (RPC-RT-001), serverInfo (STATE-004). */
+static cJSON *stamped(cJSON *result)
+{
+    cJSON_AddStringToObject(result, "resultType", "complete");
+    cJSON *info = cJSON_AddObjectToObject(cJSON_AddObjectToObject(result, "_meta"),
+                                          "io.modelcontextprotocol/serverInfo");
+    cJSON_AddStringToObject(info, "name", "mcpspec-scripted-server");
+    cJSON_AddStringToObject(info, "version", MCPS_VERSION);
+    return result;
+}
+
+/* The caching hints of a cacheable result (CACHE-001): the scripted server's lists do not
+ * change, but a client need not keep them. */
+static cJSON *cacheable(cJSON *result, int ttl_ms)
+{
+    cJSON_AddNumberToObject(result, "ttlMs", ttl_ms);
+    cJSON_AddStringToObject(result, "cacheScope", "public");
+    return stamped(result);
+}
+
+static cJSON *discover_result(void)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "supportedVersions"),
+                         cJSON_CreateString(MCPS_CLIENT_MODERN));
+    cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
+    cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged");
+    return cacheable(r, 60000);
+}
+
+/* -32022 naming the one version the scripted server speaks (VER-002). */
+static void refuse_version(player *p, const cJSON *id, const char *requested)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+    cJSON_AddItemToObject(m, "id", id ? cJSON_Duplicate(id, true) : cJSON_CreateNull());
+    cJSON *e = cJSON_AddObjectToObject(m, "error");
+    cJSON_AddNumberToObject(e, "code", -32022);
+    cJSON_AddStringToObject(e, "message", "Unsupported protocol version");
+    cJSON *data = cJSON_AddObjectToObject(e, "data");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(data, "supported"),
+                         cJSON_CreateString(MCPS_CLIENT_MODERN));
+    cJSON_AddStringToObject(data, "requested", requested ? requested : "");
+    send_owned(p, m);
+}
+
+static bool modern_scenario(mcps_client_scenario sc)
+{
+    return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE;
+}
+
+/* A 2026-07-28 server: every request judged on its own _meta; the refuse scenario turns
+ * the first one down with -32022 whatever it names, so that the client has to retry. */
+static void answer_modern(player *p, const cJSON *req, const char *method, const char *version)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    bool discover = strcmp(method, "server/discover") == 0;
+    if (p->t->scenario == MCPS_CSC_MODERN_REFUSE && !p->t->refused) {
+        p->t->refused = true;
+        refuse_version(p, id, version);
+    } else if (!version && !discover)
+        send_error(p, id, -32602, "Invalid params: _meta protocolVersion is required");
+    else if (version && strcmp(version, MCPS_CLIENT_MODERN) != 0)
+        refuse_version(p, id, version);
+    else if (discover) {
+        p->t->discovered = true;
+        send_owned(p, response(id, discover_result()));
+    } else if (strcmp(method, "tools/list") == 0)
+        send_owned(p, response(id, cacheable(tool_list(), 0)));
+    else if (strcmp(method, "tools/call") == 0)
+        send_owned(p, response(id, stamped(tool_result())));
+    else
+        send_error(p, id, -32601, "Method not found");
 }
 
 /* The plain server: tools only, everything else is a method it does not have. */
@@ -281,11 +364,22 @@ static void record(player *p, cJSON *json, const char *raw, size_t len)
 static void on_request(player *p, const cJSON *msg, const char *method)
 {
     mcps_client_trace *t = p->t;
+    const char *version = mcps_client_meta_version(msg);
+    if (version && !t->modern[0])
+        snprintf(t->modern, sizeof t->modern, "%s", version);
+    /* server/discover in a handshake-era scenario is a legacy server's -32601 (below): a
+     * dual-era client falls back to initialize there (STDIO-009) */
+    if (modern_scenario(t->scenario) && strcmp(method, "initialize") != 0 &&
+        (version || t->modern[0] || strcmp(method, "server/discover") == 0)) {
+        answer_modern(p, msg, method, version);
+        return;
+    }
     if (strcmp(method, "initialize") == 0) {
         const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
         if (!t->init_params) {
             t->init_params = params ? params : msg;
+            t->init_conn = t->connections;
             snprintf(t->asked, sizeof t->asked, "%s", cJSON_IsString(v) ? v->valuestring : "");
         }
         if (t->scenario == MCPS_CSC_SLOW_INIT && !p->held_init) {

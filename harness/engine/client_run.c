@@ -153,10 +153,11 @@ static char *iso_now(void)
     return strdup(buf);
 }
 
-/* Why a trace cannot be graded at all; NULL when it can. */
-/* Did the client ask server/discover, as a 2026-07-28 client does before anything else? */
-static bool asked_discover(const mcps_client_trace *t)
+/* Whether the client spoke 2026-07-28 in trace t: server/discover, or a _meta version. */
+static bool spoke_modern(const mcps_client_trace *t)
 {
+    if (t->modern[0])
+        return true;
     for (size_t i = 0; i < t->nmsgs; i++) {
         const cJSON *m =
             t->msgs[i].json ? cJSON_GetObjectItemCaseSensitive(t->msgs[i].json, "method") : NULL;
@@ -166,13 +167,9 @@ static bool asked_discover(const mcps_client_trace *t)
     return false;
 }
 
+/* Why a trace cannot be graded at all; NULL when it can. */
 static const char *unobservable(const mcps_client_trace *t, char *buf, size_t n)
 {
-    /* Its version negotiation is the 2026-07-28 one (server/discover, then initialize when
-     * that fails): the handshake-era checks would misjudge it, and none of its own exist. */
-    if (asked_discover(t))
-        return "the client asked server/discover: it negotiates as 2026-07-28 clients do, "
-               "which mcpspec does not test clients for yet";
     if (t->stopped)
         return "the run was stopped before the client could be observed";
     if (t->error[0])
@@ -198,14 +195,29 @@ static void give_log(mcps_client_trace *t, mcps_case_result *c)
     t->log = (mcps_wire_log){0};
 }
 
+/* The revision a check grades on: 2026-07-28 for its own checks, else what the client asked. */
+static mcps_rev graded_rev(const mcps_client_check *k, const mcps_client_trace *t)
+{
+    if (k->modern)
+        return MCPS_REV_2026_07_28;
+    return mcps_rev_parse(t->asked[0] ? t->asked : t->modern);
+}
+
 static void grade(const mcps_client_check *k, mcps_client_trace *t, mcps_case_result *c)
 {
-    mcps_client_grade g = {.rev = mcps_rev_parse(t->asked), .verdict = MCPS_VERDICT_ERROR};
+    mcps_client_grade g = {.rev = graded_rev(k, t), .verdict = MCPS_VERDICT_ERROR};
     char buf[300];
     const char *why = unobservable(t, buf, sizeof buf);
-    if (why)
+    if (t->skip_all) {
+        g.verdict = MCPS_VERDICT_SKIP;
+        mcps_buf_puts(&g.reason, t->skip_all);
+    } else if (why)
         mcps_buf_puts(&g.reason, why);
-    else
+    else if (k->modern && !spoke_modern(t)) {
+        g.verdict = MCPS_VERDICT_SKIP;
+        mcps_buf_puts(&g.reason, "the client sent no 2026-07-28 request (no server/discover, no "
+                                 "_meta protocolVersion): it speaks a handshake-era revision");
+    } else
         k->grade(t, &g);
     mcps_level level = MCPS_LEVEL_MUST;
     mcps_catalog_level_of(k->reqs, g.rev, &level);
@@ -257,13 +269,16 @@ static void header(const mcps_client_config *cfg, mcps_run_result *out)
 /* The revision the client asked for leads the report, as a server's probes do. */
 static void note_revision(const mcps_client_trace *t, mcps_run_result *out)
 {
-    mcps_rev r = mcps_rev_parse(t->asked);
+    bool modern = !t->asked[0];
+    const char *asked = modern ? t->modern : t->asked;
+    mcps_rev r = mcps_rev_parse(asked);
     if (r == MCPS_REV_NONE || out->probes[r].probed)
         return;
     mcps_rev_probe *p = &out->probes[r];
     p->probed = p->supported = p->tested = true;
     mcps_buf b = {0};
-    mcps_buf_printf(&b, "the client asked for %s in initialize", t->asked);
+    mcps_buf_printf(&b, "the client asked for %s in %s", asked,
+                    modern ? "_meta (2026-07-28: no initialize)" : "initialize");
     p->detail = mcps_buf_take(&b);
 }
 
@@ -325,9 +340,19 @@ static void observe_again(const mcps_client_check *k, const mcps_client_trace *t
     mcps_buf_free(&g.reason);
 }
 
+/* The 2026-07-28 scenarios are not played for a client that showed, in the plain one,
+ * that it speaks only a handshake-era revision: each would cost a start for SKIPs. */
+static const char *not_played(mcps_client_scenario sc, bool legacy_only)
+{
+    if (legacy_only && (sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE))
+        return "the client sent no 2026-07-28 request in the plain scenario (it initialized "
+               "without server/discover or _meta protocolVersion): not played";
+    return NULL;
+}
+
 /* Play scenario sc once and grade every selected check that watches it. */
 static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc, size_t *index,
-                         size_t total, mcps_run_result *out)
+                         size_t total, bool *legacy_only, mcps_run_result *out)
 {
     mcps_client_trace t;
     bool played = false;
@@ -337,7 +362,10 @@ static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc,
             continue;
         if (cfg->hooks.case_started)
             cfg->hooks.case_started(cfg->hooks.ctx, k->id, MCPS_REV_NONE, *index, total);
-        if (!played && out->fatal) {
+        if (!played && not_played(sc, *legacy_only)) {
+            t = (mcps_client_trace){.scenario = sc, .skip_all = not_played(sc, *legacy_only)};
+            played = true;
+        } else if (!played && out->fatal) {
             /* the client never started its server: do not wait for it once per scenario */
             t = (mcps_client_trace){.scenario = sc};
             snprintf(t.error, sizeof t.error, "%s", out->fatal);
@@ -351,6 +379,8 @@ static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc,
             note_revision(&t, out);
             if (t.error[0] && !out->fatal && !t.connections)
                 out->fatal = strdup(t.error);
+            if (sc == MCPS_CSC_PLAIN)
+                *legacy_only = t.init_params && !spoke_modern(&t);
         }
         mcps_case_result c = {0};
         grade(k, &t, &c);
@@ -360,7 +390,7 @@ static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc,
         if (!mcps_run_result_push(out, &c))
             mcps_case_result_free(&c);
     }
-    for (size_t i = 0; played && mcps_client_check_at(i); i++) {
+    for (size_t i = 0; played && !t.skip_all && mcps_client_check_at(i); i++) {
         const mcps_client_check *k = mcps_client_check_at(i);
         if (k->every && k->scenario != sc && selected(cfg, k))
             observe_again(k, &t, out);
@@ -374,9 +404,10 @@ void mcps_client_run(const mcps_client_config *cfg, mcps_run_result *out)
     int64_t t0 = mcps_clock_us();
     header(cfg, out);
     size_t index = 0, total = count_selected(cfg);
+    bool legacy_only = false;
     /* The observers' own scenario (plain) comes first, so the others can only revise them. */
     for (int sc = 0; sc < MCPS_CSC_COUNT; sc++)
-        run_scenario(cfg, (mcps_client_scenario)sc, &index, total, out);
+        run_scenario(cfg, (mcps_client_scenario)sc, &index, total, &legacy_only, out);
     mcps_run_result_count(out);
     out->seconds = (double)(mcps_clock_us() - t0) / 1e6;
     measure_self(out);

@@ -65,7 +65,19 @@
     X(IGNORE_404, "ignore-404", "HTTP-039", "client/http-session-404",                             \
       "HTTP: give up when its session is answered 404, instead of initializing again")             \
     X(NO_DELETE, "no-delete", "HTTP-040", "client/http-delete",                                    \
-      "HTTP: exit without ending its session with DELETE")
+      "HTTP: exit without ending its session with DELETE")                                         \
+    X(NO_DISCOVER, "no-discover", "STDIO-011", "client/discover-first",                            \
+      "2026-07-28: call tools/list straight away, without server/discover")                        \
+    X(INITIALIZE_AFTER_DISCOVER, "initialize-after-discover", "VER-001",                           \
+      "client/no-initialize-after-discover", "2026-07-28: send initialize after server/discover")  \
+    X(META_NO_VERSION, "meta-no-version", "VER-001", "client/meta-protocol-version",               \
+      "2026-07-28: leave _meta protocolVersion out of tools/call")                                 \
+    X(META_NO_CLIENTINFO, "meta-no-clientinfo", "STATE-003", "client/meta-client-info",            \
+      "2026-07-28: leave _meta clientInfo out of every request")                                   \
+    X(META_OTHER_VERSION, "meta-other-version", "DISC-006", "client/discover-version",             \
+      "2026-07-28: name 2025-11-25 after server/discover listed only 2026-07-28")                  \
+    X(NO_VERSION_RETRY, "no-version-retry", "VER-003", "client/version-retry",                     \
+      "2026-07-28: give up on -32022 instead of retrying with a version it lists")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

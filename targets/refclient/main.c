@@ -12,20 +12,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/rev.h"
+
 static int usage(FILE *out, int rc)
 {
-    fprintf(out, "usage: refclient [options] -- SERVER [ARGS...]\n"
-                 "       refclient [options] --url URL\n"
-                 "  the reference MCP client: starts SERVER, speaks stdio to it (initialize,\n"
-                 "  tools/list, tools/call of the first tool), then closes its stdin; or does\n"
-                 "  the same over Streamable HTTP to URL, then DELETEs its session\n"
-                 "  --url URL               Streamable HTTP to URL instead of a stdio SERVER\n"
-                 "  --fault NAME            switch on a fault (repeatable; --list-faults)\n"
-                 "  --protocol-version REV  the revision to ask for (default 2025-11-25)\n"
-                 "  --no-caps               declare no roots, sampling or elicitation\n"
-                 "  --timeout S             seconds to wait for each answer (default 10)\n"
-                 "  --verbose               log every line on stderr\n"
-                 "  --list-faults           NAME<TAB>REQUIREMENT-IDS<TAB>CHECK<TAB>description\n");
+    fprintf(out,
+            "usage: refclient [options] -- SERVER [ARGS...]\n"
+            "       refclient [options] --url URL\n"
+            "  the reference MCP client: starts SERVER, speaks stdio to it (initialize,\n"
+            "  tools/list, tools/call of the first tool), then closes its stdin; or does\n"
+            "  the same over Streamable HTTP to URL, then DELETEs its session\n"
+            "  --url URL               Streamable HTTP to URL instead of a stdio SERVER\n"
+            "  --fault NAME            switch on a fault (repeatable; --list-faults)\n"
+            "  --protocol-version REV  the revision to ask for (default 2025-11-25); 2026-07-28:\n"
+            "                          stateless (server/discover, _meta), stdio only\n"
+            "  --no-caps               declare no roots, sampling or elicitation\n"
+            "  --timeout S             seconds to wait for each answer (default 10)\n"
+            "  --verbose               log every line on stderr\n"
+            "  --list-faults           NAME<TAB>REQUIREMENT-IDS<TAB>CHECK<TAB>description\n");
     return rc;
 }
 
@@ -72,6 +76,10 @@ int main(int argc, char **argv)
     if (server < 0)
         return rc;
     signal(SIGPIPE, SIG_IGN); /* a server gone turns writes into errors */
+    if (c.url && mcps_rev_parse(c.version) == MCPS_REV_2026_07_28) {
+        fprintf(stderr, "refclient: 2026-07-28 is over stdio only in this cut\n");
+        return 2;
+    }
     if (c.url) {
         if (!rc_http_open(&c))
             return 1;

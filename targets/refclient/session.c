@@ -5,6 +5,8 @@
  * elicitation/create) as its capabilities say, refuses the rest with -32601,
  * answers a line that is not JSON with -32700, and ignores responses to no
  * request of its. Faults (faults.h) bend exactly one of these rules each.
+ * With --protocol-version 2026-07-28 the session is stateless instead:
+ * server/discover, then tools/list and tools/call, each with its _meta.
  */
 #include "refclient.h"
 
@@ -308,8 +310,103 @@ static void list_and_call(rc_client *c)
     cJSON_Delete(await(c, id));
 }
 
+/* ---- 2026-07-28 (--protocol-version 2026-07-28): no handshake, every request carries its
+ * version, capabilities and identity in _meta (VER-001, STATE-001, STATE-003). refclient is
+ * then modern-only: a server that does not know server/discover is not one it can use. */
+
+static cJSON *stateless_params(const rc_client *c, const char *version, bool tools_call)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON *meta = cJSON_AddObjectToObject(p, "_meta");
+    if (!(tools_call && rc_on(c, RC_FAULT_META_NO_VERSION)))
+        cJSON_AddStringToObject(meta, "io.modelcontextprotocol/protocolVersion", version);
+    cJSON_AddItemToObject(meta, "io.modelcontextprotocol/clientCapabilities", cJSON_CreateObject());
+    if (!rc_on(c, RC_FAULT_META_NO_CLIENTINFO)) {
+        cJSON *info = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientInfo");
+        cJSON_AddStringToObject(info, "name", "refclient");
+        cJSON_AddStringToObject(info, "version", MCPS_VERSION);
+    }
+    return p;
+}
+
+/* Whether list (an array of strings) names version. */
+static bool lists_version(const cJSON *list, const char *version)
+{
+    const cJSON *v;
+    cJSON_ArrayForEach(v, list)
+    {
+        if (cJSON_IsString(v) && strcmp(v->valuestring, version) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* A request and its answer; a -32022 naming a version refclient speaks is retried once with
+ * it and a new id (VER-003). NULL: no usable answer. */
+static cJSON *stateless_call(rc_client *c, int id, const char *method, cJSON *params)
+{
+    send_json(c, request(id, method, cJSON_Duplicate(params, true), false));
+    cJSON *answer = await(c, id);
+    const cJSON *e = cJSON_GetObjectItemCaseSensitive(answer, "error");
+    const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
+    if (!cJSON_IsNumber(code) || code->valuedouble != -32022) {
+        cJSON_Delete(params);
+        return answer;
+    }
+    const cJSON *supported =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "data"), "supported");
+    bool retry = lists_version(supported, c->version) && !rc_on(c, RC_FAULT_NO_VERSION_RETRY);
+    cJSON_Delete(answer);
+    if (!retry) {
+        fprintf(stderr, "refclient: %s refused (-32022) and no version to retry with\n", method);
+        cJSON_Delete(params);
+        return NULL;
+    }
+    send_json(c, request(id + 10, method, params, false));
+    return await(c, id + 10);
+}
+
+static bool result_of(const cJSON *answer)
+{
+    return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(answer, "result"));
+}
+
+static int stateless_session(rc_client *c)
+{
+    if (!rc_on(c, RC_FAULT_NO_DISCOVER)) {
+        cJSON *d = stateless_call(c, 1, "server/discover", stateless_params(c, c->version, false));
+        const cJSON *versions = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(d, "result"), "supportedVersions");
+        bool ok = result_of(d) && lists_version(versions, c->version);
+        cJSON_Delete(d);
+        if (!ok) {
+            fprintf(stderr, "refclient: the server does not speak %s: disconnecting\n", c->version);
+            return 1;
+        }
+        if (rc_on(c, RC_FAULT_INITIALIZE_AFTER_DISCOVER)) {
+            send_json(c, request(9, "initialize", initialize_params(c), false));
+            cJSON_Delete(await(c, 9));
+        }
+    }
+    /* the other-version fault names a version the server did not list (DISC-006) */
+    const char *v = rc_on(c, RC_FAULT_META_OTHER_VERSION) ? "2025-11-25" : c->version;
+    cJSON *list = stateless_call(c, 2, "tools/list", stateless_params(c, v, false));
+    char *tool = result_of(list) ? first_tool(list) : NULL;
+    cJSON_Delete(list);
+    if (!tool)
+        return 0;
+    cJSON *params = stateless_params(c, v, true);
+    cJSON_AddStringToObject(params, "name", tool);
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+    free(tool);
+    cJSON_Delete(stateless_call(c, 3, "tools/call", params));
+    return 0;
+}
+
 int rc_session(rc_client *c)
 {
+    if (mcps_rev_parse(c->version) == MCPS_REV_2026_07_28)
+        return stateless_session(c);
     if (!handshake(c))
         return 1;
     list_and_call(c);

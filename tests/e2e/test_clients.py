@@ -56,6 +56,12 @@ def http_check(check):
     return check.startswith("client/http-")
 
 
+# The 2026-07-28 checks (stdio): refclient speaks that revision with --protocol-version.
+MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
+                 "client/meta-protocol-version", "client/meta-client-info",
+                 "client/discover-version", "client/version-retry"}
+
+
 class RefclientTest(unittest.TestCase):
     def clean(self, *refclient_args, http=False):
         with tempfile.TemporaryDirectory() as out:
@@ -73,8 +79,20 @@ class RefclientTest(unittest.TestCase):
     def test_clean_newest(self):
         report = self.clean()
         v = verdicts(report)
-        self.assertEqual(set(v.values()), {"PASS"}, v)
+        self.assertEqual({v[k] for k in v if k not in MODERN_CHECKS}, {"PASS"}, v)
+        # a handshake-only client: the 2026-07-28 scenarios are not played, their checks SKIP
+        self.assertEqual({v[k] for k in MODERN_CHECKS}, {"SKIP"}, v)
         self.assertEqual(report["cases"][0]["revision"], "2025-11-25")
+
+    def test_clean_2026(self):
+        report = self.clean("--protocol-version", "2026-07-28")
+        v = verdicts(report)
+        self.assertEqual({v[k] for k in MODERN_CHECKS}, {"PASS"}, v)
+        # no initialize: the handshake checks SKIP; the observers and shutdown still judge
+        for check in ("client/request-ids", "client/jsonrpc-lines", "client/shutdown"):
+            self.assertEqual(v[check], "PASS", check)
+        self.assertEqual(v["client/initialize-first"], "SKIP")
+        self.assertEqual(report["cases"][0]["revision"], "2026-07-28")
 
     def test_clean_every_revision(self):
         revs = ("2024-11-05", "2025-03-26", "2025-06-18")
@@ -115,6 +133,7 @@ class RefclientTest(unittest.TestCase):
         """Run refclient with one fault, only the fault's check: (its case, stderr)."""
         name, _, check, _ = row
         extra = " --no-caps" if name == "refuse-wrong-code" else ""
+        extra += " --protocol-version 2026-07-28" if check in MODERN_CHECKS else ""
         where = "--url {url}" if http else "-- {server}"
         with tempfile.TemporaryDirectory() as out:
             # Short waits: some faults leave a request of the client's unanswered.
@@ -124,7 +143,7 @@ class RefclientTest(unittest.TestCase):
 
     def test_each_fault_fails_its_check(self):
         rows = faults()
-        self.assertGreaterEqual(len(rows), 25)
+        self.assertGreaterEqual(len(rows), 31)
         with ThreadPoolExecutor(max_workers=4) as pool:
             results = list(pool.map(lambda row: self.fault_case(row, http_check(row[2])), rows))
         for (name, reqs, check, _), (case, stderr) in zip(rows, results):
@@ -154,7 +173,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 22)
+        self.assertEqual(len(checks), 28)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
