@@ -91,7 +91,7 @@ class RealServerTest(unittest.TestCase):
         cls.install_dir = install()
         cls.modules = os.path.join(cls.install_dir, "node_modules", "@modelcontextprotocol")
 
-    def run_server(self, name, config, extra=(), snapshot=True):
+    def run_server(self, name, config, extra=(), snapshot=True, timeout=5):
         """Run mcpspec with this target configuration (a dict) and compare with the snapshot."""
         with tempfile.TemporaryDirectory() as out:
             if KEEP:
@@ -104,8 +104,8 @@ class RealServerTest(unittest.TestCase):
             # start Node.js, answer, or exit once its stdin closes: the waits are long, and
             # cost nothing when it is quick.
             r = subprocess.run([MCPSPEC, "run", "--config", path, "--out", out, "--quiet",
-                                "--format", "json", "--timeout", "5", "--probe-timeout", "30",
-                                "--shutdown-grace", "5"]
+                                "--format", "json", "--timeout", str(timeout),
+                                "--probe-timeout", "30", "--shutdown-grace", "5"]
                                + list(extra),
                                capture_output=True, text=True, timeout=900)
             with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
@@ -141,7 +141,10 @@ class RealServerTest(unittest.TestCase):
         config = {"server": "node --require %s %s" % (LOOPBACK, command)}
         if calls:
             config["calls"] = calls
-        report = self.run_server(name, config, snapshot=snapshot, extra=[
+        # One Node.js process serves every session of the run (eight at once) on one thread:
+        # on a loaded machine an answer can queue behind the others' past 5 s (seen in CI).
+        # Over HTTP few cases wait a timeout out (batches over HTTP+SSE), so it costs seconds.
+        report = self.run_server(name, config, snapshot=snapshot, timeout=10, extra=[
             "--env", "PORT=%d" % port, "--url", "http://127.0.0.1:%d%s" % (port, path),
             "--transport", transport] + list(extra))
         self.assertEqual(report["target"], "http://127.0.0.1:%d%s" % (port, path))
