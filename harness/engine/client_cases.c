@@ -650,7 +650,12 @@ static int no_initialize(const mcps_client_trace *t, mcps_client_grade *g)
     return pass(g, "after the DiscoverResult, no initialize: the client went on statelessly");
 }
 
-static int meta_version(const mcps_client_trace *t, mcps_client_grade *g)
+/* Judges one 2026-07-28 request's _meta: true when it holds; false once it has graded the break. */
+typedef bool (*meta_judge)(const cJSON *msg, const char *method, mcps_client_grade *g);
+
+/* Every 2026-07-28 request the client sent, judged by judge; SKIP when there was none. */
+static int each_modern_request(const mcps_client_trace *t, mcps_client_grade *g, meta_judge judge,
+                               const char *holds)
 {
     size_t judged = 0;
     for (size_t i = 0; i < t->nmsgs; i++) {
@@ -659,42 +664,54 @@ static int meta_version(const mcps_client_trace *t, mcps_client_grade *g)
             continue;
         const char *method;
         kind_of(m->json, &method);
-        const char *v = mcps_client_meta_version(m->json);
         judged++;
-        if (!v)
-            return broke(g, "VER-001", "%s came without _meta \"%s\"", method,
-                         MCPS_CLIENT_META_VERSION);
-        if (!dated(v))
-            return broke(g, "VER-001", "%s: _meta \"%s\" is \"%.40s\", not YYYY-MM-DD", method,
-                         MCPS_CLIENT_META_VERSION, v);
-        if (!cJSON_IsObject(member(meta_of(m->json), MCPS_CLIENT_META_CAPS)))
-            return broke(g, "STATE-001", "%s came without a _meta \"%s\" object", method,
-                         MCPS_CLIENT_META_CAPS);
+        if (!judge(m->json, method, g))
+            return 0;
     }
     if (!judged)
         return skip(g, "the client sent no request");
-    return pass(g, "%zu requests, each with _meta protocolVersion and clientCapabilities", judged);
+    return pass(g, "%zu requests, each with %s", judged, holds);
+}
+
+static bool meta_version_of(const cJSON *msg, const char *method, mcps_client_grade *g)
+{
+    const char *v = mcps_client_meta_version(msg);
+    if (!v) {
+        broke(g, "VER-001", "%s came without _meta \"%s\"", method, MCPS_CLIENT_META_VERSION);
+        return false;
+    }
+    if (!dated(v)) {
+        broke(g, "VER-001", "%s: _meta \"%s\" is \"%.40s\", not YYYY-MM-DD", method,
+              MCPS_CLIENT_META_VERSION, v);
+        return false;
+    }
+    if (!cJSON_IsObject(member(meta_of(msg), MCPS_CLIENT_META_CAPS))) {
+        broke(g, "STATE-001", "%s came without a _meta \"%s\" object", method,
+              MCPS_CLIENT_META_CAPS);
+        return false;
+    }
+    return true;
+}
+
+static int meta_version(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    return each_modern_request(t, g, meta_version_of,
+                               "_meta protocolVersion and clientCapabilities");
+}
+
+static bool client_info_of(const cJSON *msg, const char *method, mcps_client_grade *g)
+{
+    const cJSON *ci = member(meta_of(msg), MCPS_CLIENT_META_INFO);
+    if (cJSON_IsObject(ci) && info_member_ok(ci, "name") && info_member_ok(ci, "version"))
+        return true;
+    broke(g, "STATE-003", "%s came without a _meta \"%s\" with string name and version", method,
+          MCPS_CLIENT_META_INFO);
+    return false;
 }
 
 static int meta_client_info(const mcps_client_trace *t, mcps_client_grade *g)
 {
-    size_t judged = 0;
-    for (size_t i = 0; i < t->nmsgs; i++) {
-        const mcps_client_msg *m = &t->msgs[i];
-        if (!modern_request(m))
-            continue;
-        const char *method;
-        kind_of(m->json, &method);
-        const cJSON *ci = member(meta_of(m->json), MCPS_CLIENT_META_INFO);
-        judged++;
-        if (!cJSON_IsObject(ci) || !info_member_ok(ci, "name") || !info_member_ok(ci, "version"))
-            return broke(g, "STATE-003",
-                         "%s came without a _meta \"%s\" with string name and version", method,
-                         MCPS_CLIENT_META_INFO);
-    }
-    if (!judged)
-        return skip(g, "the client sent no request");
-    return pass(g, "%zu requests, each with _meta clientInfo (name, version)", judged);
+    return each_modern_request(t, g, client_info_of, "_meta clientInfo (name, version)");
 }
 
 static int discover_version(const mcps_client_trace *t, mcps_client_grade *g)
