@@ -53,7 +53,7 @@ class FuzzLiveTest(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.dir, ignore_errors=True)
 
-    def fuzz(self, name, server, *extra, timeout=60):
+    def fuzz(self, name, server, *extra, timeout=120):
         out = os.path.join(self.dir, name)
         t0 = time.monotonic()
         r = run([MCPSPEC, "fuzz", "--server", server, "--out", out, "--quiet"] + list(extra),
