@@ -11,6 +11,7 @@
 #include "engine/config.h"
 #include "live/afl.h"
 #include "live/fuzz.h"
+#include "live/server.h"
 #include "transport/guard.h"
 
 #include <stdint.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #define MAX_ENV          64
+#define MAX_HEADERS      16
 #define DEFAULT_SECONDS  60.0
 #define DEFAULT_REVISION "2025-11-25"
 
@@ -27,10 +29,12 @@ typedef struct fuzz_options {
     const char *server, *url, *config, *revision, *out, *cwd, *file;
     const char *env[MAX_ENV + 1];
     size_t nenv;
+    const char *headers[MAX_HEADERS + 1];
+    size_t nheaders;
     double seconds, hang, probe;
     size_t runs, max_len, minimize_runs, max_findings, jobs;
     uint64_t seed;
-    bool quiet, replay, time_given, afl;
+    bool quiet, replay, time_given, afl, growth_given;
     mcps_live_watch growth;
     mcps_target_file target_file;
     char command[2048];
@@ -42,14 +46,16 @@ static int usage(const fuzz_options *o, const char *why)
     if (why)
         fprintf(out, "mcpspec %s: %s\n\n", o->replay ? "replay" : "fuzz", why);
     if (o->replay)
-        fprintf(out, "usage: mcpspec replay FILE --server CMD [options]\n\n"
-                     "Replays a finding of mcpspec fuzz on a fresh target process: exit 1 when it\n"
-                     "reproduces, 0 when not, 3 when it cannot be done.\n\n");
+        fprintf(out,
+                "usage: mcpspec replay FILE --server CMD | --url URL [--server CMD] [options]\n\n"
+                "Replays a finding of mcpspec fuzz on a fresh target process: exit 1 when it\n"
+                "reproduces, 0 when not, 3 when it cannot be done.\n\n");
     else
         fprintf(
             out,
-            "usage: mcpspec fuzz --server CMD [options]\n\n"
-            "Fuzzes a live MCP server over stdio: a valid session prefix, then mutated\n"
+            "usage: mcpspec fuzz --server CMD | --url URL [--server CMD] [options]\n\n"
+            "Fuzzes a live MCP server over stdio or Streamable HTTP: a valid session prefix,\n"
+            "then mutated\n"
             "requests and notifications built from its own lists; crashes, hangs, sanitizer\n"
             "reports, malformed responses and resource growth are minimized and written to\n"
             "DIR/findings/.\n"
@@ -70,7 +76,11 @@ static int usage(const fuzz_options *o, const char *why)
             "                       afl-clang-fast, scripts/afl-build) on session files\n");
     fprintf(out,
             "  --server CMD         the MCP server (split like a shell, run without one)\n"
-            "  --url URL            not implemented yet (stdio only for now)\n"
+            "  --url URL            fuzz the server at this Streamable HTTP endpoint; with\n"
+            "                       --server, mcpspec starts it, waits until the URL answers\n"
+            "                       (--probe-timeout) and starts it again after a crash\n"
+            "  --header \"N: V\"     an HTTP header on every request (repeatable; its value\n"
+            "                       is never written to the findings)\n"
             "  --config FILE        target configuration: the server, and the tool call\n"
             "                       (calls.tool) it consents to; no tool is called without\n"
             "  --revision R         protocolVersion of the prefix (default %s)\n"
@@ -119,6 +129,7 @@ static int parse_value(mcps_args *a, fuzz_options *o)
     } else if (!o->replay && mcps_args_option(a, "--growth")) {
         ok = strcmp(a->value, "on") == 0 || strcmp(a->value, "off") == 0 ||
              strcmp(a->value, "fds") == 0;
+        o->growth_given = true;
         o->growth = strcmp(a->value, "off") == 0   ? MCPS_LIVE_WATCH_NONE
                     : strcmp(a->value, "fds") == 0 ? MCPS_LIVE_WATCH_FDS
                                                    : MCPS_LIVE_WATCH_ALL;
@@ -146,7 +157,13 @@ static int parse_option(mcps_args *a, fuzz_options *o)
         o->server = a->value;
     else if (mcps_args_option(a, "--url"))
         o->url = a->value;
-    else if (mcps_args_option(a, "--config"))
+    else if (mcps_args_option(a, "--header")) {
+        if (o->nheaders >= MAX_HEADERS)
+            return usage(o, "too many --header");
+        if (!strchr(a->value, ':'))
+            return usage(o, "--header takes \"Name: value\"");
+        o->headers[o->nheaders++] = a->value;
+    } else if (mcps_args_option(a, "--config"))
         o->config = a->value;
     else if (mcps_args_option(a, "--revision"))
         o->revision = a->value;
@@ -184,9 +201,13 @@ static void command_line(fuzz_options *o, int argc, char **argv)
     size_t n = (size_t)snprintf(o->command, sizeof o->command, "mcpspec %s",
                                 o->replay ? "replay" : "fuzz");
     for (int i = 0; i < argc && n < sizeof o->command; i++) {
-        bool quote = strpbrk(argv[i], " \t\"'$\\") != NULL || !argv[i][0];
-        n += (size_t)snprintf(o->command + n, sizeof o->command - n, quote ? " '%s'" : " %s",
-                              argv[i]);
+        bool header = i > 0 && strcmp(argv[i - 1], "--header") == 0 && strchr(argv[i], ':');
+        bool quote = header || strpbrk(argv[i], " \t\"'$\\") != NULL || !argv[i][0];
+        /* A header's value is a token, as often as not: its name alone goes in the files. */
+        int keep = header ? (int)(strchr(argv[i], ':') - argv[i]) : (int)strlen(argv[i]);
+        n +=
+            (size_t)snprintf(o->command + n, sizeof o->command - n, quote ? " '%.*s%s'" : " %.*s%s",
+                             keep, argv[i], header ? ": ..." : "");
     }
 }
 
@@ -217,12 +238,21 @@ static cJSON *apply_config(fuzz_options *o, char *err, size_t errlen)
 
 static int execute(fuzz_options *o, char **argv, const cJSON *calls)
 {
+    mcps_target_config launch = {.kind = MCPS_TRANSPORT_STREAMABLE_HTTP,
+                                 .argv = argv,
+                                 .url = o->url,
+                                 .cwd = o->cwd,
+                                 .env_extra = o->nenv ? (char *const *)o->env : NULL};
+    mcps_live_server server = {.probe_timeout = o->probe};
     mcps_live_target t = {
-        .transport = {.kind = MCPS_TRANSPORT_STDIO,
-                      .argv = argv,
+        .transport = {.kind = o->url ? MCPS_TRANSPORT_STREAMABLE_HTTP : MCPS_TRANSPORT_STDIO,
+                      .argv = o->url ? NULL : argv,
+                      .url = o->url,
+                      .headers = o->nheaders ? (char *const *)o->headers : NULL,
                       .cwd = o->cwd,
                       .env_extra = o->nenv ? (char *const *)o->env : NULL,
                       .max_message = 4 * 1024 * 1024},
+        .server = o->url && argv ? &server : NULL,
         .revision = o->revision,
         .start_timeout = o->probe,
         .hang_timeout = o->hang,
@@ -232,7 +262,10 @@ static int execute(fuzz_options *o, char **argv, const cJSON *calls)
     bool guarded = mcps_cli_guard_start(&guard, o->replay ? "replay" : "fuzz", 0);
     if (guarded) /* each execution frees its wire log: a conformance report's budget is not ours */
         guard.wire_budget = SIZE_MAX;
-    t.transport.guard = guarded ? &guard : NULL;
+    t.transport.guard = launch.guard = guarded ? &guard : NULL;
+    server.cfg = launch;
+    if (o->url) /* check(): its descriptors and memory move with our own connections */
+        t.growth = MCPS_LIVE_WATCH_NONE;
     int rc;
     if (o->replay) {
         char err[400];
@@ -259,21 +292,27 @@ static int execute(fuzz_options *o, char **argv, const cJSON *calls)
         };
         rc = o->afl ? mcps_live_afl(&lo) : mcps_live_fuzz(&lo);
     }
+    mcps_live_server_stop(&server);
     return guarded ? mcps_cli_guard_stop(&guard, o->replay ? "replay" : "fuzz", rc) : rc;
 }
 
 /* The checks after parsing: a target, stdio, a revision the prefix can play. */
 static int check(fuzz_options *o)
 {
-    if (o->url) {
-        fprintf(stderr,
-                "mcpspec %s: --url is not implemented yet: live fuzzing is stdio only "
-                "for now (--server CMD)\n",
-                o->replay ? "replay" : "fuzz");
-        return MCPS_EXIT_INCOMPLETE;
-    }
-    if (!o->server)
-        return usage(o, "--server (or a --config naming a server) is required");
+    if (!o->server && !o->url)
+        return usage(o, "--server or --url (or a --config naming a server) is required");
+    if (o->url && strncmp(o->url, "http://", 7) != 0 && strncmp(o->url, "https://", 8) != 0)
+        return usage(o, "--url takes an http:// or https:// URL");
+    if (o->nheaders && !o->url)
+        return usage(o, "--header needs --url");
+    if (o->url && o->growth_given && o->growth != MCPS_LIVE_WATCH_NONE)
+        return usage(o, "--growth watches a stdio target: over HTTP the server's descriptors and "
+                        "memory move with mcpspec's own connections and sessions");
+    if (o->url && o->afl)
+        return usage(o, "--afl runs the server on session files over stdio: no --url");
+    if (o->url && o->server && o->jobs > 1)
+        return usage(o, "--jobs N with --server and --url: one launched server serves one job "
+                        "(leave --server out to fuzz a running server with N sessions)");
     if (o->replay && !o->file)
         return usage(o, "the finding FILE is required");
     if (o->afl && o->jobs > 1)
@@ -321,8 +360,8 @@ static int main_of(int argc, char **argv, bool replay)
     int rc = check(&o);
     if (rc < 0) {
         char err[200];
-        char **argv_t = mcps_argv_split(o.server, err, sizeof err);
-        if (!argv_t) {
+        char **argv_t = o.server ? mcps_argv_split(o.server, err, sizeof err) : NULL;
+        if (o.server && !argv_t) {
             rc = usage(&o, err);
         } else {
             rc = execute(&o, argv_t, calls);

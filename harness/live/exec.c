@@ -10,6 +10,7 @@
 #include "codec/json.h"
 #include "live/growth.h"
 #include "live/oracle.h"
+#include "live/server.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,15 @@
 #define WIRE_KEEP      (256 * 1024) /* per execution: enough for every stderr line we judge */
 #define DRAIN_EXIT_MS  2000         /* after an exit, for the rest of stderr (a sanitizer report) */
 #define SHUTDOWN_GRACE 0.5
+#define SETTLE_MS      100
+#define ANSWERED_DEATH_MS                                                                          \
+    250 /* HTTP: how long a server that answered a ping's POST may take to die */ /* HTTP: how     \
+                                                                                     long an       \
+                                                                                     input's       \
+                                                                                     exchange may  \
+                                                                                     take before   \
+                                                                                     its ping goes \
+                                                                                   */
 
 cJSON *mcps_live_ping(size_t i)
 {
@@ -39,6 +49,9 @@ const cJSON *mcps_live_await(mcps_session *s, const char *id, int64_t deadline_m
         for (size_t i = 0; i < s->ninbox; i++)
             if (s->inbox[i].shape == MCPS_SHAPE_RESPONSE && id_is(s->inbox[i].msg, id))
                 return s->inbox[i].msg;
+        /* Over HTTP, once every exchange has ended nothing more can arrive. */
+        if (s->http && mcps_session_idle(s))
+            return NULL;
         if (!mcps_session_poll(s, deadline_ms))
             return NULL;
     }
@@ -82,9 +95,11 @@ static bool prefix(mcps_session *s, const mcps_live_target *t, char *err, size_t
     return send_owned(s, mcps_rpc_notification("notifications/initialized", NULL), err, errlen);
 }
 
-mcps_session *mcps_live_start(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
-                              char *err, size_t errlen)
+static mcps_session *start_once(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
+                                char *err, size_t errlen)
 {
+    if (t->server && !mcps_live_server_ensure(t->server, err, errlen))
+        return NULL;
     mcps_session_config sc = {.target = t->transport,
                               .rev = mcps_rev_parse(t->revision),
                               .wire_max_bytes = WIRE_KEEP,
@@ -100,38 +115,108 @@ mcps_session *mcps_live_start(const mcps_live_target *t, mcps_session_finding_fn
     return s;
 }
 
+mcps_session *mcps_live_start(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
+                              char *err, size_t errlen)
+{
+    mcps_session *s = start_once(t, fn, ctx, err, errlen);
+    /* A launched server seen alive may have been on its way out (the last input killed it). */
+    if (!s && t->server && !mcps_live_server_alive(t->server))
+        s = start_once(t, fn, ctx, err, errlen);
+    return s;
+}
+
+pid_t mcps_live_target_pid(const mcps_live_target *t, const mcps_session *s)
+{
+    if (t->server)
+        return mcps_live_server_pid(t->server);
+    return s->http ? -1 : mcps_stdio_pid(s->t);
+}
+
+static bool send_input(mcps_session *s, const mcps_live_input *in, mcps_buf *line)
+{
+    char err[200];
+    mcps_buf_clear(line);
+    mcps_buf_append(line, in->bytes, in->len);
+    mcps_buf_putc(line, '\n');
+    return mcps_session_send_raw(s, line->data, line->len, err, sizeof err);
+}
+
 /* Inputs and pings, pipelined; stops at the first send that fails (the target is gone or
  * stopped reading: the pings say which). Ping numbers go on from first. */
 static void send_all(mcps_session *s, const mcps_live_seq *q, size_t first)
 {
     char err[200];
     mcps_buf line = {0};
-    for (size_t i = 0; i < q->n; i++) {
-        mcps_buf_clear(&line);
-        mcps_buf_append(&line, q->items[i].bytes, q->items[i].len);
-        mcps_buf_putc(&line, '\n');
-        if (!mcps_session_send_raw(s, line.data, line.len, err, sizeof err) ||
+    for (size_t i = 0; i < q->n; i++)
+        if (!send_input(s, &q->items[i], &line) ||
             !send_owned(s, mcps_live_ping(first + i), err, sizeof err))
             break;
-    }
     mcps_buf_free(&line);
+}
+
+/* What HTTP said of request req: its status, or -1 when it failed below HTTP, 0 if neither. */
+static int http_outcome(const mcps_session *s, unsigned req)
+{
+    int got = 0;
+    for (size_t i = 0; i < s->ninbox; i++) {
+        const mcps_inmsg *m = &s->inbox[i];
+        if (m->shape != MCPS_SHAPE_HTTP || m->request != req)
+            continue;
+        const cJSON *event = cJSON_GetObjectItemCaseSensitive(m->msg, "event");
+        const cJSON *status = cJSON_GetObjectItemCaseSensitive(m->msg, "status");
+        if (cJSON_IsString(event) && strcmp(event->valuestring, "error") == 0)
+            got = -1;
+        else if (cJSON_IsNumber(status))
+            got = (int)status->valuedouble;
+    }
+    return got;
+}
+
+/* Over HTTP, the ping's exchange ended without its answer (status: http_outcome's). */
+static void judge_dropped(mcps_live_judge *j, size_t at, int status)
+{
+    char why[120] = "its exchange ended without the answer";
+    if (status < 0)
+        snprintf(why, sizeof why, "the HTTP request failed (connection refused, reset or cut)");
+    else if (status >= 400)
+        snprintf(why, sizeof why, "answered HTTP %d", status);
+    mcps_live_judge_dropped(j, at, why);
+}
+
+/* The ping after input i went unanswered (over HTTP its request was req): why. */
+static void judge_unanswered(mcps_session *s, const mcps_live_target *t, size_t i, unsigned req,
+                             mcps_live_judge *j)
+{
+    int status = s->http ? http_outcome(s, req) : 0;
+    /* One that failed to answer HTTP may be on its way out; one that answered may yet die of
+     * what it answered (a session's worker gone, then the whole server). */
+    if (t->server && mcps_live_server_judge_death(t->server, j, i,
+                                                  status > 0 ? ANSWERED_DEATH_MS : DRAIN_EXIT_MS))
+        return;
+    if (s->http && !s->cut && mcps_session_request_done(s, req))
+        judge_dropped(j, i, status);
+    else if (s->exited || s->gone)
+        mcps_live_judge_exit(j, s, i);
+    else if (!s->cut)
+        mcps_live_judge_hang(j, i, t->hang_timeout);
+}
+
+static char *ping_id(size_t i, char *id, size_t n)
+{
+    snprintf(id, n, "live-ping-%zu", i + 1);
+    return id;
 }
 
 /* The pings in order: the first unanswered one is a crash (the target is gone) or a hang. */
 static void await_pings(mcps_session *s, const mcps_live_target *t, size_t n, size_t first,
                         mcps_live_judge *j)
 {
+    char id[48];
     for (size_t i = first; i < first + n; i++) {
-        char id[48];
-        snprintf(id, sizeof id, "live-ping-%zu", i + 1);
-        if (mcps_live_await(s, id, mcps_clock_deadline(t->hang_timeout)))
-            continue;
-        if (s->exited || s->gone) {
-            mcps_live_judge_exit(j, s, i);
-        } else if (!s->cut) {
-            mcps_live_judge_hang(j, i, t->hang_timeout);
+        if (!mcps_live_await(s, ping_id(i, id, sizeof id), mcps_clock_deadline(t->hang_timeout))) {
+            judge_unanswered(s, t, i, 0, j);
+            return;
         }
-        return;
     }
     /* Everything answered: take in what is already queued (a late exit, a report). */
     while (mcps_session_poll(s, mcps_clock_ms()))
@@ -140,11 +225,45 @@ static void await_pings(mcps_session *s, const mcps_live_target *t, size_t n, si
         mcps_live_judge_exit(j, s, first + n ? first + n - 1 : 0);
 }
 
+/*
+ * Over HTTP every message is a POST of its own, and concurrent POSTs reach the server in no set
+ * order: each input's exchange ends before its ping goes (or SETTLE_MS pass: a request the
+ * server leaves open is the ping's to judge), and the ping is answered before the next input,
+ * so the same inputs arrive the same way every time.
+ */
+static void play_lockstep(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                          size_t first, mcps_live_judge *j)
+{
+    char err[200], id[48];
+    mcps_buf line = {0};
+    for (size_t i = 0; i < q->n; i++) {
+        if (!send_input(s, &q->items[i], &line))
+            break;
+        unsigned req = mcps_session_last_request(s);
+        int64_t deadline = mcps_clock_deadline(SETTLE_MS / 1000.0);
+        while (!mcps_session_request_done(s, req) && mcps_session_poll(s, deadline))
+            ;
+        if (!send_owned(s, mcps_live_ping(first + i), err, sizeof err))
+            break;
+        req = mcps_session_last_request(s);
+        if (!mcps_live_await(s, ping_id(first + i, id, sizeof id),
+                             mcps_clock_deadline(t->hang_timeout))) {
+            judge_unanswered(s, t, first + i, req, j);
+            break;
+        }
+    }
+    mcps_buf_free(&line);
+}
+
 void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
                     size_t first, mcps_live_judge *j)
 {
-    send_all(s, q, first);
-    await_pings(s, t, q->n, first, j);
+    if (s->http) {
+        play_lockstep(s, t, q, first, j);
+    } else {
+        send_all(s, q, first);
+        await_pings(s, t, q->n, first, j);
+    }
     if (s->exited || s->gone) {
         int64_t until = mcps_clock_deadline(DRAIN_EXIT_MS / 1000.0);
         while (mcps_session_poll(s, until))
@@ -184,7 +303,8 @@ void mcps_live_next_batch(mcps_session *s, mcps_live_judge *j)
 
 bool mcps_live_alive(const mcps_session *s, const mcps_live_judge *j)
 {
-    return !s->exited && !s->gone && !s->cut && !j->hung && !j->exited && !j->sanitizer;
+    return !s->exited && !s->gone && !s->cut && !j->hung && !j->exited && !j->dropped &&
+           !j->sanitizer;
 }
 
 /* The warm-up pass, the baseline, then the blocks, each sampled; stops at a finding. */
@@ -192,7 +312,7 @@ static size_t play_growth(mcps_session *s, const mcps_live_target *t, const mcps
                           mcps_live_judge *j)
 {
     mcps_live_growth g = {0};
-    mcps_live_growth_start(&g, mcps_stdio_pid(s->t), t->growth);
+    mcps_live_growth_start(&g, mcps_live_target_pid(t, s), t->growth);
     size_t per_block, blocks = mcps_live_growth_plan(q, &per_block), last = q->n - 1;
     mcps_live_seq block = {0};
     for (size_t k = 0; k < per_block; k++)

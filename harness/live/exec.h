@@ -12,6 +12,8 @@
 #include "live/live.h"
 #include "live/oracle.h"
 
+#include <sys/types.h>
+
 /* Start the target and play the session prefix (initialize for t->revision, then
  * notifications/initialized); NULL with err when it cannot be started or refuses it. */
 mcps_session *mcps_live_start(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
@@ -46,6 +48,9 @@ void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_
                     size_t first, mcps_live_judge *j);
 
 /* The ping sent after input i: {"jsonrpc":"2.0","id":"live-ping-I","method":"ping"}. */
+/* The process the growth oracle watches: the stdio target's, the launched HTTP server's, or -1
+ * (a remote URL). */
+pid_t mcps_live_target_pid(const mcps_live_target *t, const mcps_session *s);
 cJSON *mcps_live_ping(size_t i);
 
 #endif

@@ -29,9 +29,6 @@
 #include <unistd.h>
 
 #define START_ATTEMPTS 4
-/* A finding made just before --time ends still gets this long to shrink (and --minimize-runs):
- * on a slow or loaded machine the end of the run would otherwise leave it unminimized. */
-#define MINIMIZE_GRACE_MS 30000
 
 typedef struct run run;
 
@@ -165,13 +162,8 @@ static void record(job *jb, mcps_live_seq *q, const mcps_live_outcome *out, uint
     mtx_unlock(&r->lock);
     if (!go)
         return;
+    int64_t until = o->seconds > 0 ? r->t0_ms + (int64_t)(o->seconds * 1000) : 0;
     int64_t t0 = mcps_clock_ms();
-    int64_t until = 0;
-    if (o->seconds > 0) {
-        until = r->t0_ms + (int64_t)(o->seconds * 1000);
-        if (until < t0 + MINIMIZE_GRACE_MS)
-            until = t0 + MINIMIZE_GRACE_MS;
-    }
     f.reproduced =
         mcps_live_minimize(&o->target, q, out, o->minimize_runs, until, &f.inputs, &f.outcome);
     jb->minimize_ms += mcps_clock_ms() - t0;

@@ -23,13 +23,16 @@ typedef enum mcps_live_watch {
     MCPS_LIVE_WATCH_ALL,  /* descriptors and resident memory */
 } mcps_live_watch;
 
+struct mcps_live_server;
+
 /* What to fuzz and how long each wait may last. */
 typedef struct mcps_live_target {
-    mcps_target_config transport; /* argv, cwd, env, guard; stdio only for now */
-    const char *revision;         /* protocolVersion the prefix asks for */
-    double start_timeout;         /* seconds for the initialize answer */
-    double hang_timeout;          /* seconds for each liveness ping's answer */
-    mcps_live_watch growth;       /* the resource-growth oracle (growth.h) */
+    mcps_target_config transport;    /* stdio (argv, cwd, env, guard) or Streamable HTTP (url) */
+    struct mcps_live_server *server; /* --server CMD --url URL: the process behind the URL */
+    const char *revision;            /* protocolVersion the prefix asks for */
+    double start_timeout;            /* seconds for the initialize answer */
+    double hang_timeout;             /* seconds for each liveness ping's answer */
+    mcps_live_watch growth;          /* the resource-growth oracle (growth.h) */
 } mcps_live_target;
 
 /* One input: the bytes of one line as sent (without the newline). */

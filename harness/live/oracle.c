@@ -35,10 +35,22 @@ void mcps_live_judge_init(mcps_live_judge *j, mcps_live_outcome *out)
 
 void mcps_live_judge_exit(mcps_live_judge *j, const mcps_session *s, size_t at)
 {
+    mcps_live_judge_exit_status(j, s->exit_code, s->term_signal, at);
+}
+
+void mcps_live_judge_exit_status(mcps_live_judge *j, int code, int sig, size_t at)
+{
     j->exited = true;
     j->exit_at = at;
-    j->exit_code = s->exit_code;
-    j->term_signal = s->term_signal;
+    j->exit_code = code;
+    j->term_signal = sig;
+}
+
+void mcps_live_judge_dropped(mcps_live_judge *j, size_t at, const char *why)
+{
+    j->dropped = true;
+    j->drop_at = at;
+    snprintf(j->drop_why, sizeof j->drop_why, "%s", why);
 }
 
 void mcps_live_judge_hang(mcps_live_judge *j, size_t at, double seconds)
@@ -147,6 +159,18 @@ void mcps_live_judge_stderr(mcps_live_judge *j, const mcps_session *s)
             sanitizer_line(j, s->wire[i].bytes);
 }
 
+void mcps_live_judge_output(mcps_live_judge *j, const char *text)
+{
+    char line[512];
+    for (const char *p = text; *p;) {
+        size_t n = strcspn(p, "\n");
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+        sanitizer_line(j, line);
+        p += n;
+        p += *p == '\n';
+    }
+}
+
 static void set(mcps_live_outcome *o, mcps_live_oracle oracle, size_t at)
 {
     o->oracle = oracle;
@@ -179,6 +203,13 @@ void mcps_live_judge_done(mcps_live_judge *j)
         snprintf(o->signature, sizeof o->signature, "crash %s %d",
                  j->term_signal ? "signal" : "status",
                  j->term_signal ? j->term_signal : j->exit_code);
+    } else if (j->dropped) {
+        set(o, MCPS_LIVE_CRASH, j->drop_at);
+        snprintf(o->evidence, sizeof o->evidence,
+                 "the server dropped the ping after input %zu: %.200s", j->drop_at + 1,
+                 j->drop_why);
+        /* Whether the answer was a 404 or a stream cut short depends on timing: not part of it. */
+        snprintf(o->signature, sizeof o->signature, "crash http dropped");
     } else if (j->hung) {
         set(o, MCPS_LIVE_HANG, j->hang_at);
         snprintf(o->evidence, sizeof o->evidence,

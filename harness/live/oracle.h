@@ -11,19 +11,24 @@
 
 typedef struct mcps_live_judge {
     mcps_live_outcome *out;
-    bool exited, hung, contract, sanitizer, growth;
-    size_t exit_at, hang_at, growth_at, growth_inputs;
+    bool exited, hung, dropped, contract, sanitizer, growth;
+    size_t exit_at, hang_at, drop_at, growth_at, growth_inputs;
     long growth_from, growth_to;
     const char *growth_kind; /* "fds" or "rss" */
     int exit_code, term_signal;
     double hang_seconds;
-    char contract_kind[48], contract_msg[240];
+    char contract_kind[48], contract_msg[240], drop_why[160];
     char san_header[200], san_frame[120];
 } mcps_live_judge;
 
 void mcps_live_judge_init(mcps_live_judge *j, mcps_live_outcome *out);
 /* The target exited (or was killed) before answering the ping after input at. */
 void mcps_live_judge_exit(mcps_live_judge *j, const mcps_session *s, size_t at);
+/* The same for a server process known by its exit status or signal (server.h). */
+void mcps_live_judge_exit_status(mcps_live_judge *j, int code, int sig, size_t at);
+/* Over HTTP: the ping after input at was not answered and its exchange is over (an error
+ * status, a stream closed without the answer, a connection refused or reset): why says how. */
+void mcps_live_judge_dropped(mcps_live_judge *j, size_t at, const char *why);
 void mcps_live_judge_hang(mcps_live_judge *j, size_t at, double seconds);
 /* A growth oracle's threshold was passed (growth.h): kind "fds" or "rss", from and to the
  * counts (KiB for rss) over inputs inputs, the last being input at. */
@@ -33,6 +38,8 @@ void mcps_live_judge_growth(mcps_live_judge *j, const char *kind, size_t at, lon
 void mcps_live_judge_finding(void *ctx, const mcps_finding *f, const char *excerpt);
 /* Look for sanitizer report headers in the target's stderr (the session's wire log). */
 void mcps_live_judge_stderr(mcps_live_judge *j, const mcps_session *s);
+/* The same in a text of lines (a launched HTTP server's last output). */
+void mcps_live_judge_output(mcps_live_judge *j, const char *text);
 /* Write the outcome. */
 void mcps_live_judge_done(mcps_live_judge *j);
 

@@ -184,6 +184,15 @@ char *mcps_host_output(mcps_host *h)
     return mcps_buf_take(&b);
 }
 
+bool mcps_host_exit_fields(mcps_host *h, int *code, int *sig)
+{
+    *code = *sig = 0;
+    if (!mcps_proc_try_reap(&h->proc))
+        return false;
+    mcps_proc_exit_fields(&h->proc, code, sig);
+    return true;
+}
+
 void mcps_host_describe_exit(mcps_host *h, char *out, size_t n)
 {
     if (!mcps_proc_try_reap(&h->proc))

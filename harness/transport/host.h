@@ -33,6 +33,8 @@ pid_t mcps_host_pid(const mcps_host *h);
  * memory). Preceded by a note when earlier bytes were dropped.
  */
 char *mcps_host_output(mcps_host *h);
+/* Once it has exited (reaped): true, with its exit status or the signal that killed it. */
+bool mcps_host_exit_fields(mcps_host *h, int *code, int *sig);
 /* A sentence on how it ended ("exited with status 1"), once it has. */
 void mcps_host_describe_exit(mcps_host *h, char *out, size_t n);
 /*

@@ -19,5 +19,8 @@
     X(FUZZ_LEAK, "fuzz-leak", "RPC-RSP-004",                                                       \
       "keep 256 KiB for good (an unbounded cache) on every tools/list answered")                   \
     X(FUZZ_FD_LEAK, "fuzz-fd-leak", "RPC-RSP-004",                                                 \
-      "open a descriptor and never close it on every resources/list answered")
+      "open a descriptor and never close it on every resources/list answered")                     \
+    X(FUZZ_SERVER_CRASH, "fuzz-server-crash", "RPC-RSP-004",                                       \
+      "with --http: the whole server aborts when a session's child is killed by a signal, as a "   \
+      "one-process server dies (with fuzz-sequence-crash: a crash over HTTP)")
 #endif

@@ -98,7 +98,11 @@ void rs_hreap(rs_hserver *h, bool block)
     int64_t give_up = rs_now_ms() + RS_HTTP_GRACE_MS;
     for (;;) {
         pid_t pid;
-        while ((pid = waitpid(-1, NULL, WNOHANG)) > 0) {
+        int status;
+        while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+            /* A one-process server dies with the request that crashed it. */
+            if (WIFSIGNALED(status) && rs_hfault(h, RS_FAULT_FUZZ_SERVER_CRASH))
+                abort();
             for (size_t i = 0; i < h->ndying; i++) {
                 if (h->dying[i].pid == pid) {
                     h->dying[i] = h->dying[--h->ndying];
@@ -106,6 +110,8 @@ void rs_hreap(rs_hserver *h, bool block)
                 }
             }
         }
+        if (pid < 0 && errno == ECHILD)
+            h->ndying = 0; /* no child is left to wait for, whatever the list says */
         int64_t now = rs_now_ms();
         for (size_t i = 0; i < h->ndying; i++) {
             if (now >= h->dying[i].kill_at || (block && now >= give_up)) {

@@ -10,7 +10,8 @@ in the fourth (it is invisible to a release build of refserver: that case runs u
 the sanitize preset only), fuzz-fd-leak by the growth oracle in the 18th (about
 530 executions, 0.2 s), fuzz-leak with seed 7 in the 37th (1 074 executions, 0.2 s;
 seed 1 needs 25 000, 3 to 5 s).
-The runs allow 30 s and stop at the first finding (--max-findings 1).
+The runs allow 90 s (a loaded machine slows minimization, which --time bounds too) and
+stop at the first finding (--max-findings 1).
 Each finding is minimized to the few messages that matter, `mcpspec replay`
 reproduces it against the faulty server (exit 1) and not against the clean one
 (exit 0). The same seed gives the same findings; a hostile target ends the run in
@@ -20,6 +21,7 @@ import os
 import re
 import resource
 import shutil
+import socket
 import subprocess
 import tempfile
 import time
@@ -38,6 +40,21 @@ def sanitized(binary):
         return b"__asan_init" in f.read()
 
 
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening(port):
+    """Whether something listens on 127.0.0.1:port."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
 SANITIZED = sanitized(MCPSPEC)
 SLOW = 5.0 if SANITIZED else 1.0
 # The ping deadline where no hang is expected: a loaded CI machine can take a second or more.
@@ -53,10 +70,11 @@ class FuzzLiveTest(unittest.TestCase):
     def tearDownClass(cls):
         shutil.rmtree(cls.dir, ignore_errors=True)
 
-    def fuzz(self, name, server, *extra, timeout=120):
+    def fuzz(self, name, server, *extra, timeout=120, server_given=True):
         out = os.path.join(self.dir, name)
         t0 = time.monotonic()
-        r = run([MCPSPEC, "fuzz", "--server", server, "--out", out, "--quiet"] + list(extra),
+        target = ["--server", server] if server_given else []
+        r = run([MCPSPEC, "fuzz"] + target + ["--out", out, "--quiet"] + list(extra),
                 timeout=timeout)
         elapsed = time.monotonic() - t0
         report = None
@@ -73,7 +91,9 @@ class FuzzLiveTest(unittest.TestCase):
         """hang: the ping deadline; short only where a hang is the finding (a loaded machine
         must not make a slow answer look like one)."""
         server = "%s --fault %s" % (REFSERVER, fault)
-        r, report, out, elapsed = self.fuzz(fault, server, "--seed", seed, "--time", "30",
+        # --max-findings 1 ends the run at the finding; the time left is its minimization's
+        # (bounded by --time too), which a loaded machine slows down.
+        r, report, out, elapsed = self.fuzz(fault, server, "--seed", seed, "--time", "90",
                                             "--hang-timeout", hang, "--max-findings", "1",
                                             *extra)
         self.assertEqual(r.returncode, 1, r.stderr)
@@ -250,10 +270,77 @@ class FuzzLiveTest(unittest.TestCase):
         self.assertIn("SIGTERM", report["error"])
         self.assertEqual([f for f in report["findings"] if f["oracle"] == "crash"], [])
 
-    def test_url_is_not_implemented_yet(self):
-        r = run([MCPSPEC, "fuzz", "--url", "http://127.0.0.1:9/mcp"])
-        self.assertEqual(r.returncode, 3)
-        self.assertIn("not implemented", r.stderr)
+    def test_url_crash_of_a_launched_server(self):
+        """--server CMD --url URL: mcpspec starts refserver --http, fuzzes it over Streamable
+        HTTP and starts it again after it dies. fuzz-server-crash makes the whole server abort
+        when a session's child is killed, as a one-process server does; the crash is found
+        (0.15 s here), minimized to the requests that need each other (concurrent POSTs may
+        keep one more), and replayed against the faulty server (exit 1) and not the clean one."""
+        port = free_port()
+        url = "http://127.0.0.1:%d/mcp" % port
+        server = "%s --http %d --fault fuzz-sequence-crash --fault fuzz-server-crash" % (
+            REFSERVER, port)
+        r, report, out, _ = self.fuzz("http-crash", server, "--url", url, "--time", "30",
+                                      "--max-findings", "1", "--hang-timeout", GENEROUS,
+                                      "--header", "Authorization: Bearer not-in-the-files")
+        self.assertEqual(r.returncode, 1, r.stderr)
+        f = report["findings"][0]
+        self.assertEqual((f["oracle"], f["signature"]), ("crash", "crash signal 6"), f)
+        self.assertTrue(f["reproduced"], f)
+        self.assertLessEqual(f["inputs"], 3, f)
+        path = os.path.join(out, f["file"])
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        self.assertNotIn("not-in-the-files", text)
+        self.assertNotIn("not-in-the-files", json.dumps(report))
+        self.assertIn("tools/list", text)
+        replay = [MCPSPEC, "replay", path, "--url", url, "--hang-timeout", GENEROUS, "--server"]
+        self.assertEqual(run(replay + [server], timeout=60).returncode, 1)
+        clean = run(replay + ["%s --http %d" % (REFSERVER, port)], timeout=60)
+        self.assertEqual(clean.returncode, 0, clean.stdout + clean.stderr)
+        self.assertFalse(listening(port), "a server is still listening on %d" % port)
+
+    def test_url_of_a_running_server(self):
+        """--url alone: a server mcpspec did not start. refserver --http runs each session in a
+        child; fuzz-sequence-crash kills the child, and the session's ping is dropped (HTTP 404
+        or a stream cut short): a crash finding whose signature does not depend on which.
+        The clean server, fuzzed with the same seed, gives nothing."""
+        port = free_port()
+        url = "http://127.0.0.1:%d/mcp" % port
+        for fault, expect in ((["--fault", "fuzz-sequence-crash"], 1), ([], 0)):
+            p = subprocess.Popen([REFSERVER, "--http", str(port)] + fault,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                self.assertTrue(wait_for(lambda: listening(port), 10 * SLOW))
+                r, report, out, _ = self.fuzz("http-remote-%d" % expect, "", "--url", url,
+                                              "--runs", "1500", "--max-findings", "1",
+                                              "--hang-timeout", GENEROUS, server_given=False)
+                self.assertEqual(r.returncode, expect, r.stderr)
+                if expect:
+                    f = report["findings"][0]
+                    self.assertEqual(f["signature"], "crash http dropped", f)
+                    self.assertTrue(f["reproduced"], f)
+                    self.assertLessEqual(f["inputs"], 3, f)
+                    replay = run([MCPSPEC, "replay", os.path.join(out, f["file"]), "--url", url,
+                                  "--hang-timeout", GENEROUS], timeout=60)
+                    self.assertEqual(replay.returncode, 1, replay.stdout + replay.stderr)
+                else:
+                    self.assertEqual(report["findings"], [])
+                    self.assertGreaterEqual(report["executions"], 1500)
+            finally:
+                p.terminate()
+                p.wait(timeout=10)
+
+    def test_url_usage(self):
+        url = "http://127.0.0.1:9/mcp"
+        for extra in (["--growth", "on"], ["--afl"], ["--server", REFSERVER, "--jobs", "2"]):
+            r = run([MCPSPEC, "fuzz", "--url", url] + extra)
+            self.assertEqual(r.returncode, 2, extra)
+        r = run([MCPSPEC, "fuzz", "--server", REFSERVER, "--header", "A: b"])
+        self.assertEqual(r.returncode, 2)
+        r = run([MCPSPEC, "fuzz", "--url", url, "--time", "2", "--out",
+                 os.path.join(self.dir, "nobody")], timeout=30)
+        self.assertEqual(r.returncode, 3, r.stderr)
 
     def test_usage(self):
         self.assertEqual(run([MCPSPEC, "fuzz", "--bogus"]).returncode, 2)
