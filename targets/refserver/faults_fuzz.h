@@ -19,5 +19,11 @@
     X(FUZZ_LEAK, "fuzz-leak", "RPC-RSP-004",                                                       \
       "keep 256 KiB for good (an unbounded cache) on every tools/list answered")                   \
     X(FUZZ_FD_LEAK, "fuzz-fd-leak", "RPC-RSP-004",                                                 \
-      "open a descriptor and never close it on every resources/list answered")
+      "open a descriptor and never close it on every resources/list answered")                     \
+    X(FUZZ_SCHEMA_BOUNDARY, "fuzz-schema-boundary", "RPC-RSP-004",                                 \
+      "abort on tools/call route with shard 1024, its inputSchema's maximum + 1 (an off-by-one "   \
+      "range check)")                                                                              \
+    X(FUZZ_TRAVERSAL, "fuzz-traversal", "RES-010",                                                 \
+      "abort on resources/read or resources/subscribe of a file: URI whose percent-decoded path "  \
+      "climbs above the root with \"..\" (a check made before decoding misses %2e%2e)")
 #endif
