@@ -17,7 +17,7 @@ typedef struct mcps_live_dict {
     cJSON *cursors;   /* {"tools/list": [nextCursor, ...], ...}: every one each list gave */
     cJSON *calls;     /* [{"name":..., "arguments":{...}, "inputSchema":{...}}]: the consented
                          tool calls, each with its schema when tools/list gave one */
-    cJSON *schemas;   /* {name: inputSchema} from tools/list, for the consented calls only */
+    cJSON *schemas;   /* {name: inputSchema} from tools/list; only consented calls use them */
     cJSON *attacks;   /* traversal URIs from uris and templates (uris.h) */
 } mcps_live_dict;
 
