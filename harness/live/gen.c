@@ -9,7 +9,8 @@
  *
  * The schema arguments and the URI attacks draw from a second stream (aux):
  * what the first stream draws, and so every other input of a seed, is what it
- * was before they existed.
+ * was before they existed (up to the first boundary or broken argument, whose
+ * skipped mutation leaves the first stream's draws to the inputs after it).
  */
 #include "live/gen.h"
 
