@@ -11,7 +11,9 @@ the sanitize preset only), fuzz-fd-leak by the growth oracle in the 18th (about
 530 executions, 0.2 s), fuzz-leak with seed 7 in the 37th (1 074 executions, 0.2 s;
 seed 1 needs 25 000, 3 to 5 s), fuzz-schema-boundary (with a configuration consenting
 to route) in the third (164 executions, under 0.1 s) and fuzz-traversal (refserver with
---root) in the 14th (478 executions, under 0.1 s).
+--root) in the 14th (478 executions, under 0.1 s); the conformance fault
+resource-traversal, which serves /etc/passwd instead of crashing, by the disclosure
+oracle in the 75th (2 288 executions, 0.3 s).
 The runs allow 30 s and stop at the first finding (--max-findings 1).
 Each finding is minimized to the few messages that matter, `mcpspec replay`
 reproduces it against the faulty server (exit 1) and not against the clean one
@@ -185,6 +187,18 @@ class FuzzLiveTest(unittest.TestCase):
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
         self.assertRegex(text, r'"method":"resources/(read|subscribe)".*"uri":"file:[^"]*%2e')
+
+    def test_finds_served_traversal(self):
+        """The disclosure oracle: refserver's conformance fault resource-traversal serves
+        /etc/passwd for a file: URI climbing out of --root, and the answer holds its text.
+        Seed 1 finds it in the 75th sequence (2 288 executions)."""
+        if not os.path.exists("/etc/passwd"):
+            self.skipTest("no /etc/passwd to serve")
+        root = os.path.join(ROOT, "targets", "refserver", "root")
+        f, path = self.assert_found("resource-traversal", "disclosure", 1, *ASAN_WATCH,
+                                    args="--root " + root)
+        self.assertIn("/etc/passwd", f["evidence"])
+        self.assertEqual(f["signature"], "disclosure /etc/passwd")
 
     def test_clean_refserver_gives_no_finding(self):
         runs = "300" if SANITIZED else "3000"
