@@ -192,11 +192,13 @@ class FuzzLiveTest(unittest.TestCase):
         """The disclosure oracle: refserver's conformance fault resource-traversal serves
         /etc/passwd for a file: URI climbing out of --root, and the answer holds its text.
         Seed 1 finds it in the 75th sequence (2 288 executions)."""
+        if SANITIZED:
+            self.skipTest("the release run proves it: a file served is no memory error, and "
+                          "under ASan it would take 10 s")
         if not os.path.exists("/etc/passwd"):
             self.skipTest("no /etc/passwd to serve")
         root = os.path.join(ROOT, "targets", "refserver", "root")
-        f, path = self.assert_found("resource-traversal", "disclosure", 1, *ASAN_WATCH,
-                                    args="--root " + root)
+        f, path = self.assert_found("resource-traversal", "disclosure", 1, args="--root " + root)
         self.assertIn("/etc/passwd", f["evidence"])
         self.assertEqual(f["signature"], "disclosure /etc/passwd")
 
