@@ -1,8 +1,8 @@
 /*
  * exec.c - one execution: a fresh process, the prefix, the inputs each
  * followed by a ping, then the oracles (crash, hang, sanitizer report,
- * malformed response, a file disclosed). Every wait has a deadline; the process is always
- * reaped (mcps_session_free).
+ * malformed response, a file disclosed). Every wait has a deadline; the
+ * process is always reaped (mcps_session_free).
  */
 #include "live/exec.h"
 
