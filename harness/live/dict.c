@@ -1,12 +1,14 @@
 /*
  * dict.c - the dictionary: one session that reads tools/list, prompts/list,
  * resources/list and resources/templates/list, following nextCursor a few
- * pages, before any fuzzing. A list the target refuses is simply empty.
+ * pages, before any fuzzing. A list the target refuses is simply empty. The
+ * tools' inputSchemas are kept for the consented calls (mcps_live_dict_consent).
  */
 #include "live/dict.h"
 
 #include "base/clock.h"
 #include "live/exec.h"
+#include "live/uris.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,11 +25,14 @@ void mcps_live_dict_init(mcps_live_dict *d)
     d->templates = cJSON_CreateArray();
     d->cursors = cJSON_CreateObject();
     d->calls = cJSON_CreateArray();
+    d->schemas = cJSON_CreateObject();
+    d->attacks = cJSON_CreateArray();
 }
 
 void mcps_live_dict_free(mcps_live_dict *d)
 {
-    cJSON *all[] = {d->tools, d->prompts, d->uris, d->templates, d->cursors, d->calls};
+    cJSON *all[] = {d->tools,   d->prompts, d->uris,    d->templates,
+                    d->cursors, d->calls,   d->schemas, d->attacks};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         cJSON_Delete(all[i]);
     *d = (mcps_live_dict){0};
@@ -40,6 +45,9 @@ void mcps_live_dict_consent(mcps_live_dict *d, const char *name, const cJSON *ar
     cJSON_AddItemToObject(call, "arguments",
                           arguments && cJSON_IsObject(arguments) ? cJSON_Duplicate(arguments, true)
                                                                  : cJSON_CreateObject());
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(d->schemas, name);
+    if (cJSON_IsObject(schema))
+        cJSON_AddItemToObject(call, "inputSchema", cJSON_Duplicate(schema, true));
     cJSON_AddItemToArray(d->calls, call);
 }
 
@@ -63,12 +71,24 @@ static void add_prompt(cJSON *list, const cJSON *p)
     cJSON_AddItemToArray(list, entry);
 }
 
+/* A tool's inputSchema, the first one listed under its name. */
+static void add_schema(cJSON *schemas, const cJSON *tool)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(tool, "name");
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(tool, "inputSchema");
+    if (cJSON_IsString(name) && cJSON_IsObject(schema) &&
+        !cJSON_HasObjectItem(schemas, name->valuestring) &&
+        cJSON_GetArraySize(schemas) < MAX_ENTRIES)
+        cJSON_AddItemToObject(schemas, name->valuestring, cJSON_Duplicate(schema, true));
+}
+
 /* One item of a list result into the dictionary. */
 static void take(mcps_live_dict *d, const char *key, const cJSON *item)
 {
-    if (strcmp(key, "tools") == 0)
+    if (strcmp(key, "tools") == 0) {
         add_string(d->tools, cJSON_GetObjectItemCaseSensitive(item, "name"));
-    else if (strcmp(key, "prompts") == 0)
+        add_schema(d->schemas, item);
+    } else if (strcmp(key, "prompts") == 0)
         add_prompt(d->prompts, item);
     else if (strcmp(key, "resources") == 0)
         add_string(d->uris, cJSON_GetObjectItemCaseSensitive(item, "uri"));
@@ -127,5 +147,6 @@ bool mcps_live_dict_discover(mcps_live_dict *d, const mcps_live_target *t, char 
     for (size_t i = 0; i < sizeof lists / sizeof *lists && !silent; i++)
         read_list(d, s, t, lists[i][0], lists[i][1], &seq, &silent);
     mcps_session_free(s);
+    mcps_live_uri_attacks(d->uris, d->templates, d->attacks);
     return true;
 }

@@ -1,8 +1,8 @@
 /*
  * exec.c - one execution: a fresh process, the prefix, the inputs each
  * followed by a ping, then the oracles (crash, hang, sanitizer report,
- * malformed response). Every wait has a deadline; the process is always
- * reaped (mcps_session_free).
+ * malformed response, a file disclosed). Every wait has a deadline; the
+ * process is always reaped (mcps_session_free).
  */
 #include "live/exec.h"
 
@@ -255,6 +255,22 @@ static void play_lockstep(mcps_session *s, const mcps_live_target *t, const mcps
     mcps_buf_free(&line);
 }
 
+/* The input (numbered on from first) whose id is id (JSON text); the last one when none is:
+ * a batch's or a mutated id's answer still fired after it. */
+static size_t input_with_id(const mcps_live_seq *q, size_t first, const char *id)
+{
+    for (size_t i = 0; i < q->n; i++) {
+        cJSON *msg = cJSON_ParseWithLength(q->items[i].bytes, q->items[i].len);
+        char *got = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(msg, "id"));
+        bool same = got && strcmp(got, id) == 0;
+        free(got);
+        cJSON_Delete(msg);
+        if (same)
+            return first + i;
+    }
+    return first + (q->n ? q->n - 1 : 0);
+}
+
 void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
                     size_t first, mcps_live_judge *j)
 {
@@ -264,6 +280,10 @@ void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_
         send_all(s, q, first);
         await_pings(s, t, q->n, first, j);
     }
+    bool disclosed = j->disclosure;
+    mcps_live_judge_inbox(j, s);
+    if (j->disclosure && !disclosed)
+        j->disclosure_at = input_with_id(q, first, j->disclosure_id);
     if (s->exited || s->gone) {
         int64_t until = mcps_clock_deadline(DRAIN_EXIT_MS / 1000.0);
         while (mcps_session_poll(s, until))

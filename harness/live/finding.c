@@ -53,6 +53,9 @@ static void header(mcps_buf *b, const mcps_live_finding *f, const mcps_live_find
                         "first\n# pass warms up, the growth is measured over the others); as a "
                         "suite case\n# they run once, which shows no growth.\n",
                         mcps_live_growth_reps(&f->inputs));
+    if (o->oracle == MCPS_LIVE_DISCLOSURE)
+        mcps_buf_puts(b, "# disclosure: replay judges the target's answers; as a suite case the "
+                         "inputs\n# pass (the case judges liveness only).\n");
     mcps_buf_puts(b, "# Replay: mcpspec replay FILE --server CMD, or --url URL [--server CMD] "
                      "(exit 1: it reproduces).\n"
                      "# To keep it as a regression case, move it into a suites folder and add a\n"

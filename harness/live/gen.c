@@ -2,10 +2,19 @@
  * gen.c - one message at a time: a request of a known method (params built
  * from the dictionary), a notification, an unknown method or a batch; then,
  * most of the time, mutated. Tool calls come only from the consented calls,
- * and their method and tool name are never mutated (mutate.c).
+ * and their method and tool name are never mutated (mutate.c); their arguments
+ * are the configuration's or made from the tool's inputSchema (args.h), and a
+ * boundary or one-constraint-broken value is sent as made. A URI is one the
+ * target listed, or one of the attacks built from its lists (uris.h).
+ *
+ * The schema arguments and the URI attacks draw from a second stream (aux):
+ * what the first stream draws, and so every other input of a seed, is what it
+ * was before they existed (up to the first boundary or broken argument, whose
+ * skipped mutation leaves the first stream's draws to the inputs after it).
  */
 #include "live/gen.h"
 
+#include "live/args.h"
 #include "live/mutate.h"
 #include "live/rng.h"
 
@@ -15,9 +24,14 @@
 
 typedef struct gen {
     mcps_live_rng rng;
+    mcps_live_rng aux; /* schema arguments and URI attacks (see above) */
     const mcps_live_dict *d;
     unsigned next_id;
+    bool precise; /* the input holds a boundary or broken argument: sent unmutated */
 } gen;
+
+/* The aux stream is derived from the sequence's seed as a sequence of this number would be. */
+#define AUX_STREAM 0xa0c5u
 
 static const char *const list_methods[] = {"tools/list", "prompts/list", "resources/list",
                                            "resources/templates/list"};
@@ -39,11 +53,16 @@ static const char *const odd_strings[] = {
     " ",
 };
 
+static const char *pick_from(mcps_live_rng *rng, const cJSON *list)
+{
+    const cJSON *v =
+        cJSON_GetArrayItem(list, (int)mcps_live_rng_below(rng, (size_t)cJSON_GetArraySize(list)));
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
 static const char *pick_text(gen *g, const cJSON *list)
 {
-    const cJSON *v = cJSON_GetArrayItem(
-        list, (int)mcps_live_rng_below(&g->rng, (size_t)cJSON_GetArraySize(list)));
-    return cJSON_IsString(v) ? v->valuestring : NULL;
+    return pick_from(&g->rng, list);
 }
 
 /* A cursor the list of method gave (of another list, one time in five). */
@@ -109,11 +128,14 @@ static void prompt_params(gen *g, cJSON *p)
         cJSON_AddItemToObject(args, a->valuestring, any_string(g));
 }
 
-/* A URI: listed, a template with its variables left in, or an odd one. */
+/* A URI: listed, a template with its variables left in, an odd one, or (one time in two,
+ * drawn from aux) an attack. */
 static void uri_params(gen *g, cJSON *p)
 {
     const char *u =
         pick_text(g, mcps_live_rng_chance(&g->rng, 3, 4) ? g->d->uris : g->d->templates);
+    if (cJSON_GetArraySize(g->d->attacks) && mcps_live_rng_chance(&g->aux, 1, 2))
+        u = pick_from(&g->aux, g->d->attacks);
     cJSON_AddItemToObject(p, "uri", u ? cJSON_CreateString(u) : any_string(g));
 }
 
@@ -129,6 +151,21 @@ static void completion_params(gen *g, cJSON *p)
     const char *an = pick_text(g, cJSON_GetObjectItemCaseSensitive(prompt, "args"));
     cJSON_AddStringToObject(arg, "name", an ? an : "x");
     cJSON_AddItemToObject(arg, "value", any_string(g));
+}
+
+/* A consented call's arguments: configured, valid, boundary or invalid, one in four each
+ * when the tool listed an inputSchema. */
+static cJSON *call_arguments(gen *g, const cJSON *call)
+{
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(call, "inputSchema");
+    const cJSON *configured = cJSON_GetObjectItemCaseSensitive(call, "arguments");
+    if (!schema)
+        return cJSON_Duplicate(configured, true);
+    mcps_live_args_kind made,
+        kind = (mcps_live_args_kind)mcps_live_rng_below(&g->aux, MCPS_LIVE_ARGS_INVALID + 1);
+    cJSON *args = mcps_live_args_make(schema, configured, kind, &g->aux, &made);
+    g->precise |= made == MCPS_LIVE_ARGS_BOUNDARY || made == MCPS_LIVE_ARGS_INVALID;
+    return args;
 }
 
 /* A request: a known method with params built for it. */
@@ -175,9 +212,7 @@ static cJSON *request(gen *g)
         method = "tools/call";
         cJSON_AddItemToObject(
             p, "name", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(call, "name"), true));
-        cJSON_AddItemToObject(
-            p, "arguments",
-            cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(call, "arguments"), true));
+        cJSON_AddItemToObject(p, "arguments", call_arguments(g, call));
     }
     }
     cJSON_AddStringToObject(msg, "method", method);
@@ -237,10 +272,11 @@ static bool has_call(const cJSON *msg)
 /* One input line: a message, mutated one time in two (a valid message reaches deeper). */
 static void input(gen *g, mcps_live_seq *out)
 {
+    g->precise = false;
     cJSON *msg = message(g);
     bool call = has_call(msg);
     /* A call keeps its method and tool name: mutate_tree knows that of a lone call only. */
-    if (mcps_live_rng_chance(&g->rng, 1, 2) && !(call && cJSON_IsArray(msg)))
+    if (mcps_live_rng_chance(&g->rng, 1, 2) && !(call && cJSON_IsArray(msg)) && !g->precise)
         mcps_live_mutate_tree(&g->rng, msg);
     char *text = cJSON_PrintUnformatted(msg);
     mcps_buf line = {0};
@@ -258,6 +294,7 @@ void mcps_live_gen_seq(const mcps_live_dict *d, uint64_t seed, size_t max_len, m
 {
     gen g = {.d = d};
     mcps_live_rng_seed(&g.rng, seed);
+    mcps_live_rng_seed(&g.aux, mcps_live_rng_derive(seed, AUX_STREAM));
     size_t len = 1 + mcps_live_rng_below(&g.rng, max_len ? max_len : 1);
     for (size_t i = 0; i < len; i++)
         input(&g, out);

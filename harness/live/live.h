@@ -53,14 +53,15 @@ void mcps_live_seq_subset(const mcps_live_seq *q, const bool *keep, mcps_live_se
 
 typedef enum mcps_live_oracle {
     MCPS_LIVE_NONE,
-    MCPS_LIVE_CRASH,     /* the target exited or was killed */
-    MCPS_LIVE_HANG,      /* a liveness ping went unanswered past its deadline */
-    MCPS_LIVE_SANITIZER, /* an ASan/UBSan/MSan report on stderr */
-    MCPS_LIVE_CONTRACT,  /* a request answered with a malformed response */
-    MCPS_LIVE_GROWTH,    /* a local target's memory or descriptors grew over a window */
+    MCPS_LIVE_CRASH,      /* the target exited or was killed */
+    MCPS_LIVE_HANG,       /* a liveness ping went unanswered past its deadline */
+    MCPS_LIVE_SANITIZER,  /* an ASan/UBSan/MSan report on stderr */
+    MCPS_LIVE_CONTRACT,   /* a request answered with a malformed response */
+    MCPS_LIVE_GROWTH,     /* a local target's memory or descriptors grew over a window */
+    MCPS_LIVE_DISCLOSURE, /* a response holds a file no server should serve (a traversal) */
 } mcps_live_oracle;
 
-#define MCPS_LIVE_ORACLES (MCPS_LIVE_GROWTH + 1)
+#define MCPS_LIVE_ORACLES (MCPS_LIVE_DISCLOSURE + 1)
 
 const char *mcps_live_oracle_name(mcps_live_oracle o);
 mcps_live_oracle mcps_live_oracle_parse(const char *name);

@@ -1,13 +1,14 @@
 /*
  * oracle.c - from what one execution showed to one outcome and its
  * deduplication signature (oracle, signal or status, sanitizer kind and first
- * frame, or observer rule): two findings with the same signature are the same
- * bug as far as the fuzzer can tell.
+ * frame, observer rule, or the file disclosed): two findings with the same
+ * signature are the same bug as far as the fuzzer can tell.
  */
 #include "live/oracle.h"
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Observer rules that say a response (or line) from the target is malformed. */
@@ -103,6 +104,51 @@ void mcps_live_judge_finding(void *ctx, const mcps_finding *f, const char *excer
         j->contract = true;
         snprintf(j->contract_kind, sizeof j->contract_kind, "%s", mcps_finding_kind_name(f->kind));
         snprintf(j->contract_msg, sizeof j->contract_msg, "%s", f->message);
+    }
+}
+
+/* Text only those files hold: the traversal probes aim at them, and no input holds it. */
+static const struct {
+    const char *marker, *file;
+} disclosed_files[] = {
+    {"root:x:0:0:", "/etc/passwd"},
+    {"root:*:0:0:", "/etc/passwd"},
+    {"Linux version ", "/proc/version"},
+};
+
+#define DISCLOSURE_DEPTH 8 /* result.contents[i].text, with room for a tool's content */
+
+/* The file whose contents some string in v (down to depth) holds, or NULL. */
+static const char *disclosed(const cJSON *v, int depth)
+{
+    if (cJSON_IsString(v)) {
+        for (size_t i = 0; i < sizeof disclosed_files / sizeof *disclosed_files; i++)
+            if (strstr(v->valuestring, disclosed_files[i].marker))
+                return disclosed_files[i].file;
+        return NULL;
+    }
+    const cJSON *child;
+    const char *file = NULL;
+    if (depth > 0)
+        cJSON_ArrayForEach(child, v) if (!file) file = disclosed(child, depth - 1);
+    return file;
+}
+
+void mcps_live_judge_inbox(mcps_live_judge *j, const mcps_session *s)
+{
+    for (size_t i = 0; i < s->ninbox && !j->disclosure; i++) {
+        if (s->inbox[i].shape != MCPS_SHAPE_RESPONSE)
+            continue;
+        const cJSON *msg = s->inbox[i].msg;
+        const char *file =
+            disclosed(cJSON_GetObjectItemCaseSensitive(msg, "result"), DISCLOSURE_DEPTH);
+        if (!file)
+            continue;
+        j->disclosure = true;
+        j->disclosed_file = file;
+        char *id = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(msg, "id"));
+        snprintf(j->disclosure_id, sizeof j->disclosure_id, "%s", id ? id : "null");
+        free(id);
     }
 }
 
@@ -216,6 +262,12 @@ void mcps_live_judge_done(mcps_live_judge *j)
                  "the target did not answer the ping after input %zu within %g s", j->hang_at + 1,
                  j->hang_seconds);
         snprintf(o->signature, sizeof o->signature, "hang");
+    } else if (j->disclosure) {
+        set(o, MCPS_LIVE_DISCLOSURE, j->disclosure_at);
+        snprintf(o->evidence, sizeof o->evidence,
+                 "the answer to input %zu holds the contents of %s (a path traversal)",
+                 j->disclosure_at + 1, j->disclosed_file);
+        snprintf(o->signature, sizeof o->signature, "disclosure %s", j->disclosed_file);
     } else if (j->contract) {
         set(o, MCPS_LIVE_CONTRACT, 0);
         snprintf(o->evidence, sizeof o->evidence, "%s", j->contract_msg);
@@ -233,13 +285,14 @@ void mcps_live_judge_done(mcps_live_judge *j)
 
 const char *mcps_live_oracle_name(mcps_live_oracle o)
 {
-    static const char *const names[] = {"none", "crash", "hang", "sanitizer", "contract", "growth"};
-    return o >= MCPS_LIVE_NONE && o <= MCPS_LIVE_GROWTH ? names[o] : "none";
+    static const char *const names[] = {"none",     "crash",  "hang",      "sanitizer",
+                                        "contract", "growth", "disclosure"};
+    return o >= MCPS_LIVE_NONE && o <= MCPS_LIVE_DISCLOSURE ? names[o] : "none";
 }
 
 mcps_live_oracle mcps_live_oracle_parse(const char *name)
 {
-    for (int o = MCPS_LIVE_CRASH; o <= MCPS_LIVE_GROWTH; o++)
+    for (int o = MCPS_LIVE_CRASH; o <= MCPS_LIVE_DISCLOSURE; o++)
         if (name && strcmp(name, mcps_live_oracle_name((mcps_live_oracle)o)) == 0)
             return (mcps_live_oracle)o;
     return MCPS_LIVE_NONE;

@@ -11,14 +11,16 @@
 
 typedef struct mcps_live_judge {
     mcps_live_outcome *out;
-    bool exited, hung, dropped, contract, sanitizer, growth;
-    size_t exit_at, hang_at, drop_at, growth_at, growth_inputs;
+    bool exited, hung, dropped, contract, sanitizer, growth, disclosure;
+    size_t exit_at, hang_at, drop_at, growth_at, growth_inputs, disclosure_at;
     long growth_from, growth_to;
     const char *growth_kind; /* "fds" or "rss" */
     int exit_code, term_signal;
     double hang_seconds;
     char contract_kind[48], contract_msg[240], drop_why[160];
     char san_header[200], san_frame[120];
+    const char *disclosed_file; /* "/etc/passwd" or "/proc/version" */
+    char disclosure_id[64];     /* the id of the response that held it, as JSON */
 } mcps_live_judge;
 
 void mcps_live_judge_init(mcps_live_judge *j, mcps_live_outcome *out);
@@ -36,6 +38,10 @@ void mcps_live_judge_growth(mcps_live_judge *j, const char *kind, size_t at, lon
                             size_t inputs);
 /* The session's observer callback (ctx: the judge). */
 void mcps_live_judge_finding(void *ctx, const mcps_finding *f, const char *excerpt);
+/* Look in the responses queued in s's inbox for the contents of a file the traversal probes
+ * aim at (uris.h): /etc/passwd or /proc/version served is a path traversal. The first one
+ * found is kept, with its response's id (disclosure_at is the caller's to set). */
+void mcps_live_judge_inbox(mcps_live_judge *j, const mcps_session *s);
 /* Look for sanitizer report headers in the target's stderr (the session's wire log). */
 void mcps_live_judge_stderr(mcps_live_judge *j, const mcps_session *s);
 /* The same in a text of lines (a launched HTTP server's last output). */

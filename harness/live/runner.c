@@ -45,8 +45,10 @@ bool mcps_live_runner_exec(mcps_live_runner *r, const mcps_live_seq *q, mcps_liv
         mcps_live_growth_after(&r->growth, q->n, r->history.n ? r->history.n - 1 : 0, &r->j);
     mcps_live_judge_done(&r->j);
     mcps_live_next_batch(r->s, &r->j);
-    /* A malformed response leaves the process as it was: only a dead or stuck one is replaced. */
-    bool broken = out->oracle != MCPS_LIVE_NONE && out->oracle != MCPS_LIVE_CONTRACT;
+    /* A malformed response or a file served leaves the process as it was: only a dead or stuck
+     * one is replaced. */
+    bool broken = out->oracle != MCPS_LIVE_NONE && out->oracle != MCPS_LIVE_CONTRACT &&
+                  out->oracle != MCPS_LIVE_DISCLOSURE;
     if (broken || r->s->exited || r->s->gone || r->s->cut ||
         r->history.n >= MCPS_LIVE_HISTORY_INPUTS || r->history_bytes >= r->max_bytes)
         stop(r);

@@ -22,5 +22,11 @@
       "open a descriptor and never close it on every resources/list answered")                     \
     X(FUZZ_SERVER_CRASH, "fuzz-server-crash", "RPC-RSP-004",                                       \
       "with --http: the whole server aborts when a session's child is killed by a signal, as a "   \
-      "one-process server dies (with fuzz-sequence-crash: a crash over HTTP)")
+      "one-process server dies (with fuzz-sequence-crash: a crash over HTTP)")                     \
+    X(FUZZ_SCHEMA_BOUNDARY, "fuzz-schema-boundary", "RPC-RSP-004",                                 \
+      "abort on tools/call route with shard 1024, its inputSchema's maximum + 1 (an off-by-one "   \
+      "range check)")                                                                              \
+    X(FUZZ_TRAVERSAL, "fuzz-traversal", "RES-010",                                                 \
+      "abort on resources/read or resources/subscribe of a file: URI whose percent-decoded path "  \
+      "climbs above the root with \"..\" (a check made before decoding misses %2e%2e)")
 #endif

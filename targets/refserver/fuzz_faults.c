@@ -2,9 +2,13 @@
  * fuzz_faults.c - the fuzz-* faults (faults_fuzz.h): bugs a live fuzzer must
  * find, minimize and replay, that no conformance check is meant to catch.
  * Each needs an input a conformance suite never sends: a sequence of two
- * requests, an empty argument, a long cursor, many repetitions of a list.
+ * requests, an empty argument, a long cursor, many repetitions of a list, a
+ * tool argument one past its schema's bound, an encoded ".." in a file: URI.
  */
 #include "server.h"
+
+#include "base/buf.h"
+#include "base/hex.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,6 +16,7 @@
 #include <unistd.h>
 
 #define HOARD_BLOCK (256 * 1024)
+#define SHARDS      1024 /* route's shard table; its schema says 0..1023 */
 
 static const char *param_text(const cJSON *params, const char *key)
 {
@@ -51,8 +56,71 @@ static void copy_long_strings(const cJSON *v, int depth)
     }
 }
 
+/* fuzz-schema-boundary: a range check written "<= SHARDS" lets the table's size through. */
+static void route_shard(const cJSON *params)
+{
+    if (!rs_streq(param_text(params, "name"), "route"))
+        return;
+    const cJSON *shard = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(params, "arguments"), "shard");
+    if (cJSON_IsNumber(shard) && shard->valuedouble == SHARDS)
+        abort(); /* shard_table[SHARDS]: one past the end */
+}
+
+/* Whether path has a ".." segment. */
+static bool has_dotdot(const char *path)
+{
+    for (const char *seg = path; *seg;) {
+        size_t n = strcspn(seg, "/");
+        if (n == 2 && seg[0] == '.' && seg[1] == '.')
+            return true;
+        seg += n + (seg[n] == '/');
+    }
+    return false;
+}
+
+/* Whether the segments of path, ".." popping one, ever climb above where they start. */
+static bool climbs_out(const char *path)
+{
+    long depth = 0;
+    for (const char *seg = path; *seg;) {
+        size_t n = strcspn(seg, "/");
+        if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+            if (--depth < 0)
+                return true;
+        } else if (n && !(n == 1 && seg[0] == '.')) {
+            depth++;
+        }
+        seg += n + (seg[n] == '/');
+    }
+    return false;
+}
+
+/* fuzz-traversal: ".." is refused in the URI as sent, then the path is decoded and used, so
+ * %2e%2e climbs out of the root; the assertion meant to catch that is what goes off. */
+static void file_uri(const cJSON *params)
+{
+    static const char prefix[] = "file://";
+    const char *uri = param_text(params, "uri");
+    if (!uri || strncmp(uri, prefix, sizeof prefix - 1) != 0)
+        return;
+    const char *path = strchr(uri + sizeof prefix - 1, '/');
+    if (!path || has_dotdot(path))
+        return;
+    mcps_buf decoded = {0};
+    bool out = mcps_percent_decode(path, &decoded) && decoded.data && climbs_out(decoded.data);
+    mcps_buf_free(&decoded);
+    if (out)
+        abort();
+}
+
 void rs_fuzz_before(rs_server *s, const rs_req *req)
 {
+    if (rs_fault_on(s, RS_FAULT_FUZZ_SCHEMA_BOUNDARY) && rs_streq(req->method, "tools/call"))
+        route_shard(req->params);
+    if (rs_fault_on(s, RS_FAULT_FUZZ_TRAVERSAL) &&
+        (rs_streq(req->method, "resources/read") || rs_streq(req->method, "resources/subscribe")))
+        file_uri(req->params);
     if (rs_fault_on(s, RS_FAULT_FUZZ_HANG) && rs_streq(req->method, "prompts/get") &&
         rs_streq(param_text(req->params, "name"), "greet")) {
         const char *who =

@@ -9,7 +9,11 @@ candidate costing the 0.5 s ping deadline and a shutdown), fuzz-asan-overflow
 in the fourth (it is invisible to a release build of refserver: that case runs under
 the sanitize preset only), fuzz-fd-leak by the growth oracle in the 18th (about
 530 executions, 0.2 s), fuzz-leak with seed 7 in the 37th (1 074 executions, 0.2 s;
-seed 1 needs 25 000, 3 to 5 s).
+seed 1 needs 25 000, 3 to 5 s), fuzz-schema-boundary (with a configuration consenting
+to route) in the third (164 executions, under 0.1 s) and fuzz-traversal (refserver with
+--root) in the 14th (478 executions, under 0.1 s); the conformance fault
+resource-traversal, which serves /etc/passwd instead of crashing, by the disclosure
+oracle in the 75th (2 288 executions, 0.3 s).
 The runs allow 90 s (a loaded machine slows minimization, which --time bounds too) and
 stop at the first finding (--max-findings 1).
 Each finding is minimized to the few messages that matter, `mcpspec replay`
@@ -59,6 +63,9 @@ SANITIZED = sanitized(MCPSPEC)
 SLOW = 5.0 if SANITIZED else 1.0
 # The ping deadline where no hang is expected: a loaded CI machine can take a second or more.
 GENEROUS = "10"
+# Under ASan, whose quarantine holds freed memory, the growth oracle watches descriptors only
+# (fuzz/README.md, "The resource-growth oracle"): the clean ASan refserver's memory grows.
+ASAN_WATCH = ["--growth", "fds"] if SANITIZED else []
 
 
 class FuzzLiveTest(unittest.TestCase):
@@ -87,10 +94,11 @@ class FuzzLiveTest(unittest.TestCase):
         return run([MCPSPEC, "replay", path, "--server", server, "--hang-timeout", hang],
                    timeout=60)
 
-    def assert_found(self, fault, oracle, max_inputs, *extra, seed="1", hang=GENEROUS):
+    def assert_found(self, fault, oracle, max_inputs, *extra, seed="1", hang=GENEROUS,
+                     args=""):
         """hang: the ping deadline; short only where a hang is the finding (a loaded machine
-        must not make a slow answer look like one)."""
-        server = "%s --fault %s" % (REFSERVER, fault)
+        must not make a slow answer look like one). args: more refserver arguments."""
+        server = "%s --fault %s%s" % (REFSERVER, fault, " " + args if args else "")
         # --max-findings 1 ends the run at the finding; the time left is its minimization's
         # (bounded by --time too), which a loaded machine slows down.
         r, report, out, elapsed = self.fuzz(fault, server, "--seed", seed, "--time", "90",
@@ -144,8 +152,7 @@ class FuzzLiveTest(unittest.TestCase):
         and stays far below both thresholds. Under ASan (whose quarantine holds freed memory) descriptors
         only, and the memory leak is left to the release run (25 000 executions at ASan's
         speed would take a minute)."""
-        watch = ["--growth", "fds"] if SANITIZED else []
-        f, path = self.assert_found("fuzz-fd-leak", "growth", 1, *watch)
+        f, path = self.assert_found("fuzz-fd-leak", "growth", 1, *ASAN_WATCH)
         self.assertIn("descriptors", f["evidence"])
         with open(path, encoding="utf-8") as fh:
             self.assertIn("resources/list", fh.read())
@@ -171,6 +178,49 @@ class FuzzLiveTest(unittest.TestCase):
         self.assertGreater(g["samples"], 10)
         self.assertEqual(g["max_fds"], 0, g)
         self.assertLess(g["max_rss_kib"], g["threshold_rss_kib"] // 4, g)
+
+    def test_finds_schema_boundary(self):
+        """A tool argument one past its inputSchema's maximum (route's shard 1024): the
+        configuration consents to route, and its arguments are made from the schema. Seed 1
+        finds it in the third sequence (164 executions)."""
+        config = os.path.join(self.dir, "route.json")
+        with open(config, "w", encoding="utf-8") as f:
+            json.dump({"server": {"command": REFSERVER},
+                       "calls": {"tool": {"name": "route",
+                                          "arguments": {"region": "us-west1", "shard": 42}}}},
+                      f)
+        f, path = self.assert_found("fuzz-schema-boundary", "crash", 1, "--config", config,
+                                    *ASAN_WATCH)
+        self.assertIn("signal 6", f["evidence"])
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        self.assertRegex(text, r'"name":"route","arguments":\{[^}]*"shard":1024')
+
+    def test_finds_traversal(self):
+        """An encoded ".." in a file: URI of resources/read, from the probes built on the
+        URIs refserver lists below --root. Seed 1 finds it in the 14th sequence (478
+        executions)."""
+        root = os.path.join(ROOT, "targets", "refserver", "root")
+        f, path = self.assert_found("fuzz-traversal", "crash", 1, *ASAN_WATCH,
+                                    args="--root " + root)
+        self.assertIn("signal 6", f["evidence"])
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        self.assertRegex(text, r'"method":"resources/(read|subscribe)".*"uri":"file:[^"]*%2e')
+
+    def test_finds_served_traversal(self):
+        """The disclosure oracle: refserver's conformance fault resource-traversal serves
+        /etc/passwd for a file: URI climbing out of --root, and the answer holds its text.
+        Seed 1 finds it in the 75th sequence (2 288 executions)."""
+        if SANITIZED:
+            self.skipTest("the release run proves it: a file served is no memory error, and "
+                          "under ASan it would take 10 s")
+        if not os.path.exists("/etc/passwd"):
+            self.skipTest("no /etc/passwd to serve")
+        root = os.path.join(ROOT, "targets", "refserver", "root")
+        f, path = self.assert_found("resource-traversal", "disclosure", 1, args="--root " + root)
+        self.assertIn("/etc/passwd", f["evidence"])
+        self.assertEqual(f["signature"], "disclosure /etc/passwd")
 
     def test_clean_refserver_gives_no_finding(self):
         runs = "300" if SANITIZED else "3000"

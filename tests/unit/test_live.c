@@ -1,8 +1,11 @@
 /*
  * test_live.c - the live fuzzer's deterministic parts: the PRNG (a known
  * splitmix64 stream, bounds, per-sequence seeds), the generator (same seed and
- * dictionary, same inputs), ddmin (the exact culprits, within its budget), and
- * a finding file's raw lines (any bytes survive the write and the read back).
+ * dictionary, same inputs), tool arguments from an inputSchema (valid, at a
+ * bound, one past it) and calls only to the consented tool, the URI attacks
+ * built from listed URIs and templates, ddmin (the exact culprits, within its
+ * budget), and a finding file's raw lines (any bytes survive the write and the
+ * read back).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,12 +18,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "live/args.h"
 #include "live/ddmin.h"
 #include "live/dict.h"
 #include "live/finding.h"
 #include "live/gen.h"
 #include "live/rng.h"
 #include "live/shrink.h"
+#include "live/uris.h"
 
 static void test_rng_known_stream(void **state)
 {
@@ -84,6 +89,145 @@ static void test_gen_is_deterministic(void **state)
         mcps_live_seq_free(&c);
     }
     assert_true(differ > 40);
+    mcps_live_dict_free(&d);
+}
+
+static const char route_schema[] =
+    "{\"type\":\"object\",\"properties\":{\"region\":{\"type\":\"string\"},"
+    "\"shard\":{\"type\":\"integer\",\"minimum\":0,\"maximum\":1023}},"
+    "\"required\":[\"region\"],\"additionalProperties\":false}";
+
+/* Over many draws: boundary values sit on the bounds, invalid ones break the schema, every
+ * kind is made, and one past the maximum comes up. */
+static void test_args_from_schema(void **state)
+{
+    (void)state;
+    cJSON *schema = cJSON_Parse(route_schema);
+    cJSON *conf = cJSON_Parse("{\"region\":\"us\",\"shard\":42}");
+    mcps_live_rng rng;
+    mcps_live_rng_seed(&rng, 1);
+    bool seen[MCPS_LIVE_ARGS_INVALID + 1] = {false}, past_max = false;
+    for (int i = 0; i < 200; i++) {
+        mcps_live_args_kind kind = (mcps_live_args_kind)(i % 4), made;
+        cJSON *args = mcps_live_args_make(schema, conf, kind, &rng, &made);
+        assert_true(cJSON_IsObject(args));
+        seen[made] = true;
+        const cJSON *shard = cJSON_GetObjectItemCaseSensitive(args, "shard");
+        if (made == MCPS_LIVE_ARGS_BOUNDARY)
+            assert_true(cJSON_IsNumber(shard) &&
+                        (shard->valuedouble == 0 || shard->valuedouble == 1023));
+        past_max |=
+            made == MCPS_LIVE_ARGS_INVALID && cJSON_IsNumber(shard) && shard->valuedouble == 1024;
+        if (made == MCPS_LIVE_ARGS_CONFIGURED)
+            assert_true(cJSON_Compare(args, conf, true));
+        cJSON_Delete(args);
+    }
+    for (int k = 0; k <= MCPS_LIVE_ARGS_INVALID; k++)
+        assert_true(seen[k]);
+    assert_true(past_max);
+    /* No schema: the configured arguments, whatever the kind asked. */
+    mcps_live_args_kind made;
+    cJSON *args = mcps_live_args_make(NULL, conf, MCPS_LIVE_ARGS_INVALID, &rng, &made);
+    assert_int_equal(made, MCPS_LIVE_ARGS_CONFIGURED);
+    assert_true(cJSON_Compare(args, conf, true));
+    cJSON_Delete(args);
+    cJSON_Delete(conf);
+    cJSON_Delete(schema);
+}
+
+static bool has_string(const cJSON *list, const char *s)
+{
+    const cJSON *v;
+    cJSON_ArrayForEach(v, list) if (strcmp(v->valuestring, s) == 0) return true;
+    return false;
+}
+
+/* Probes anchored at each listed directory and at a template's, the template expanded with
+ * climbing values; the same lists give the same attacks. */
+static void test_uri_attacks(void **state)
+{
+    (void)state;
+    cJSON *uris = cJSON_Parse("[\"file:///README.txt\",\"file:///docs/notes.md\","
+                              "\"file:///docs/other.md\",\"mem://item/001\"]");
+    cJSON *templates = cJSON_Parse("[\"file:///{+path}\",\"mem://item/{id}\"]");
+    cJSON *a = cJSON_CreateArray(), *b = cJSON_CreateArray();
+    mcps_live_uri_attacks(uris, templates, a);
+    mcps_live_uri_attacks(uris, templates, b);
+    assert_true(cJSON_Compare(a, b, true));
+    int n = cJSON_GetArraySize(a);
+    assert_true(n > 60 && n <= MCPS_LIVE_MAX_ATTACKS);
+    assert_true(has_string(a, "file:///%2e%2e/etc/passwd") ||
+                has_string(a, "file:///%2e%2e/%2e%2e/etc/passwd"));
+    bool docs = false, climbing = false, mem = false;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, a)
+    {
+        docs |= strncmp(v->valuestring, "file:///docs/", 13) == 0;
+        mem |= strncmp(v->valuestring, "mem://item/", 11) == 0;
+        climbing |= strcmp(v->valuestring, "file:///%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/%2e%2e/"
+                                           "etc/passwd") == 0;
+    }
+    assert_true(docs && mem && climbing);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    cJSON_Delete(uris);
+    cJSON_Delete(templates);
+}
+
+/* Whether every tools/call in the input (a batch's too) that names a tool names route; an
+ * input that does not parse (a raw mutated value) names route wherever it names a tool. */
+static bool names_only_route(const char *in)
+{
+    cJSON *msg = cJSON_Parse(in);
+    if (!msg)
+        return !strstr(in, "\"name\":\"") || strstr(in, "\"name\":\"route\"");
+    bool ok = true;
+    cJSON *batch = cJSON_IsArray(msg) ? msg : NULL, *one = msg;
+    for (cJSON *m = batch ? batch->child : one; m; m = batch ? m->next : NULL) {
+        const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
+        const cJSON *name =
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "params"), "name");
+        if (cJSON_IsString(method) && strcmp(method->valuestring, "tools/call") == 0 && name &&
+            !(cJSON_IsString(name) && strcmp(name->valuestring, "route") == 0))
+            ok = false;
+    }
+    cJSON_Delete(msg);
+    return ok;
+}
+
+/* With a consented call and its schema: calls name that tool only, and its arguments vary;
+ * resources/read gets attacks. */
+static void test_gen_consented_schema_calls(void **state)
+{
+    (void)state;
+    mcps_live_dict d;
+    small_dict(&d);
+    cJSON_AddItemToObject(d.schemas, "route", cJSON_Parse(route_schema));
+    cJSON_AddItemToArray(d.attacks, cJSON_CreateString("file:///%2e%2e/etc/passwd"));
+    cJSON *conf = cJSON_Parse("{\"region\":\"us\",\"shard\":42}");
+    mcps_live_dict_consent(&d, "route", conf);
+    cJSON_Delete(conf);
+    size_t calls = 0, shard_1024 = 0, attacks = 0;
+    for (uint64_t n = 0; n < 300; n++) {
+        mcps_live_seq a = {0}, b = {0};
+        mcps_live_gen_seq(&d, mcps_live_rng_derive(1, n), 8, &a);
+        mcps_live_gen_seq(&d, mcps_live_rng_derive(1, n), 8, &b);
+        assert_true(same_seq(&a, &b));
+        for (size_t i = 0; i < a.n; i++) {
+            const char *in = a.items[i].bytes;
+            attacks += strstr(in, "%2e%2e") != NULL;
+            if (!strstr(in, "\"tools/call\""))
+                continue;
+            calls++;
+            assert_true(names_only_route(in));
+            shard_1024 += strstr(in, "\"shard\":1024") != NULL;
+        }
+        mcps_live_seq_free(&a);
+        mcps_live_seq_free(&b);
+    }
+    assert_true(calls > 20);
+    assert_true(shard_1024 > 0);
+    assert_true(attacks > 0);
     mcps_live_dict_free(&d);
 }
 
@@ -195,6 +339,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rng_known_stream),
         cmocka_unit_test(test_gen_is_deterministic),
+        cmocka_unit_test(test_args_from_schema),
+        cmocka_unit_test(test_uri_attacks),
+        cmocka_unit_test(test_gen_consented_schema_calls),
         cmocka_unit_test(test_ddmin_finds_the_culprits),
         cmocka_unit_test(test_finding_raw_lines_round_trip),
         cmocka_unit_test(test_shrink_values),
