@@ -320,11 +320,12 @@ static int check(fuzz_options *o)
         return usage(o, "--jobs is for the black-box mode (afl-fuzz runs one instance)");
     if (o->revision && mcps_rev_parse(o->revision) == MCPS_REV_NONE)
         return usage(o, "unknown --revision");
-    if (o->revision && !mcps_rev_is_handshake(mcps_rev_parse(o->revision))) {
+    if ((o->afl || o->url) && o->revision && !mcps_rev_is_handshake(mcps_rev_parse(o->revision))) {
+        /* Over HTTP each 2026-07-28 request needs headers made from its own body. */
         fprintf(stderr,
-                "mcpspec fuzz: --revision %s (stateless, no handshake) is not implemented "
-                "yet\n",
-                o->revision);
+                "mcpspec %s: --revision %s (stateless, no handshake) with %s is not "
+                "implemented yet (stdio only)\n",
+                o->replay ? "replay" : "fuzz", o->revision, o->afl ? "--afl" : "--url");
         return MCPS_EXIT_INCOMPLETE;
     }
     return -1;

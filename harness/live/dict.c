@@ -135,6 +135,7 @@ static void read_list(mcps_live_dict *d, mcps_session *s, const mcps_live_target
 
 bool mcps_live_dict_discover(mcps_live_dict *d, const mcps_live_target *t, char *err, size_t errlen)
 {
+    d->rev = mcps_rev_parse(t->revision);
     mcps_session *s = mcps_live_start(t, NULL, NULL, err, errlen);
     if (!s)
         return false;

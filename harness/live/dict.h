@@ -19,6 +19,7 @@ typedef struct mcps_live_dict {
                          tool calls, each with its schema when tools/list gave one */
     cJSON *schemas;   /* {name: inputSchema} from tools/list; only consented calls use them */
     cJSON *attacks;   /* traversal URIs from uris and templates (uris.h) */
+    mcps_rev rev;     /* the revision fuzzed: 2026-07-28 requests carry their own _meta */
 } mcps_live_dict;
 
 void mcps_live_dict_init(mcps_live_dict *d);

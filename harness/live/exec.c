@@ -30,11 +30,16 @@
                                                                                      its ping goes \
                                                                                    */
 
-cJSON *mcps_live_ping(size_t i)
+const char *mcps_live_liveness_method(const char *revision)
+{
+    return mcps_rev_is_handshake(mcps_rev_parse(revision)) ? "ping" : "server/discover";
+}
+
+cJSON *mcps_live_ping(size_t i, const char *revision)
 {
     char id[48];
     snprintf(id, sizeof id, "\"live-ping-%zu\"", i + 1);
-    return mcps_rpc_request(id, "ping", NULL);
+    return mcps_rpc_request(id, mcps_live_liveness_method(revision), NULL);
 }
 
 static bool id_is(const cJSON *msg, const char *id)
@@ -76,8 +81,25 @@ static bool send_owned(mcps_session *s, cJSON *msg, char *err, size_t errlen)
 }
 
 /* The prefix: initialize, its result, the negotiated revision, notifications/initialized. */
+/* 2026-07-28 has no handshake: server/discover (stamped by the session) shows the target
+ * answers at all, and every later request carries its own _meta. */
+static bool discover_prefix(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen)
+{
+    if (!send_owned(s, mcps_rpc_request("\"" INIT_ID "\"", "server/discover", NULL), err, errlen))
+        return false;
+    const cJSON *got = mcps_live_await(s, INIT_ID, mcps_clock_deadline(t->start_timeout));
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(got, "result")))
+        return true;
+    snprintf(err, errlen, "%s",
+             !got ? "the target did not answer server/discover in time"
+                  : "the target refused server/discover");
+    return false;
+}
+
 static bool prefix(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen)
 {
+    if (!mcps_rev_is_handshake(mcps_rev_parse(t->revision)))
+        return discover_prefix(s, t, err, errlen);
     if (!send_owned(s, initialize_request(t->revision), err, errlen))
         return false;
     const cJSON *got = mcps_live_await(s, INIT_ID, mcps_clock_deadline(t->start_timeout));
@@ -143,13 +165,14 @@ static bool send_input(mcps_session *s, const mcps_live_input *in, mcps_buf *lin
 
 /* Inputs and pings, pipelined; stops at the first send that fails (the target is gone or
  * stopped reading: the pings say which). Ping numbers go on from first. */
-static void send_all(mcps_session *s, const mcps_live_seq *q, size_t first)
+static void send_all(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                     size_t first)
 {
     char err[200];
     mcps_buf line = {0};
     for (size_t i = 0; i < q->n; i++)
         if (!send_input(s, &q->items[i], &line) ||
-            !send_owned(s, mcps_live_ping(first + i), err, sizeof err))
+            !send_owned(s, mcps_live_ping(first + i, t->revision), err, sizeof err))
             break;
     mcps_buf_free(&line);
 }
@@ -243,7 +266,7 @@ static void play_lockstep(mcps_session *s, const mcps_live_target *t, const mcps
         int64_t deadline = mcps_clock_deadline(SETTLE_MS / 1000.0);
         while (!mcps_session_request_done(s, req) && mcps_session_poll(s, deadline))
             ;
-        if (!send_owned(s, mcps_live_ping(first + i), err, sizeof err))
+        if (!send_owned(s, mcps_live_ping(first + i, t->revision), err, sizeof err))
             break;
         req = mcps_session_last_request(s);
         if (!mcps_live_await(s, ping_id(first + i, id, sizeof id),
@@ -277,7 +300,7 @@ void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_
     if (s->http) {
         play_lockstep(s, t, q, first, j);
     } else {
-        send_all(s, q, first);
+        send_all(s, t, q, first);
         await_pings(s, t, q->n, first, j);
     }
     bool disclosed = j->disclosure;

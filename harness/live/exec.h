@@ -47,10 +47,12 @@ bool mcps_live_alive(const mcps_session *s, const mcps_live_judge *j);
 void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
                     size_t first, mcps_live_judge *j);
 
-/* The ping sent after input i: {"jsonrpc":"2.0","id":"live-ping-I","method":"ping"}. */
+/* The liveness request sent after input i: {"jsonrpc":"2.0","id":"live-ping-I","method":M},
+ * M a ping, or in 2026-07-28, which has none, server/discover (the session adds its _meta). */
+const char *mcps_live_liveness_method(const char *revision);
 /* The process the growth oracle watches: the stdio target's, the launched HTTP server's, or -1
  * (a remote URL). */
 pid_t mcps_live_target_pid(const mcps_live_target *t, const mcps_session *s);
-cJSON *mcps_live_ping(size_t i);
+cJSON *mcps_live_ping(size_t i, const char *revision);
 
 #endif

@@ -7,6 +7,7 @@
 #include "base/buf.h"
 #include "base/file.h"
 #include "base/hex.h"
+#include "live/exec.h"
 #include "live/growth.h"
 
 #include <errno.h>
@@ -62,6 +63,24 @@ static void header(mcps_buf *b, const mcps_live_finding *f, const mcps_live_find
                      "# proven-by line (suites/README.md).\n");
 }
 
+/* As exec.c plays it: initialize, or in 2026-07-28 server/discover (the run stamps its _meta). */
+static void prefix(mcps_buf *b, const char *revision)
+{
+    if (!mcps_rev_is_handshake(mcps_rev_parse(revision))) {
+        mcps_buf_puts(
+            b, "--> {\"jsonrpc\":\"2.0\",\"id\":\"live-init\",\"method\":\"server/discover\"}\n"
+               "<-- {\"id\":\"live-init\",\"result\":\"$object\"}\n");
+        return;
+    }
+    mcps_buf_printf(b,
+                    "--> {\"jsonrpc\":\"2.0\",\"id\":\"live-init\",\"method\":\"initialize\","
+                    "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},"
+                    "\"clientInfo\":{\"name\":\"mcpspec-fuzz\",\"version\":\"%s\"}}}\n",
+                    revision, MCPS_VERSION);
+    mcps_buf_puts(b, "<-- {\"id\":\"live-init\",\"result\":\"$object\"}\n");
+    mcps_buf_puts(b, "--> {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+}
+
 static void body(mcps_buf *b, const mcps_live_finding *f, const mcps_live_finding_meta *m)
 {
     mcps_buf_printf(b, "suite %s\ntitle mcpspec fuzz finding %s\nsection basic/lifecycle\n\n",
@@ -70,20 +89,14 @@ static void body(mcps_buf *b, const mcps_live_finding *f, const mcps_live_findin
     mcps_buf_printf(b, "requires RPC-RSP-004\nrevisions %s\nsession raw\ntimeout 5s\n",
                     m->revision);
     mcps_buf_puts(b, "expect After each input the target is still running and answers ping.\n");
-    mcps_buf_printf(b,
-                    "--> {\"jsonrpc\":\"2.0\",\"id\":\"live-init\",\"method\":\"initialize\","
-                    "\"params\":{\"protocolVersion\":\"%s\",\"capabilities\":{},"
-                    "\"clientInfo\":{\"name\":\"mcpspec-fuzz\",\"version\":\"%s\"}}}\n",
-                    m->revision, MCPS_VERSION);
-    mcps_buf_puts(b, "<-- {\"id\":\"live-init\",\"result\":\"$object\"}\n");
-    mcps_buf_puts(b, "--> {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
+    prefix(b, m->revision);
     for (size_t i = 0; i < f->inputs.n; i++) {
         mcps_buf_puts(b, "--> raw ");
         escape_raw(b, f->inputs.items[i].bytes, f->inputs.items[i].len);
         mcps_buf_printf(b,
-                        "\n--> {\"jsonrpc\":\"2.0\",\"id\":\"live-ping-%zu\",\"method\":\"ping\"}\n"
+                        "\n--> {\"jsonrpc\":\"2.0\",\"id\":\"live-ping-%zu\",\"method\":\"%s\"}\n"
                         "<-- {\"id\":\"live-ping-%zu\",\"result\":\"$object\"}\n",
-                        i + 1, i + 1);
+                        i + 1, mcps_live_liveness_method(m->revision), i + 1);
     }
 }
 

@@ -274,6 +274,9 @@ static void input(gen *g, mcps_live_seq *out)
 {
     g->precise = false;
     cJSON *msg = message(g);
+    /* Before mutation, so that _meta is fuzzed too. */
+    if (g->d->rev != MCPS_REV_NONE && !mcps_rev_is_handshake(g->d->rev))
+        mcps_stateless_stamp(msg, g->d->rev, NULL);
     bool call = has_call(msg);
     /* A call keeps its method and tool name: mutate_tree knows that of a lone call only. */
     if (mcps_live_rng_chance(&g->rng, 1, 2) && !(call && cJSON_IsArray(msg)) && !g->precise)

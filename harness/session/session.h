@@ -208,6 +208,9 @@ bool mcps_session_stateless(const mcps_session *s);
 void mcps_session_set_client(mcps_session *s, const cJSON *client_caps);
 /* msg with the per-request _meta added (the caller frees it), or NULL when nothing changes. */
 cJSON *mcps_session_stamp(const mcps_session *s, const cJSON *msg);
+/* The same in place, without a session: each request of msg (a batch's too) gets the _meta of
+ * revision rev, capabilities caps (NULL: {}) and mcpspec's clientInfo, beside what is there. */
+void mcps_stateless_stamp(cJSON *msg, mcps_rev rev, const cJSON *caps);
 /* The seam for the 2026-07-28 HTTP headers: MCP-Protocol-Version (the _meta version, or NULL),
  * Mcp-Method and Mcp-Name (NULL for methods without one) of a stamped request. */
 bool mcps_stateless_header_values(const cJSON *request, const char **version, const char **method,

@@ -83,7 +83,7 @@ static cJSON *client_info(void)
 }
 
 /* params and _meta that are there but not objects are a suite's probe: left alone. */
-static void stamp_one(const mcps_session *s, cJSON *msg)
+static void stamp_one(cJSON *msg, mcps_rev rev, const cJSON *caps)
 {
     if (!is_request(msg))
         return;
@@ -97,10 +97,18 @@ static void stamp_one(const mcps_session *s, cJSON *msg)
         meta = cJSON_AddObjectToObject(params, "_meta");
     if (!cJSON_IsObject(meta))
         return;
-    put(meta, META_VERSION, cJSON_CreateString(mcps_rev_name(s->cfg.rev)));
-    put(meta, META_CAPS,
-        s->client_caps ? cJSON_Duplicate(s->client_caps, true) : cJSON_CreateObject());
+    put(meta, META_VERSION, cJSON_CreateString(mcps_rev_name(rev)));
+    put(meta, META_CAPS, caps ? cJSON_Duplicate(caps, true) : cJSON_CreateObject());
     put(meta, META_INFO, client_info());
+}
+
+void mcps_stateless_stamp(cJSON *msg, mcps_rev rev, const cJSON *caps)
+{
+    if (cJSON_IsArray(msg))
+        for (cJSON *item = msg->child; item; item = item->next)
+            stamp_one(item, rev, caps);
+    else
+        stamp_one(msg, rev, caps);
 }
 
 cJSON *mcps_session_stamp(const mcps_session *s, const cJSON *msg)
@@ -110,11 +118,7 @@ cJSON *mcps_session_stamp(const mcps_session *s, const cJSON *msg)
     cJSON *copy = cJSON_Duplicate(msg, true);
     if (!copy)
         return NULL;
-    if (cJSON_IsArray(copy))
-        for (cJSON *item = copy->child; item; item = item->next)
-            stamp_one(s, item);
-    else
-        stamp_one(s, copy);
+    mcps_stateless_stamp(copy, s->cfg.rev, s->client_caps);
     return copy;
 }
 

@@ -273,10 +273,13 @@ bool rs_stateless_request(rs_server *s, const rs_req *req, rs_method_finder *fin
     else if (removed_method(req->method) &&
              !(rs_streq(req->method, "ping") && rs_fault_on(s, RS_FAULT_REMOVED_METHOD_SERVED)))
         rs_fail(&r, RS_METHOD_NOT_FOUND, "Method not found");
-    else if ((handle = find(s, req->method)) != NULL)
+    else if ((handle = find(s, req->method)) != NULL) {
+        rs_fuzz_before(s, req); /* the fuzz faults hold across requests: stdio keeps one process */
         handle(s, req, &r);
-    else
+        rs_fuzz_after(s, req, &r);
+    } else {
         rs_fail(&r, RS_METHOD_NOT_FOUND, "Method not found");
+    }
     shuffle(s, req->method, r.result);
     tailor(s, req, r.result);
     cache_hints(s, req, r.result);

@@ -136,6 +136,31 @@ class FuzzLiveTest(unittest.TestCase):
                  os.path.join(self.dir, "as-suite"), "--quiet"], timeout=60)
         self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
 
+    def test_stateless_revision(self):
+        """--revision 2026-07-28: no handshake. The prefix is server/discover, every generated
+        request carries its own _meta (mutated like the rest), and liveness is server/discover,
+        since ping is gone from that revision. The sequence crash is found there too (refserver
+        keeps its state across stateless requests on one stdio process), minimized, replayed,
+        and a conformance run of the finding passes the clean refserver; the clean one, fuzzed,
+        gives nothing."""
+        f, path = self.assert_found("fuzz-sequence-crash", "crash", 2, "--revision", "2026-07-28")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        self.assertIn('"method":"server/discover"', text)
+        self.assertNotIn('"method":"ping"', text)
+        self.assertNotIn('"method":"initialize"', text)
+        self.assertIn("io.modelcontextprotocol/protocolVersion", text)
+        for server, code in ((REFSERVER, 0), (REFSERVER + " --fault fuzz-sequence-crash", 1)):
+            r = run([MCPSPEC, "run", "--suites", os.path.dirname(path), "--server", server,
+                     "--out", os.path.join(self.dir, "stateless-suite"), "--quiet"], timeout=60)
+            self.assertEqual(r.returncode, code, r.stdout + r.stderr)
+        runs = "300" if SANITIZED else "2000"
+        watch = ["--growth", "fds"] if SANITIZED else []  # ASan's quarantine holds memory
+        r, report, _, _ = self.fuzz("clean-stateless", REFSERVER, "--revision", "2026-07-28",
+                                    "--runs", runs, "--hang-timeout", GENEROUS, *watch)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(report["findings"], [])
+
     def test_finds_hang(self):
         self.assert_found("fuzz-hang", "hang", 1, hang="0.5")
 
@@ -388,6 +413,9 @@ class FuzzLiveTest(unittest.TestCase):
             self.assertEqual(r.returncode, 2, extra)
         r = run([MCPSPEC, "fuzz", "--server", REFSERVER, "--header", "A: b"])
         self.assertEqual(r.returncode, 2)
+        r = run([MCPSPEC, "fuzz", "--url", url, "--revision", "2026-07-28"])
+        self.assertEqual(r.returncode, 3, r.stderr)  # stdio only for now
+        self.assertIn("not implemented", r.stderr)
         r = run([MCPSPEC, "fuzz", "--url", url, "--time", "2", "--out",
                  os.path.join(self.dir, "nobody")], timeout=30)
         self.assertEqual(r.returncode, 3, r.stderr)
