@@ -46,6 +46,16 @@ bool mcps_client_case_at(size_t i, const char **id, const char **title, const ch
     return true;
 }
 
+bool mcps_client_case_revisions(size_t i, mcps_rev_set *stdio, mcps_rev_set *http)
+{
+    const mcps_client_check *c = mcps_client_check_at(i);
+    if (!c)
+        return false;
+    *stdio = applies(c, false) ? c->revs : 0;
+    *http = applies(c, true) ? c->revs & MCPS_CLIENT_HTTP_REVS : 0;
+    return true;
+}
+
 /* A word for a shell: quoted unless it is plainly safe. */
 static void shell_word(mcps_buf *b, const char *w)
 {
