@@ -412,6 +412,179 @@ static int elicit_answer(const mcps_client_trace *t, mcps_client_grade *g)
     return capability_answer(t, g, "elicitation", "CAP-CLI-003", "ELIC-003", elicit_ok);
 }
 
+/* ---- the server's own requests: cancelled, with progress, batched ---- */
+
+/* Whether m is a response (result or error) to our request with this id. */
+static bool responds_to(const cJSON *m, const char *id)
+{
+    const cJSON *got = member(m, "id");
+    return cJSON_IsObject(m) && !member(m, "method") &&
+           (member(m, "result") || member(m, "error")) && cJSON_IsString(got) &&
+           strcmp(got->valuestring, id) == 0;
+}
+
+/* Whether the client answered our request id at or after message from (in a batch too). */
+static bool answered_after(const mcps_client_trace *t, size_t from, const char *id)
+{
+    for (size_t i = from; i < t->nmsgs; i++) {
+        const cJSON *m = t->msgs[i].json, *e;
+        if (!cJSON_IsArray(m)) {
+            if (responds_to(m, id))
+                return true;
+            continue;
+        }
+        cJSON_ArrayForEach(e, m)
+        {
+            if (responds_to(e, id))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A response without an id (or with a null one): to a notification, not to a request. */
+static bool answers_nothing(const cJSON *m)
+{
+    const cJSON *id = member(m, "id");
+    return cJSON_IsObject(m) && !member(m, "method") &&
+           (member(m, "result") || member(m, "error")) && (!id || cJSON_IsNull(id));
+}
+
+static int cancel_survived(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    for (size_t i = t->inject_at; i < t->nmsgs; i++) {
+        char buf[200];
+        if (answers_nothing(t->msgs[i].json))
+            return broke(g, "RPC-NOT-002", "a response to a notification (the cancellations): %s",
+                         text_of(&t->msgs[i], buf, sizeof buf));
+    }
+    if (!t->inject_answer)
+        return broke(g, "CANC-006",
+                     "after the server cancelled its own ping (and sent a malformed "
+                     "cancellation), its next ping went unanswered%s",
+                     t->exited ? " (the client exited)" : "");
+    return pass(g,
+                "the cancellations got no response and the next ping was answered; the "
+                "cancelled ping was %s",
+                answered_after(t, t->inject_at, MCPS_CLIENT_CANCELLED_ID)
+                    ? "answered (allowed: the cancellation crossed the answer, CANC-006)"
+                    : "left unanswered (CANC-003)");
+}
+
+/* Index of the client's answer to our request, or nmsgs. */
+static size_t answer_index(const mcps_client_trace *t)
+{
+    size_t i = t->inject_at;
+    while (i < t->nmsgs && !responds_to(t->msgs[i].json, MCPS_CLIENT_INJECT_ID))
+        i++;
+    return i;
+}
+
+/* One notifications/progress the client sent at index i; false once it graded a break. */
+static bool progress_ok(const mcps_client_trace *t, size_t i, size_t answer, double *last,
+                        mcps_client_grade *g)
+{
+    const cJSON *params = member(t->msgs[i].json, "params");
+    const cJSON *token = member(params, "progressToken");
+    const cJSON *progress = member(params, "progress");
+    const cJSON *message = member(params, "message");
+    if (!cJSON_IsString(token) || strcmp(token->valuestring, MCPS_CLIENT_PROGRESS_TOKEN) != 0)
+        broke(g, "PROG-006", "progress for a token the server never issued (it issued \"%s\")",
+              MCPS_CLIENT_PROGRESS_TOKEN);
+    else if (i > answer)
+        broke(g, "PROG-007", "progress for the server's ping after the client answered it");
+    else if (!cJSON_IsNumber(progress) || progress->valuedouble <= *last)
+        broke(g, "PROG-004", "a progress value that does not increase (or is not a number)");
+    else if (message && (!cJSON_IsString(message) || !message->valuestring[0]))
+        broke(g, "PROG-009", "a progress message that is not a non-empty string");
+    else {
+        *last = progress->valuedouble;
+        return true;
+    }
+    return false;
+}
+
+static int progress_for_request(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    size_t answer = answer_index(t), seen = 0;
+    double last = -1e300;
+    for (size_t i = t->inject_at; i < t->nmsgs; i++) {
+        if (!is(&t->msgs[i], MCPS_RPC_NOTIFICATION, "notifications/progress"))
+            continue;
+        seen++;
+        if (!progress_ok(t, i, answer, &last, g))
+            return 0;
+    }
+    if (!seen)
+        return skip(g, "the client sent no progress for the server's ping carrying a "
+                       "progressToken (it need not)");
+    return pass(g,
+                "%zu progress notifications for the server's token, increasing, all before "
+                "the answer",
+                seen);
+}
+
+static int batch_answered(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    if (strcmp(t->answered, "2025-03-26") != 0)
+        return skip(g, "the client asked for %s: batches are 2025-03-26's alone", t->asked);
+    if (!injected_or_skip(t, g))
+        return 0;
+    bool one = answered_after(t, t->inject_at, MCPS_CLIENT_INJECT_ID);
+    bool two = answered_after(t, t->inject_at, MCPS_CLIENT_BATCH_ID2);
+    if (!one || !two)
+        return broke(g, "BATCH-001", "of the batch's two pings, %s answered%s",
+                     one || two ? "one was" : "neither was",
+                     t->exited ? " (the client exited)" : "");
+    return pass(g, "with 2025-03-26 negotiated, both pings of the server's batch were answered");
+}
+
+/* ---- paging ---- */
+
+/* The cursor a tools/list request carries: NULL when none (a first page). */
+static const cJSON *cursor_of(const mcps_client_msg *m)
+{
+    return is(m, MCPS_RPC_REQUEST, "tools/list") ? member(member(m->json, "params"), "cursor")
+                                                 : NULL;
+}
+
+static int cursor_unchanged(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    size_t lists = 0, pages = 0;
+    bool after_last = false; /* the previous tools/list on the connection got the last page */
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const mcps_client_msg *m = &t->msgs[i];
+        if (!is(m, MCPS_RPC_REQUEST, "tools/list"))
+            continue;
+        const cJSON *c = cursor_of(m);
+        lists++;
+        if (c && !(cJSON_IsString(c) && strcmp(c->valuestring, MCPS_CLIENT_CURSOR) == 0)) {
+            char text[64];
+            mcps_rpc_id_text(c, text, sizeof text);
+            return broke(g, "PAGE-004", "the nextCursor came back altered: %s", text);
+        }
+        if (c && after_last)
+            return broke(g, "PAGE-007",
+                         "after a page without nextCursor (the last), the client asked for "
+                         "another page");
+        pages += c != NULL;
+        after_last = c != NULL;
+    }
+    if (!lists)
+        return skip(g, "the client sent no tools/list");
+    if (!pages)
+        return skip(g, "the client did not ask for the page after the first (it need not)");
+    return pass(g, "the nextCursor came back unchanged, and the client stopped at the last page");
+}
+
 /* Request ids: string or integer, never null, never reused on a connection. */
 static int request_ids(const mcps_client_trace *t, mcps_client_grade *g)
 {
@@ -438,6 +611,34 @@ static int request_ids(const mcps_client_trace *t, mcps_client_grade *g)
     return pass(g, "%zu requests, each with its own string or integer id", requests);
 }
 
+/* A stdio line that is a batch: only where 2025-03-26 was answered, never empty, never
+ * holding initialize, each element a JSON-RPC 2.0 object; false once it graded a break. */
+static bool batch_ok(const mcps_client_trace *t, const cJSON *batch, mcps_client_grade *g)
+{
+    mcps_rev r = mcps_rev_parse(t->answered);
+    const cJSON *e;
+    if (r == MCPS_REV_2024_11_05 || r == MCPS_REV_NONE)
+        return broke(g, "BATCH-006", "a batch (JSON array) line, where 2024-11-05 has none"), false;
+    if (r != MCPS_REV_2025_03_26)
+        return broke(g, "BATCH-005",
+                     "a batch (JSON array) line, under %s (batches were removed "
+                     "in 2025-06-18)",
+                     t->answered),
+               false;
+    if (!batch->child)
+        return broke(g, "RPC-MSG-001", "an empty batch"), false;
+    cJSON_ArrayForEach(e, batch)
+    {
+        const cJSON *v = member(e, "jsonrpc");
+        const cJSON *method = member(e, "method");
+        if (cJSON_IsString(method) && strcmp(method->valuestring, "initialize") == 0)
+            return broke(g, "BATCH-003", "initialize inside a batch"), false;
+        if (!cJSON_IsObject(e) || !cJSON_IsString(v) || strcmp(v->valuestring, "2.0") != 0)
+            return broke(g, "RPC-MSG-001", "a batch element without \"jsonrpc\":\"2.0\""), false;
+    }
+    return true;
+}
+
 static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
 {
     for (size_t i = 0; i < t->nmsgs; i++) {
@@ -449,6 +650,11 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
         if (!m->json)
             return broke(g, "STDIO-003", "a line that is not JSON: %s",
                          text_of(m, buf, sizeof buf));
+        if (!t->http && cJSON_IsArray(m->json)) {
+            if (!batch_ok(t, m->json, g))
+                return 0;
+            continue;
+        }
         if (t->http && cJSON_IsArray(m->json) && g->rev == MCPS_REV_2025_03_26)
             return info(g, "a batch (JSON array) body: allowed in 2025-03-26 (HTTP-007), but "
                            "mcpspec's scripted server takes none (answered 400)");
@@ -814,8 +1020,8 @@ static const mcps_client_check checks[] = {
      "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids, MCPS_CT_BOTH, false,
      MCPS_REV_ALL},
     {"client/jsonrpc-lines", "Every line the client writes is a JSON-RPC 2.0 message",
-     "basic/transports", "RPC-MSG-001 STDIO-003 HTTP-008", MCPS_CSC_PLAIN, true, jsonrpc_lines,
-     MCPS_CT_BOTH, false, MCPS_REV_ALL},
+     "basic/transports", "RPC-MSG-001 STDIO-003 HTTP-008 BATCH-005 BATCH-006 BATCH-003",
+     MCPS_CSC_PLAIN, true, jsonrpc_lines, MCPS_CT_BOTH, false, MCPS_REV_ALL},
     {"client/survives-unknown-id", "A response to no request of its is survived", "basic",
      "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived, MCPS_CT_BOTH, false, HS},
     {"client/survives-invalid-json", "A line that is not JSON is survived", "basic", "RPC-RSP-004",
@@ -824,6 +1030,21 @@ static const mcps_client_check checks[] = {
      "RPC-ERR-003", MCPS_CSC_JUNK_JSON, false, parse_error_answered, MCPS_CT_BOTH, false, HS},
     {"client/survives-null-id", "A response with a null id (as if to a notification) is survived",
      "basic", "RPC-RSP-004", MCPS_CSC_JUNK_NOTIF, false, survived, MCPS_CT_BOTH, false, HS},
+    {"client/cursor-unchanged",
+     "A nextCursor is sent back unchanged, and paging stops at the last page",
+     "basic/utilities/pagination", "PAGE-004 PAGE-007", MCPS_CSC_PAGED, false, cursor_unchanged,
+     MCPS_CT_BOTH, false, HS},
+    {"client/cancel-survived",
+     "The server cancelling its own request is survived; no cancellation is answered",
+     "basic/utilities/cancellation", "CANC-006 CANC-007 RPC-NOT-002", MCPS_CSC_CANCEL, false,
+     cancel_survived, MCPS_CT_BOTH, false, HS},
+    {"client/progress",
+     "Progress for the server's request names its token, increases, and ends with the answer",
+     "basic/utilities/progress", "PROG-006 PROG-004 PROG-007 PROG-009", MCPS_CSC_PROGRESS, false,
+     progress_for_request, MCPS_CT_BOTH, false, HS},
+    {"client/batch", "A batch of the server's requests is answered (2025-03-26)", "basic",
+     "BATCH-001", MCPS_CSC_BATCH, false, batch_answered, MCPS_CT_STDIO, false,
+     MCPS_REV_BIT(MCPS_REV_2025_03_26)},
     {"client/shutdown", "The client shuts its server down by closing its stdin", "basic/lifecycle",
      "LIFE-SHUT-001", MCPS_CSC_PLAIN, false, shutdown_by_close, MCPS_CT_STDIO, false, MCPS_REV_ALL},
     {"client/http-session-id", "Mcp-Session-Id is sent on every request after initialize",

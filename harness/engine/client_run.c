@@ -205,11 +205,13 @@ static void give_log(mcps_client_trace *t, mcps_case_result *c)
     t->log = (mcps_wire_log){0};
 }
 
-/* The revision a check grades on: 2026-07-28 for its own checks, else what the client asked. */
+/* The revision a check grades on: the one it is about when it has one (2026-07-28's checks,
+ * client/batch's 2025-03-26), else what the client asked. */
 static mcps_rev graded_rev(const mcps_client_check *k, const mcps_client_trace *t)
 {
-    if (k->modern)
-        return MCPS_REV_2026_07_28;
+    for (int r = 0; r < MCPS_REV_COUNT; r++)
+        if (k->revs == MCPS_REV_BIT(r))
+            return (mcps_rev)r;
     return mcps_rev_parse(t->asked[0] ? t->asked : t->modern);
 }
 

@@ -54,6 +54,20 @@
       "ignore a line that is not JSON instead of answering -32700")                                \
     X(CRASH_NULL_ID, "crash-null-id", "RPC-RSP-004", "client/survives-null-id",                    \
       "exit on a response whose id is null")                                                       \
+    X(CURSOR_ALTERED, "cursor-altered", "PAGE-004", "client/cursor-unchanged",                     \
+      "send nextCursor back with its '+' decoded to a space")                                      \
+    X(PAGE_PAST_END, "page-past-end", "PAGE-007", "client/cursor-unchanged",                       \
+      "ask for another page after the last one (a page without nextCursor)")                       \
+    X(CRASH_ON_CANCEL, "crash-on-cancel", "CANC-006", "client/cancel-survived",                    \
+      "exit on notifications/cancelled")                                                           \
+    X(ANSWER_CANCEL, "answer-cancel", "RPC-NOT-002", "client/cancel-survived",                     \
+      "answer notifications/cancelled with a -32601 error (id null)")                              \
+    X(PROGRESS_AFTER_ANSWER, "progress-after-answer", "PROG-007", "client/progress",               \
+      "send the last progress for a server request after answering it")                            \
+    X(NO_BATCH, "no-batch", "BATCH-001", "client/batch",                                           \
+      "ignore a batch (JSON array) line from the server")                                          \
+    X(BATCH_REQUEST, "batch-request", "BATCH-005", "client/jsonrpc-lines",                         \
+      "send tools/list inside a one-element batch, whatever the revision")                         \
     X(KILL_SERVER, "kill-server", "LIFE-SHUT-001", "client/shutdown",                              \
       "stop the server with SIGKILL instead of closing its stdin")                                 \
     X(NO_SESSION_ID, "no-session-id", "HTTP-036", "client/http-session-id",                        \

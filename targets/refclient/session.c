@@ -4,9 +4,11 @@
  * answers what the server asks (ping, roots/list, sampling/createMessage,
  * elicitation/create) as its capabilities say, refuses the rest with -32601,
  * answers a line that is not JSON with -32700, and ignores responses to no
- * request of its. Faults (faults.h) bend exactly one of these rules each.
- * With --protocol-version 2026-07-28 the session is stateless instead:
- * server/discover, then tools/list and tools/call, each with its _meta.
+ * request of its and cancellations. A server request carrying a progressToken
+ * gets two progress notifications before its answer; a batch line (2025-03-26)
+ * is served element by element; a paged tools/list is followed to its end. Faults (faults.h) bend
+ * exactly one of these rules each. With --protocol-version 2026-07-28 the session is stateless
+ * instead: server/discover, then tools/list and tools/call, each with its _meta.
  */
 #include "refclient.h"
 
@@ -119,7 +121,23 @@ static void refuse(rc_client *c, const cJSON *id)
         reply_error(c, id, -32601, "Method not found");
 }
 
-static void on_request(rc_client *c, const char *method, const cJSON *id)
+/* notifications/progress for a server request's token: value out of 2. */
+static void send_progress(rc_client *c, const cJSON *token, int value)
+{
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(n, "method", "notifications/progress");
+    cJSON *p = cJSON_AddObjectToObject(n, "params");
+    cJSON_AddItemToObject(p, "progressToken", cJSON_Duplicate(token, true));
+    cJSON_AddNumberToObject(p, "progress", value);
+    cJSON_AddNumberToObject(p, "total", 2);
+    mcps_rev r = mcps_rev_parse(c->negotiated);
+    if (r != MCPS_REV_NONE && r >= MCPS_REV_2025_03_26) /* message came with 2025-03-26 */
+        cJSON_AddStringToObject(p, "message", value < 2 ? "refclient: working" : "refclient: done");
+    send_json(c, n);
+}
+
+static void answer_request(rc_client *c, const char *method, const cJSON *id)
 {
     if (strcmp(method, "ping") == 0) {
         if (rc_on(c, RC_FAULT_PING_ERROR))
@@ -136,6 +154,32 @@ static void on_request(rc_client *c, const char *method, const cJSON *id)
         refuse(c, id);
 }
 
+/* A server request: answered, with progress first when it carries a progressToken. */
+static void on_request(rc_client *c, const char *method, const cJSON *id, const cJSON *params)
+{
+    const cJSON *token = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(params, "_meta"), "progressToken");
+    bool late = rc_on(c, RC_FAULT_PROGRESS_AFTER_ANSWER);
+    if (token) {
+        send_progress(c, token, 1);
+        if (!late)
+            send_progress(c, token, 2);
+    }
+    answer_request(c, method, id);
+    if (token && late)
+        send_progress(c, token, 2);
+}
+
+/* A notification: nothing to answer (RPC-NOT-002); false when a fault exits on it. */
+static bool on_notification(rc_client *c, const char *method)
+{
+    if (strcmp(method, "notifications/cancelled") != 0)
+        return true;
+    if (rc_on(c, RC_FAULT_ANSWER_CANCEL))
+        reply_error(c, NULL, -32601, "Method not found");
+    return !rc_on(c, RC_FAULT_CRASH_ON_CANCEL);
+}
+
 /* A response that answers none of its requests: false when a fault exits on it. */
 static bool on_stray_response(const rc_client *c, const cJSON *id)
 {
@@ -144,10 +188,29 @@ static bool on_stray_response(const rc_client *c, const cJSON *id)
     return !rc_on(c, RC_FAULT_CRASH_UNKNOWN_ID);
 }
 
-/* Handle one line; *answer set (owned) when it is the response to want. False: give up. */
+/* Handle one message (owned); *answer set when it is the response to want. False: give up. */
+static bool on_message(rc_client *c, cJSON *m, int want, cJSON **answer)
+{
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    bool ok = true;
+    if (cJSON_IsString(method) && id)
+        on_request(c, method->valuestring, id, cJSON_GetObjectItemCaseSensitive(m, "params"));
+    else if (cJSON_IsString(method))
+        ok = on_notification(c, method->valuestring);
+    else if (!method && id && cJSON_IsNumber(id) && id->valuedouble == want) {
+        *answer = m;
+        return true;
+    } else if (!method && id)
+        ok = on_stray_response(c, id);
+    cJSON_Delete(m);
+    return ok;
+}
+
+/* Handle one line: a message, or a batch of them (2025-03-26) served one by one. */
 static bool on_line(rc_client *c, const char *line, int want, cJSON **answer)
 {
-    cJSON *m = mcps_json_parse_simple(line, strlen(line));
+    cJSON *m = mcps_json_parse_simple(line, strlen(line)), *e;
     if (!m) {
         if (rc_on(c, RC_FAULT_CRASH_INVALID_JSON))
             return false;
@@ -155,17 +218,12 @@ static bool on_line(rc_client *c, const char *line, int want, cJSON **answer)
             reply_error(c, NULL, -32700, "Parse error");
         return true;
     }
-    const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    if (!cJSON_IsArray(m))
+        return on_message(c, m, want, answer);
     bool ok = true;
-    if (cJSON_IsString(method) && id)
-        on_request(c, method->valuestring, id);
-    else if (!method && id && cJSON_IsNumber(id) && id->valuedouble == want) {
-        *answer = m;
-        return true;
-    } else if (!method && id)
-        ok = on_stray_response(c, id);
-    cJSON_Delete(m); /* notifications: nothing to do */
+    while (ok && !rc_on(c, RC_FAULT_NO_BATCH) && (e = cJSON_DetachItemFromArray(m, 0)))
+        ok = on_message(c, e, want, answer);
+    cJSON_Delete(m);
     return ok;
 }
 
@@ -273,11 +331,24 @@ static char *first_tool(const cJSON *answer)
     return cJSON_IsString(name) ? strdup(name->valuestring) : NULL;
 }
 
+/* tools/list, or with the batch-request fault the same inside a one-element array. */
+static void send_list(rc_client *c)
+{
+    cJSON *m = request(2, "tools/list", NULL, false);
+    if (!rc_on(c, RC_FAULT_BATCH_REQUEST)) {
+        send_json(c, m);
+        return;
+    }
+    cJSON *batch = cJSON_CreateArray();
+    cJSON_AddItemToArray(batch, m);
+    send_json(c, batch);
+}
+
 /* tools/list; over HTTP a 404 for the session means starting over (HTTP-039). */
 static cJSON *list_tools(rc_client *c)
 {
     if (!rc_on(c, RC_FAULT_NO_WAIT))
-        send_json(c, request(2, "tools/list", NULL, false));
+        send_list(c);
     cJSON *list = await(c, 2);
     if (list || !c->session_lost)
         return list;
@@ -294,9 +365,45 @@ static cJSON *list_tools(rc_client *c)
     return await(c, 4);
 }
 
+/* The nextCursor of a list answer (malloc'd), or NULL at the last page. */
+static char *next_cursor(const cJSON *answer)
+{
+    const cJSON *next = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(answer, "result"), "nextCursor");
+    return cJSON_IsString(next) ? strdup(next->valuestring) : NULL;
+}
+
+/* The pages after the first: each asked with the cursor exactly as given (PAGE-004) until
+ * a page has no nextCursor (PAGE-007); a bounded number of them. */
+static void next_pages(rc_client *c, const cJSON *first)
+{
+    char *cursor = next_cursor(first);
+    bool again = rc_on(c, RC_FAULT_PAGE_PAST_END);
+    for (int page = 0; cursor && page < 8; page++) {
+        if (rc_on(c, RC_FAULT_CURSOR_ALTERED))
+            for (char *p = strchr(cursor, '+'); p; p = strchr(p, '+'))
+                *p = ' '; /* as a careless URL decoding would */
+        cJSON *params = cJSON_CreateObject();
+        cJSON_AddStringToObject(params, "cursor", cursor);
+        send_json(c, request(20 + page, "tools/list", params, false));
+        cJSON *answer = await(c, 20 + page);
+        char *next = next_cursor(answer);
+        cJSON_Delete(answer);
+        if (!next && again) { /* the fault: once more past the end */
+            again = false;
+            next = cursor;
+        } else
+            free(cursor);
+        cursor = next;
+    }
+    free(cursor);
+}
+
 static void list_and_call(rc_client *c)
 {
     cJSON *list = list_tools(c);
+    if (list)
+        next_pages(c, list);
     char *tool = list ? first_tool(list) : NULL;
     cJSON_Delete(list);
     if (!tool)
