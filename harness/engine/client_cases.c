@@ -545,6 +545,46 @@ static int batch_answered(const mcps_client_trace *t, mcps_client_grade *g)
     return pass(g, "with 2025-03-26 negotiated, both pings of the server's batch were answered");
 }
 
+/* The request on the connection of message i, before it, whose id is id; NULL when none. */
+static const mcps_client_msg *request_named(const mcps_client_trace *t, size_t i, const cJSON *id)
+{
+    for (size_t j = 0; j < i; j++)
+        if (t->msgs[j].conn == t->msgs[i].conn && is(&t->msgs[j], MCPS_RPC_REQUEST, NULL) &&
+            mcps_rpc_id_equal(member(t->msgs[j].json, "id"), id))
+            return &t->msgs[j];
+    return NULL;
+}
+
+/* The client's own cancellations: each names a request it sent on that connection (CANC-001),
+ * never its initialize (CANC-002), with requestId (CANC-009). */
+static int cancellations(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t seen = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        if (!is(&t->msgs[i], MCPS_RPC_NOTIFICATION, "notifications/cancelled"))
+            continue;
+        const cJSON *id = member(member(t->msgs[i].json, "params"), "requestId");
+        const mcps_client_msg *req = id ? request_named(t, i, id) : NULL;
+        char text[64];
+        mcps_rpc_id_text(id, text, sizeof text);
+        seen++;
+        if (!id)
+            return broke(g, g->rev >= MCPS_REV_2025_11_25 ? "CANC-009" : "CANC-001",
+                         "notifications/cancelled without requestId");
+        if (!req)
+            return broke(g, "CANC-001",
+                         "notifications/cancelled for %s, which is no request the client sent on "
+                         "that connection",
+                         text);
+        if (is(req, MCPS_RPC_REQUEST, "initialize"))
+            return broke(g, "CANC-002", "the client cancelled its initialize request (%s)", text);
+    }
+    if (!seen)
+        return skip(g, "the client cancelled nothing (it need not)");
+    return pass(g, "%zu cancellations, each naming a request of the client's other than initialize",
+                seen);
+}
+
 /* ---- paging ---- */
 
 /* The cursor a tools/list request carries: NULL when none (a first page). */
@@ -662,8 +702,13 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
             return broke(g, "HTTP-008", "a batch (JSON array) body: %s",
                          text_of(m, buf, sizeof buf));
         const cJSON *v = member(m->json, "jsonrpc");
+        const cJSON *method = member(m->json, "method");
         if (!cJSON_IsObject(m->json) || !cJSON_IsString(v) || strcmp(v->valuestring, "2.0") != 0)
             return broke(g, "RPC-MSG-001", "a message without \"jsonrpc\":\"2.0\": %s",
+                         text_of(m, buf, sizeof buf));
+        if (cJSON_IsString(method) && strncmp(method->valuestring, "notifications/", 14) == 0 &&
+            member(m->json, "id"))
+            return broke(g, "RPC-NOT-001", "a notification with an id: %s",
                          text_of(m, buf, sizeof buf));
     }
     if (!t->nmsgs)
@@ -1020,7 +1065,7 @@ static const mcps_client_check checks[] = {
      "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids, MCPS_CT_BOTH, false,
      MCPS_REV_ALL},
     {"client/jsonrpc-lines", "Every line the client writes is a JSON-RPC 2.0 message",
-     "basic/transports", "RPC-MSG-001 STDIO-003 HTTP-008 BATCH-005 BATCH-006 BATCH-003",
+     "basic/transports", "RPC-MSG-001 STDIO-003 HTTP-008 BATCH-005 BATCH-006 BATCH-003 RPC-NOT-001",
      MCPS_CSC_PLAIN, true, jsonrpc_lines, MCPS_CT_BOTH, false, MCPS_REV_ALL},
     {"client/survives-unknown-id", "A response to no request of its is survived", "basic",
      "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived, MCPS_CT_BOTH, false, HS},
@@ -1030,6 +1075,10 @@ static const mcps_client_check checks[] = {
      "RPC-ERR-003", MCPS_CSC_JUNK_JSON, false, parse_error_answered, MCPS_CT_BOTH, false, HS},
     {"client/survives-null-id", "A response with a null id (as if to a notification) is survived",
      "basic", "RPC-RSP-004", MCPS_CSC_JUNK_NOTIF, false, survived, MCPS_CT_BOTH, false, HS},
+    {"client/cancellations",
+     "The client cancels only its own requests, never initialize, always naming the request",
+     "basic/utilities/cancellation", "CANC-001 CANC-002 CANC-009", MCPS_CSC_SLOW_INIT, true,
+     cancellations, MCPS_CT_BOTH, false, MCPS_REV_ALL},
     {"client/cursor-unchanged",
      "A nextCursor is sent back unchanged, and paging stops at the last page",
      "basic/utilities/pagination", "PAGE-004 PAGE-007", MCPS_CSC_PAGED, false, cursor_unchanged,

@@ -68,6 +68,10 @@
       "ignore a batch (JSON array) line from the server")                                          \
     X(BATCH_REQUEST, "batch-request", "BATCH-005", "client/jsonrpc-lines",                         \
       "send tools/list inside a one-element batch, whatever the revision")                         \
+    X(INITIALIZED_WITH_ID, "initialized-with-id", "RPC-NOT-001", "client/jsonrpc-lines",           \
+      "send notifications/initialized with an id")                                                 \
+    X(CANCEL_INITIALIZE, "cancel-initialize", "CANC-002", "client/cancellations",                  \
+      "cancel its initialize request while waiting for the answer")                                \
     X(KILL_SERVER, "kill-server", "LIFE-SHUT-001", "client/shutdown",                              \
       "stop the server with SIGKILL instead of closing its stdin")                                 \
     X(NO_SESSION_ID, "no-session-id", "HTTP-036", "client/http-session-id",                        \

@@ -282,6 +282,18 @@ static cJSON *initialize_params(const rc_client *c)
     return p;
 }
 
+/* notifications/cancelled for its own request id (only the cancel-initialize fault does). */
+static void send_cancel(rc_client *c, int id)
+{
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(n, "method", "notifications/cancelled");
+    cJSON *p = cJSON_AddObjectToObject(n, "params");
+    cJSON_AddNumberToObject(p, "requestId", id);
+    cJSON_AddStringToObject(p, "reason", "refclient gave up waiting");
+    send_json(c, n);
+}
+
 /* The server's answer names a revision refclient speaks. */
 static bool version_ok(const cJSON *answer)
 {
@@ -298,6 +310,8 @@ static bool handshake(rc_client *c)
         cJSON_Delete(await(c, 100));
     }
     send_json(c, request(1, "initialize", initialize_params(c), false));
+    if (rc_on(c, RC_FAULT_CANCEL_INITIALIZE))
+        send_cancel(c, 1);
     if (rc_on(c, RC_FAULT_NO_WAIT))
         send_json(c, request(2, "tools/list", NULL, false));
     cJSON *answer = await(c, 1);
@@ -315,6 +329,8 @@ static bool handshake(rc_client *c)
         cJSON *n = cJSON_CreateObject();
         cJSON_AddStringToObject(n, "jsonrpc", "2.0");
         cJSON_AddStringToObject(n, "method", "notifications/initialized");
+        if (rc_on(c, RC_FAULT_INITIALIZED_WITH_ID))
+            cJSON_AddNumberToObject(n, "id", 50);
         send_json(c, n);
     }
     if (rc_on(c, RC_FAULT_STRAY_LINE))
