@@ -316,6 +316,16 @@ static int survived(const mcps_client_trace *t, mcps_client_grade *g)
     return pass(g, "the client answered the ping that followed the bad line");
 }
 
+static int huge_answered(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    if (!t->inject_answer)
+        return broke(g, "RPC-RSP-004", "the server's ping of %zu KiB went unanswered%s",
+                     MCPS_CLIENT_HUGE_BYTES / 1024, t->exited ? " (the client exited)" : "");
+    return pass(g, "the server's ping of %zu KiB was answered", MCPS_CLIENT_HUGE_BYTES / 1024);
+}
+
 static int parse_error_answered(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!injected_or_skip(t, g))
@@ -1075,6 +1085,11 @@ static const mcps_client_check checks[] = {
      "RPC-ERR-003", MCPS_CSC_JUNK_JSON, false, parse_error_answered, MCPS_CT_BOTH, false, HS},
     {"client/survives-null-id", "A response with a null id (as if to a notification) is survived",
      "basic", "RPC-RSP-004", MCPS_CSC_JUNK_NOTIF, false, survived, MCPS_CT_BOTH, false, HS},
+    {"client/survives-duplicate-response",
+     "A second response to a request already answered (initialize) is survived", "basic",
+     "RPC-RSP-004", MCPS_CSC_JUNK_DUP, false, survived, MCPS_CT_BOTH, false, HS},
+    {"client/survives-huge", "A huge message (a ping of 1 MiB) is answered", "basic", "RPC-RSP-004",
+     MCPS_CSC_HUGE, false, huge_answered, MCPS_CT_BOTH, false, HS},
     {"client/cancellations",
      "The client cancels only its own requests, never initialize, always naming the request",
      "basic/utilities/cancellation", "CANC-001 CANC-002 CANC-009", MCPS_CSC_SLOW_INIT, true,

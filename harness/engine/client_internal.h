@@ -27,6 +27,8 @@ typedef enum mcps_client_scenario {
     MCPS_CSC_JUNK_ID,       /* a response to no request of its, then a ping */
     MCPS_CSC_JUNK_JSON,     /* a line that is not JSON, then a ping */
     MCPS_CSC_JUNK_NOTIF,    /* a response with a null id (as if to a notification), then a ping */
+    MCPS_CSC_JUNK_DUP,      /* the initialize answer again (a duplicate response), then a ping */
+    MCPS_CSC_HUGE,          /* a ping of 1 MiB (padding in its _meta) */
     MCPS_CSC_PAGED,         /* tools/list in two pages: the second behind an opaque nextCursor */
     MCPS_CSC_CANCEL,        /* a ping, its cancellation and a malformed one, then a ping */
     MCPS_CSC_PROGRESS,      /* a ping carrying a progressToken while it waits */
@@ -97,6 +99,8 @@ void mcps_client_trace_free(mcps_client_trace *t);
 /* The cancel scenario's ping, cancelled right after it is sent; the batch's second ping. */
 #define MCPS_CLIENT_CANCELLED_ID "mcpspec-c1"
 #define MCPS_CLIENT_BATCH_ID2    "mcpspec-s2"
+/* The size of the huge scenario's ping. */
+#define MCPS_CLIENT_HUGE_BYTES ((size_t)1024 * 1024)
 /* The progress scenario's progressToken. */
 #define MCPS_CLIENT_PROGRESS_TOKEN "mcpspec-p1"
 /* The paged scenario's nextCursor: opaque, with what a careless client would decode or

@@ -52,6 +52,7 @@ typedef struct player {
     bool answered;       /* initialize answered on the current connection */
     int64_t answered_ms; /* when */
     cJSON *held_init;    /* SLOW_INIT: the initialize we answer at init_due */
+    cJSON *init_answer;  /* our last initialize answer (JUNK_DUP sends it again) */
     int64_t init_due;
     cJSON *held; /* a request of the client's held while our own request waits */
     int64_t held_until;
@@ -61,9 +62,10 @@ typedef struct player {
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
 {
     static const char *const names[MCPS_CSC_COUNT] = {
-        "plain",    "slow-init", "older",   "unsupported", "ping",       "roots",
-        "sampling", "elicit",    "junk-id", "junk-json",   "junk-notif", "paged",
-        "cancel",   "progress",  "batch",   "session-404", "modern",     "modern-refuse",
+        "plain",      "slow-init",      "older",       "unsupported", "ping",
+        "roots",      "sampling",       "elicit",      "junk-id",     "junk-json",
+        "junk-notif", "junk-duplicate", "huge",        "paged",       "cancel",
+        "progress",   "batch",          "session-404", "modern",      "modern-refuse",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -124,7 +126,10 @@ static void answer_initialize(player *p, const cJSON *req)
     cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
     cJSON_AddStringToObject(info, "name", "mcpspec-scripted-server");
     cJSON_AddStringToObject(info, "version", MCPS_VERSION);
-    send_owned(p, response(cJSON_GetObjectItemCaseSensitive(req, "id"), r));
+    cJSON *m = response(cJSON_GetObjectItemCaseSensitive(req, "id"), r);
+    mcps_play_send(&p->play, m);
+    cJSON_Delete(p->init_answer);
+    p->init_answer = m;
     p->answered = true;
     p->answered_ms = mcps_clock_ms();
 }
@@ -307,6 +312,20 @@ static cJSON *cancellation(const char *request_id)
     return m;
 }
 
+/* A ping's params padded to about MCPS_CLIENT_HUGE_BYTES under a _meta key of ours. */
+static cJSON *huge_params(void)
+{
+    cJSON *p = cJSON_CreateObject();
+    char *pad = malloc(MCPS_CLIENT_HUGE_BYTES + 1);
+    if (pad) {
+        memset(pad, 'x', MCPS_CLIENT_HUGE_BYTES);
+        pad[MCPS_CLIENT_HUGE_BYTES] = '\0';
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(p, "_meta"), "dev.mcpspec/padding", pad);
+        free(pad);
+    }
+    return p;
+}
+
 static cJSON *progress_params(void)
 {
     cJSON *p = cJSON_CreateObject();
@@ -376,8 +395,12 @@ static cJSON *inject_message(mcps_client_scenario sc, const char **method)
     case MCPS_CSC_PROGRESS:
         *method = "ping";
         return server_request(*method, progress_params());
+    case MCPS_CSC_HUGE:
+        *method = "ping";
+        return server_request(*method, huge_params());
     case MCPS_CSC_PING:
     case MCPS_CSC_CANCEL:
+    case MCPS_CSC_JUNK_DUP:
     case MCPS_CSC_JUNK_ID:
     case MCPS_CSC_JUNK_JSON:
     case MCPS_CSC_JUNK_NOTIF:
@@ -395,6 +418,8 @@ static void prelude(player *p, mcps_client_scenario sc)
     const char *junk = junk_line(sc);
     if (junk)
         mcps_play_send_raw(&p->play, junk, strlen(junk));
+    if (sc == MCPS_CSC_JUNK_DUP && p->init_answer)
+        mcps_play_send(&p->play, p->init_answer);
     if (sc == MCPS_CSC_CANCEL) {
         send_owned(p, request_with_id(MCPS_CLIENT_CANCELLED_ID, "ping", NULL));
         send_owned(p, cancellation(MCPS_CLIENT_CANCELLED_ID));
@@ -751,6 +776,7 @@ static void stop(player *p)
         mcps_httpd_close(&p->httpd);
     cJSON_Delete(p->held);
     cJSON_Delete(p->held_init);
+    cJSON_Delete(p->init_answer);
 }
 
 void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mcps_client_trace *t)

@@ -54,6 +54,10 @@
       "ignore a line that is not JSON instead of answering -32700")                                \
     X(CRASH_NULL_ID, "crash-null-id", "RPC-RSP-004", "client/survives-null-id",                    \
       "exit on a response whose id is null")                                                       \
+    X(CRASH_DUPLICATE, "crash-duplicate", "RPC-RSP-004", "client/survives-duplicate-response",     \
+      "exit on a second response to its initialize")                                               \
+    X(CRASH_HUGE, "crash-huge", "RPC-RSP-004", "client/survives-huge",                             \
+      "exit on a message of more than 64 KiB")                                                     \
     X(CURSOR_ALTERED, "cursor-altered", "PAGE-004", "client/cursor-unchanged",                     \
       "send nextCursor back with its '+' decoded to a space")                                      \
     X(PAGE_PAST_END, "page-past-end", "PAGE-007", "client/cursor-unchanged",                       \

@@ -185,6 +185,8 @@ static bool on_stray_response(const rc_client *c, const cJSON *id)
 {
     if (cJSON_IsNull(id))
         return !rc_on(c, RC_FAULT_CRASH_NULL_ID);
+    if (cJSON_IsNumber(id) && id->valuedouble == 1) /* initialize's id: answered already */
+        return !rc_on(c, RC_FAULT_CRASH_DUPLICATE);
     return !rc_on(c, RC_FAULT_CRASH_UNKNOWN_ID);
 }
 
@@ -210,6 +212,8 @@ static bool on_message(rc_client *c, cJSON *m, int want, cJSON **answer)
 /* Handle one line: a message, or a batch of them (2025-03-26) served one by one. */
 static bool on_line(rc_client *c, const char *line, int want, cJSON **answer)
 {
+    if (rc_on(c, RC_FAULT_CRASH_HUGE) && strlen(line) > 64 * 1024)
+        return false;
     cJSON *m = mcps_json_parse_simple(line, strlen(line)), *e;
     if (!m) {
         if (rc_on(c, RC_FAULT_CRASH_INVALID_JSON))
