@@ -359,8 +359,9 @@ static int capability_answer(const mcps_client_trace *t, mcps_client_grade *g, c
         return broke(g, cap_req, "%s answered with a result, but %s was not declared",
                      t->inject_method, cap);
     if (!has && !(cJSON_IsNumber(code) && code->valuedouble == -32601))
-        return broke(g, "CAP-GEN-003", "%s (not declared) refused with code %g, not -32601",
-                     t->inject_method, cJSON_IsNumber(code) ? code->valuedouble : 0.0);
+        return broke(g, strcmp(cap, "roots") == 0 ? "CAP-GEN-003 ROOTS-004" : "CAP-GEN-003",
+                     "%s (not declared) refused with code %g, not -32601", t->inject_method,
+                     cJSON_IsNumber(code) ? code->valuedouble : 0.0);
     if (!has)
         return pass(g, "%s not declared: refused with -32601", cap);
     if (err)
@@ -651,7 +652,9 @@ static int request_ids(const mcps_client_trace *t, mcps_client_grade *g)
         if (!mcps_rpc_id_valid(id))
             return broke(g, "RPC-ID-001", "a request id that is neither string nor integer: %s",
                          text);
-        for (size_t j = 0; j < i; j++)
+        /* 2026-07-28 lets an id be reused once answered (RPC-ID-004), and the scripted server
+         * answers those requests at once: only the handshake era's rule is judged here */
+        for (size_t j = 0; j < i && !mcps_client_meta_version(t->msgs[i].json); j++)
             if (t->msgs[j].conn == t->msgs[i].conn && is(&t->msgs[j], MCPS_RPC_REQUEST, NULL) &&
                 mcps_rpc_id_equal(member(t->msgs[j].json, "id"), id))
                 return broke(g, "RPC-ID-003", "request id %s used twice on one connection", text);
@@ -659,6 +662,50 @@ static int request_ids(const mcps_client_trace *t, mcps_client_grade *g)
     if (!requests)
         return skip(g, "the client sent no request");
     return pass(g, "%zu requests, each with its own string or integer id", requests);
+}
+
+/* Progress tokens on the client's own requests: strings or integers (PROG-001). */
+static int progress_tokens(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t tokens = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        if (!is(&t->msgs[i], MCPS_RPC_REQUEST, NULL))
+            continue;
+        const cJSON *meta = member(member(t->msgs[i].json, "params"), "_meta");
+        const cJSON *token = member(meta, "progressToken");
+        const char *method;
+        kind_of(t->msgs[i].json, &method);
+        if (!token)
+            continue;
+        tokens++;
+        if (!mcps_rpc_id_valid(token)) {
+            char text[64];
+            mcps_rpc_id_text(token, text, sizeof text);
+            return broke(g, "PROG-001",
+                         "%s carries a progressToken that is neither string nor "
+                         "integer: %s",
+                         method, text);
+        }
+    }
+    if (!tokens)
+        return skip(g, "no request of the client's carried a progressToken (it need not)");
+    return pass(g, "%zu progress tokens, each a string or an integer", tokens);
+}
+
+/* 2026-07-28 over stdio: the server sends no requests, so the client writes no responses. */
+static int no_responses(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        char buf[200];
+        const cJSON *m = t->msgs[i].json;
+        if (cJSON_IsObject(m) && !member(m, "method") &&
+            (member(m, "result") || member(m, "error")))
+            return broke(g, "STDIO-007", "a response written to a 2026-07-28 server: %s",
+                         text_of(&t->msgs[i], buf, sizeof buf));
+    }
+    if (!t->nmsgs)
+        return skip(g, "the client sent nothing");
+    return pass(g, "%zu lines to a 2026-07-28 server, none a response", t->nmsgs);
 }
 
 /* A stdio line that is a batch: only where 2025-03-26 was answered, never empty, never
@@ -1063,8 +1110,8 @@ static const mcps_client_check checks[] = {
     {"client/ping", "The server's ping is answered", "basic/utilities/ping", "PING-001",
      MCPS_CSC_PING, false, ping_answered, MCPS_CT_BOTH, false, HS},
     {"client/roots-list", "roots/list answered as the roots capability says", "client/roots",
-     "ROOTS-001 ROOTS-002 CAP-CLI-001 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ROOTS, false, roots_answer,
-     MCPS_CT_BOTH, false, HS},
+     "ROOTS-001 ROOTS-002 CAP-CLI-001 CAP-GEN-003 ROOTS-004 RPC-RSP-004", MCPS_CSC_ROOTS, false,
+     roots_answer, MCPS_CT_BOTH, false, HS},
     {"client/sampling", "sampling/createMessage answered as the sampling capability says",
      "client/sampling", "SAMP-002 CAP-CLI-002 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_SAMPLING, false,
      sampling_answer, MCPS_CT_BOTH, false, HS},
@@ -1094,6 +1141,9 @@ static const mcps_client_check checks[] = {
      "The client cancels only its own requests, never initialize, always naming the request",
      "basic/utilities/cancellation", "CANC-001 CANC-002 CANC-009", MCPS_CSC_SLOW_INIT, true,
      cancellations, MCPS_CT_BOTH, false, MCPS_REV_ALL},
+    {"client/progress-tokens", "Progress tokens on the client's requests are strings or integers",
+     "basic/utilities/progress", "PROG-001", MCPS_CSC_PLAIN, true, progress_tokens, MCPS_CT_BOTH,
+     false, MCPS_REV_ALL},
     {"client/cursor-unchanged",
      "A nextCursor is sent back unchanged, and paging stops at the last page",
      "basic/utilities/pagination", "PAGE-004 PAGE-007", MCPS_CSC_PAGED, false, cursor_unchanged,
@@ -1139,6 +1189,9 @@ static const mcps_client_check checks[] = {
      MCPS_CSC_MODERN, false, meta_client_info, MCPS_CT_STDIO, true, MODERN_REVS},
     {"client/discover-version", "Requests name a version server/discover listed", "basic/lifecycle",
      "DISC-006", MCPS_CSC_MODERN, false, discover_version, MCPS_CT_STDIO, true, MODERN_REVS},
+    {"client/no-responses", "To a 2026-07-28 stdio server, the client writes no responses",
+     "basic/transports", "STDIO-007", MCPS_CSC_MODERN, false, no_responses, MCPS_CT_STDIO, true,
+     MODERN_REVS},
     {"client/version-retry", "After -32022, the client retries with a supported version",
      "basic/lifecycle", "VER-003 STDIO-009", MCPS_CSC_MODERN_REFUSE, false, version_retry,
      MCPS_CT_STDIO, true, MODERN_REVS},

@@ -58,6 +58,8 @@
       "exit on a second response to its initialize")                                               \
     X(CRASH_HUGE, "crash-huge", "RPC-RSP-004", "client/survives-huge",                             \
       "exit on a message of more than 64 KiB")                                                     \
+    X(PROGRESS_TOKEN_FLOAT, "progress-token-float", "PROG-001", "client/progress-tokens",          \
+      "give tools/call the progressToken 1.5")                                                     \
     X(CURSOR_ALTERED, "cursor-altered", "PAGE-004", "client/cursor-unchanged",                     \
       "send nextCursor back with its '+' decoded to a space")                                      \
     X(PAGE_PAST_END, "page-past-end", "PAGE-007", "client/cursor-unchanged",                       \
@@ -98,6 +100,8 @@
       "2026-07-28: leave _meta clientInfo out of every request")                                   \
     X(META_OTHER_VERSION, "meta-other-version", "DISC-006", "client/discover-version",             \
       "2026-07-28: name 2025-11-25 after server/discover listed only 2026-07-28")                  \
+    X(MODERN_RESPONSE, "modern-response", "STDIO-007", "client/no-responses",                      \
+      "2026-07-28: write a response (to no request) after server/discover")                        \
     X(NO_VERSION_RETRY, "no-version-retry", "VER-003", "client/version-retry",                     \
       "2026-07-28: give up on -32022 instead of retrying with a version it lists")
 

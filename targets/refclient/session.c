@@ -419,6 +419,18 @@ static void next_pages(rc_client *c, const cJSON *first)
     free(cursor);
 }
 
+/* tools/call asks for progress (PROG-001: a string token; 1.5 with the fault). */
+static void add_progress_token(const rc_client *c, cJSON *params)
+{
+    cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (!meta)
+        meta = cJSON_AddObjectToObject(params, "_meta");
+    if (rc_on(c, RC_FAULT_PROGRESS_TOKEN_FLOAT))
+        cJSON_AddNumberToObject(meta, "progressToken", 1.5);
+    else
+        cJSON_AddStringToObject(meta, "progressToken", "refclient-call");
+}
+
 static void list_and_call(rc_client *c)
 {
     cJSON *list = list_tools(c);
@@ -431,6 +443,7 @@ static void list_and_call(rc_client *c)
     cJSON *params = cJSON_CreateObject();
     cJSON_AddStringToObject(params, "name", tool);
     cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+    add_progress_token(c, params);
     free(tool);
     int id = rc_on(c, RC_FAULT_REUSE_ID) ? 2 : 3;
     send_json(c, request(id, "tools/call", params, rc_on(c, RC_FAULT_JSONRPC_1)));
@@ -510,6 +523,8 @@ static int stateless_session(rc_client *c)
             fprintf(stderr, "refclient: the server does not speak %s: disconnecting\n", c->version);
             return 1;
         }
+        if (rc_on(c, RC_FAULT_MODERN_RESPONSE))
+            rc_write_line(c, "{\"jsonrpc\":\"2.0\",\"id\":\"refclient-stray\",\"result\":{}}");
         if (rc_on(c, RC_FAULT_INITIALIZE_AFTER_DISCOVER)) {
             send_json(c, request(9, "initialize", initialize_params(c), false));
             cJSON_Delete(await(c, 9));
@@ -525,6 +540,7 @@ static int stateless_session(rc_client *c)
     cJSON *params = stateless_params(c, v, true);
     cJSON_AddStringToObject(params, "name", tool);
     cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+    add_progress_token(c, params);
     free(tool);
     cJSON_Delete(stateless_call(c, 3, "tools/call", params));
     return 0;

@@ -59,7 +59,7 @@ def http_check(check):
 # The 2026-07-28 checks (stdio): refclient speaks that revision with --protocol-version.
 MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/meta-protocol-version", "client/meta-client-info",
-                 "client/discover-version", "client/version-retry"}
+                 "client/discover-version", "client/version-retry", "client/no-responses"}
 
 
 class RefclientTest(unittest.TestCase):
@@ -96,6 +96,9 @@ class RefclientTest(unittest.TestCase):
             self.assertEqual(v[check], "PASS", check)
         self.assertEqual(v["client/initialize-first"], "SKIP")
         self.assertEqual(report["cases"][0]["revision"], "2026-07-28")
+        # a modern-only client: the handshake scenarios are not played (no start wasted)
+        ping = [c for c in report["cases"] if c["id"] == "client/ping"][0]
+        self.assertIn("not played", ping["reason"])
 
     def test_clean_every_revision(self):
         revs = ("2024-11-05", "2025-03-26", "2025-06-18")
@@ -183,7 +186,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 35)
+        self.assertEqual(len(checks), 37)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
