@@ -484,6 +484,85 @@ static int cancel_survived(const mcps_client_trace *t, mcps_client_grade *g)
                     : "left unanswered (CANC-003)");
 }
 
+/* A request of ours whose method is 42 gets an error (RPC-ERR-004); one for a method nobody
+ * has gets -32601 (RPC-ERR-005). */
+static int unknown_method(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    bool invalid_answered = false;
+    for (size_t i = t->inject_at; i < t->nmsgs && !invalid_answered; i++) {
+        const cJSON *m = t->msgs[i].json;
+        invalid_answered =
+            (responds_to(m, MCPS_CLIENT_CANCELLED_ID) || answers_nothing(m)) && member(m, "error");
+    }
+    if (!invalid_answered)
+        return broke(g, "RPC-ERR-004",
+                     "a request whose method is 42 (not a string) got no error response");
+    const cJSON *a = t->inject_answer;
+    const cJSON *code = member(member(a, "error"), "code");
+    if (!a)
+        return broke(g, "RPC-RSP-004", "the request for mcpspec/no-such-method went unanswered%s",
+                     t->exited ? " (the client exited)" : "");
+    if (!(cJSON_IsNumber(code) && code->valuedouble == -32601))
+        return broke(g, "RPC-ERR-005", "mcpspec/no-such-method was answered with %s, not -32601",
+                     member(a, "result") ? "a result" : "another error code");
+    return pass(g, "the invalid request got an error, the unknown method -32601");
+}
+
+/* An integer: a JSON number without a fraction. */
+static bool integral(const cJSON *v)
+{
+    return cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble;
+}
+
+/* One response of the client's: result xor error (RPC-RSP-002), a result an object
+ * (RPC-RSP-003), an error with an integer code and a short one-line message (RPC-ERR-001,
+ * RPC-ERR-002), the id one of the server's (all strings, RPC-RSP-001) or null for what had
+ * none to read. False once it graded a break. */
+static bool response_ok(const cJSON *m, mcps_client_grade *g)
+{
+    const cJSON *result = member(m, "result"), *err = member(m, "error");
+    const cJSON *id = member(m, "id"), *msg = member(err, "message");
+    char text[64];
+    mcps_rpc_id_text(id, text, sizeof text);
+    if (result && err)
+        broke(g, "RPC-RSP-002", "a response with both result and error (id %s)", text);
+    else if (result && !cJSON_IsObject(result))
+        broke(g, "RPC-RSP-003", "a result that is not an object (id %s)", text);
+    else if (err && (!integral(member(err, "code")) || !cJSON_IsString(msg)))
+        broke(g, "RPC-ERR-001", "an error without an integer code and a string message (id %s)",
+              text);
+    else if (err && (!msg->valuestring[0] || strchr(msg->valuestring, '\n') ||
+                     strlen(msg->valuestring) > 200))
+        broke(g, "RPC-ERR-002",
+              "an error message that is empty, several lines or over 200 characters (id %s)", text);
+    else if (id && !cJSON_IsNull(id) &&
+             !(cJSON_IsString(id) && strncmp(id->valuestring, "mcpspec-", 8) == 0))
+        broke(g, "RPC-RSP-001", "a response id %s that is none of the server's (all strings)",
+              text);
+    else
+        return true;
+    return false;
+}
+
+static int responses(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const cJSON *m = t->msgs[i].json;
+        if (!cJSON_IsObject(m) || member(m, "method") ||
+            !(member(m, "result") || member(m, "error")))
+            continue;
+        n++;
+        if (!response_ok(m, g))
+            return 0;
+    }
+    if (!n)
+        return skip(g, "the client sent no response");
+    return pass(g, "%zu responses, each well formed, with an id of the server's", n);
+}
+
 /* Index of the client's answer to our request, or nmsgs. */
 static size_t answer_index(const mcps_client_trace *t)
 {
@@ -1144,6 +1223,15 @@ static const mcps_client_check checks[] = {
     {"client/progress-tokens", "Progress tokens on the client's requests are strings or integers",
      "basic/utilities/progress", "PROG-001", MCPS_CSC_PLAIN, true, progress_tokens, MCPS_CT_BOTH,
      false, MCPS_REV_ALL},
+    {"client/unknown-method",
+     "A request with a non-string method gets an error; an unknown method gets -32601", "basic",
+     "RPC-ERR-004 RPC-ERR-005 RPC-RSP-004", MCPS_CSC_UNKNOWN, false, unknown_method, MCPS_CT_BOTH,
+     false, HS},
+    {"client/responses",
+     "The client's responses: result or error, an object result, a well-formed error, the "
+     "request's id",
+     "basic", "RPC-RSP-002 RPC-RSP-003 RPC-ERR-001 RPC-ERR-002 RPC-RSP-001", MCPS_CSC_PING, true,
+     responses, MCPS_CT_BOTH, false, MCPS_REV_ALL},
     {"client/cursor-unchanged",
      "A nextCursor is sent back unchanged, and paging stops at the last page",
      "basic/utilities/pagination", "PAGE-004 PAGE-007", MCPS_CSC_PAGED, false, cursor_unchanged,

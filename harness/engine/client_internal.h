@@ -29,6 +29,7 @@ typedef enum mcps_client_scenario {
     MCPS_CSC_JUNK_NOTIF,    /* a response with a null id (as if to a notification), then a ping */
     MCPS_CSC_JUNK_DUP,      /* the initialize answer again (a duplicate response), then a ping */
     MCPS_CSC_HUGE,          /* a ping of 1 MiB (padding in its _meta) */
+    MCPS_CSC_UNKNOWN,       /* a request whose method is 42, then one of a method nobody has */
     MCPS_CSC_PAGED,         /* tools/list in two pages: the second behind an opaque nextCursor */
     MCPS_CSC_CANCEL,        /* a ping, its cancellation and a malformed one, then a ping */
     MCPS_CSC_PROGRESS,      /* a ping carrying a progressToken while it waits */

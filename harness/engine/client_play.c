@@ -62,10 +62,10 @@ typedef struct player {
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
 {
     static const char *const names[MCPS_CSC_COUNT] = {
-        "plain",      "slow-init",      "older",       "unsupported", "ping",
-        "roots",      "sampling",       "elicit",      "junk-id",     "junk-json",
-        "junk-notif", "junk-duplicate", "huge",        "paged",       "cancel",
-        "progress",   "batch",          "session-404", "modern",      "modern-refuse",
+        "plain",       "slow-init", "older",         "unsupported", "ping",       "roots",
+        "sampling",    "elicit",    "junk-id",       "junk-json",   "junk-notif", "junk-duplicate",
+        "huge",        "unknown",   "paged",         "cancel",      "progress",   "batch",
+        "session-404", "modern",    "modern-refuse",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -398,6 +398,9 @@ static cJSON *inject_message(mcps_client_scenario sc, const char **method)
     case MCPS_CSC_HUGE:
         *method = "ping";
         return server_request(*method, huge_params());
+    case MCPS_CSC_UNKNOWN:
+        *method = "mcpspec/no-such-method";
+        return server_request(*method, NULL);
     case MCPS_CSC_PING:
     case MCPS_CSC_CANCEL:
     case MCPS_CSC_JUNK_DUP:
@@ -418,6 +421,11 @@ static void prelude(player *p, mcps_client_scenario sc)
     const char *junk = junk_line(sc);
     if (junk)
         mcps_play_send_raw(&p->play, junk, strlen(junk));
+    if (sc == MCPS_CSC_UNKNOWN) {
+        static const char invalid[] =
+            "{\"jsonrpc\":\"2.0\",\"id\":\"" MCPS_CLIENT_CANCELLED_ID "\",\"method\":42}";
+        mcps_play_send_raw(&p->play, invalid, sizeof invalid - 1);
+    }
     if (sc == MCPS_CSC_JUNK_DUP && p->init_answer)
         mcps_play_send(&p->play, p->init_answer);
     if (sc == MCPS_CSC_CANCEL) {

@@ -60,6 +60,12 @@
       "exit on a message of more than 64 KiB")                                                     \
     X(PROGRESS_TOKEN_FLOAT, "progress-token-float", "PROG-001", "client/progress-tokens",          \
       "give tools/call the progressToken 1.5")                                                     \
+    X(IGNORE_INVALID_REQUEST, "ignore-invalid-request", "RPC-ERR-004", "client/unknown-method",    \
+      "leave a request whose method is not a string unanswered")                                   \
+    X(UNKNOWN_METHOD_RESULT, "unknown-method-result", "RPC-ERR-005", "client/unknown-method",      \
+      "answer a request for a method it does not have with an empty result")                       \
+    X(RESULT_AND_ERROR, "result-and-error", "RPC-RSP-002", "client/responses",                     \
+      "answer the server's ping with both a result and an error")                                  \
     X(CURSOR_ALTERED, "cursor-altered", "PAGE-004", "client/cursor-unchanged",                     \
       "send nextCursor back with its '+' decoded to a space")                                      \
     X(PAGE_PAST_END, "page-past-end", "PAGE-007", "client/cursor-unchanged",                       \

@@ -115,6 +115,10 @@ static cJSON *elicit_result(const rc_client *c)
 
 static void refuse(rc_client *c, const cJSON *id)
 {
+    if (rc_on(c, RC_FAULT_UNKNOWN_METHOD_RESULT)) {
+        reply(c, id, cJSON_CreateObject());
+        return;
+    }
     if (rc_on(c, RC_FAULT_REFUSE_WRONG_CODE))
         reply_error(c, id, -32603, "Internal error");
     else
@@ -139,7 +143,14 @@ static void send_progress(rc_client *c, const cJSON *token, int value)
 
 static void answer_request(rc_client *c, const char *method, const cJSON *id)
 {
-    if (strcmp(method, "ping") == 0) {
+    if (strcmp(method, "ping") == 0 && rc_on(c, RC_FAULT_RESULT_AND_ERROR)) {
+        cJSON *m = envelope(id);
+        cJSON_AddItemToObject(m, "result", cJSON_CreateObject());
+        cJSON *e = cJSON_AddObjectToObject(m, "error");
+        cJSON_AddNumberToObject(e, "code", -32603);
+        cJSON_AddStringToObject(e, "message", "Internal error");
+        send_json(c, m);
+    } else if (strcmp(method, "ping") == 0) {
         if (rc_on(c, RC_FAULT_PING_ERROR))
             reply_error(c, id, -32603, "Internal error");
         else
@@ -200,6 +211,8 @@ static bool on_message(rc_client *c, cJSON *m, int want, cJSON **answer)
         on_request(c, method->valuestring, id, cJSON_GetObjectItemCaseSensitive(m, "params"));
     else if (cJSON_IsString(method))
         ok = on_notification(c, method->valuestring);
+    else if (method && id && !rc_on(c, RC_FAULT_IGNORE_INVALID_REQUEST))
+        reply_error(c, id, -32600, "Invalid Request"); /* a method that is not a string */
     else if (!method && id && cJSON_IsNumber(id) && id->valuedouble == want) {
         *answer = m;
         return true;

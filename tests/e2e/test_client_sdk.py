@@ -35,7 +35,7 @@ CASES = ["client/initialize-*", "client/initialized-notification", "client/reque
          "client/jsonrpc-lines", "client/shutdown", "client/unsupported-version", "client/ping",
          "client/roots-list", "client/survives-invalid-json", "client/parse-error-answered",
          "client/cursor-unchanged", "client/cancel-survived", "client/batch",
-         "client/progress-tokens"]
+         "client/progress-tokens", "client/unknown-method", "client/responses"]
 HTTP_CASES = CASES + ["client/http-*"]
 # The 2026-07-28 checks, and the handshake ones of the plain scenario (its fallback).
 MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
