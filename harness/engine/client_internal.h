@@ -97,7 +97,8 @@ void mcps_client_trace_free(mcps_client_trace *t);
 
 /* The id the scripted server gives its own request in a scenario. */
 #define MCPS_CLIENT_INJECT_ID "mcpspec-s1"
-/* The cancel scenario's ping, cancelled right after it is sent; the batch's second ping. */
+/* The cancel scenario's ping, cancelled right after it is sent (and the unknown scenario's
+ * request whose method is 42); the batch's second ping. */
 #define MCPS_CLIENT_CANCELLED_ID "mcpspec-c1"
 #define MCPS_CLIENT_BATCH_ID2    "mcpspec-s2"
 /* The size of the huge scenario's ping. */
