@@ -3,7 +3,8 @@
  * revisions it applies to; --suite and --case filter with globs. --json
  * prints the whole record of each check (checks.c), proofs included: what
  * the fault tests, the refserver README's fault table and scripts/coverage
- * are built from. --client lists the checks of `run --client` instead.
+ * are built from. --client lists the checks of `run --client` instead, with the
+ * revisions each grades over each transport (scripts/coverage counts client rows by them).
  */
 #include "cli/args.h"
 #include "cli/cli.h"
@@ -29,12 +30,26 @@ static void list_observers(const mcps_run_config *cfg)
     }
 }
 
-/* A client check as `list --json` shows it: {"id", "kind": "client", "title", "requirements"}. */
-static cJSON *client_check_json(const char *id, const char *title, const char *reqs)
+static cJSON *client_rev_array(mcps_rev_set revs)
 {
+    cJSON *a = cJSON_CreateArray();
+    for (int r = 0; a && r < MCPS_REV_COUNT; r++)
+        if (mcps_rev_set_has(revs, (mcps_rev)r))
+            cJSON_AddItemToArray(a, cJSON_CreateString(mcps_rev_name((mcps_rev)r)));
+    return a;
+}
+
+/* A client check as `list --json` shows it, in the shape of a server check's record: id,
+ * kind "client", suite, title, requirements, revisions and transports; plus the revisions
+ * per transport (over Streamable HTTP, 2025-03-26 on). */
+static cJSON *client_check_json(size_t i, const char *id, const char *title, const char *reqs)
+{
+    mcps_rev_set stdio = 0, http = 0;
+    mcps_client_case_revisions(i, &stdio, &http);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "id", id);
     cJSON_AddStringToObject(o, "kind", "client");
+    cJSON_AddStringToObject(o, "suite", "client");
     cJSON_AddStringToObject(o, "title", title);
     cJSON *ids = cJSON_AddArrayToObject(o, "requirements");
     for (const char *r = reqs; ids && *r;) {
@@ -45,7 +60,55 @@ static cJSON *client_check_json(const char *id, const char *title, const char *r
             cJSON_AddItemToArray(ids, cJSON_CreateString(one));
         r += n + (r[n] == ' ');
     }
+    cJSON_AddItemToObject(o, "revisions", client_rev_array(stdio | http));
+    cJSON *transports = cJSON_AddArrayToObject(o, "transports");
+    cJSON *by = cJSON_AddObjectToObject(o, "revisions_by_transport");
+    if (stdio) {
+        cJSON_AddItemToArray(transports, cJSON_CreateString("stdio"));
+        cJSON_AddItemToObject(by, "stdio", client_rev_array(stdio));
+    }
+    if (http) {
+        cJSON_AddItemToArray(transports, cJSON_CreateString("streamable-http"));
+        cJSON_AddItemToObject(by, "streamable-http", client_rev_array(http));
+    }
     return o;
+}
+
+/* revs for a person: "2024-11-05..2025-11-25" for a run of consecutive revisions, else a
+ * comma-separated list. */
+static void rev_span(mcps_rev_set revs, char *out, size_t n)
+{
+    int first = -1, last = -1, count = 0;
+    for (int r = 0; r < MCPS_REV_COUNT; r++)
+        if (mcps_rev_set_has(revs, (mcps_rev)r)) {
+            first = first < 0 ? r : first;
+            last = r;
+            count++;
+        }
+    out[0] = '\0';
+    if (count > 1 && last - first + 1 == count) {
+        snprintf(out, n, "%s..%s", mcps_rev_name((mcps_rev)first), mcps_rev_name((mcps_rev)last));
+        return;
+    }
+    for (int r = 0; r < MCPS_REV_COUNT; r++)
+        if (mcps_rev_set_has(revs, (mcps_rev)r)) {
+            size_t len = strlen(out);
+            snprintf(out + len, n - len, "%s%s", len ? "," : "", mcps_rev_name((mcps_rev)r));
+        }
+}
+
+/* One check as a line: id, requirements, the revisions it grades, its transports, title. */
+static void print_client_line(size_t i, const char *id, const char *title, const char *reqs)
+{
+    mcps_rev_set stdio = 0, http = 0;
+    char span[96];
+    mcps_client_case_revisions(i, &stdio, &http);
+    rev_span(stdio | http, span, sizeof span);
+    printf("%-44s %-36s %-22s %-10s %s\n", id, reqs, span,
+           stdio && http ? "stdio,http"
+           : stdio       ? "stdio"
+                         : "http",
+           title);
 }
 
 /* The client checks (engine/client.h), filtered by --case: a line each, or JSON. */
@@ -59,9 +122,9 @@ static int list_clients(const char *const *case_globs, bool json)
         for (size_t g = 0; case_globs[g]; g++)
             selected |= mcps_glob_match(case_globs[g], id);
         if (selected && json)
-            cJSON_AddItemToArray(checks, client_check_json(id, title, reqs));
+            cJSON_AddItemToArray(checks, client_check_json(i, id, title, reqs));
         else if (selected)
-            printf("%-44s %-36s %s\n", id, reqs, title);
+            print_client_line(i, id, title, reqs);
     }
     if (!json)
         return MCPS_EXIT_OK;

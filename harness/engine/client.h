@@ -45,6 +45,10 @@ void mcps_client_run(const mcps_client_config *cfg, mcps_run_result *out);
 /* The client cases, for listing: false past the last one. */
 bool mcps_client_case_at(size_t i, const char **id, const char **title, const char **reqs);
 
+/* The revisions client case i is graded on over stdio ({server}) and over Streamable HTTP
+ * ({url}); 0 for a transport it does not run on. False past the last one. */
+bool mcps_client_case_revisions(size_t i, mcps_rev_set *stdio, mcps_rev_set *http);
+
 /* Expand {server} in argv (see the README): a word that is exactly {server} becomes the
  * relay's words, one containing it gets them as one shell-quoted string. NULL on oom. */
 char **mcps_client_expand(char *const *argv, const char *self, const char *socket_path);

@@ -316,6 +316,16 @@ static int survived(const mcps_client_trace *t, mcps_client_grade *g)
     return pass(g, "the client answered the ping that followed the bad line");
 }
 
+static int huge_answered(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    if (!t->inject_answer)
+        return broke(g, "RPC-RSP-004", "the server's ping of %zu KiB went unanswered%s",
+                     MCPS_CLIENT_HUGE_BYTES / 1024, t->exited ? " (the client exited)" : "");
+    return pass(g, "the server's ping of %zu KiB was answered", MCPS_CLIENT_HUGE_BYTES / 1024);
+}
+
 static int parse_error_answered(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!injected_or_skip(t, g))
@@ -349,8 +359,9 @@ static int capability_answer(const mcps_client_trace *t, mcps_client_grade *g, c
         return broke(g, cap_req, "%s answered with a result, but %s was not declared",
                      t->inject_method, cap);
     if (!has && !(cJSON_IsNumber(code) && code->valuedouble == -32601))
-        return broke(g, "CAP-GEN-003", "%s (not declared) refused with code %g, not -32601",
-                     t->inject_method, cJSON_IsNumber(code) ? code->valuedouble : 0.0);
+        return broke(g, strcmp(cap, "roots") == 0 ? "CAP-GEN-003 ROOTS-004" : "CAP-GEN-003",
+                     "%s (not declared) refused with code %g, not -32601", t->inject_method,
+                     cJSON_IsNumber(code) ? code->valuedouble : 0.0);
     if (!has)
         return pass(g, "%s not declared: refused with -32601", cap);
     if (err)
@@ -412,6 +423,298 @@ static int elicit_answer(const mcps_client_trace *t, mcps_client_grade *g)
     return capability_answer(t, g, "elicitation", "CAP-CLI-003", "ELIC-003", elicit_ok);
 }
 
+/* ---- the server's own requests: cancelled, with progress, batched ---- */
+
+/* Whether m is a response (result or error) to our request with this id. */
+static bool responds_to(const cJSON *m, const char *id)
+{
+    const cJSON *got = member(m, "id");
+    return cJSON_IsObject(m) && !member(m, "method") &&
+           (member(m, "result") || member(m, "error")) && cJSON_IsString(got) &&
+           strcmp(got->valuestring, id) == 0;
+}
+
+/* Whether the client answered our request id at or after message from (in a batch too). */
+static bool answered_after(const mcps_client_trace *t, size_t from, const char *id)
+{
+    for (size_t i = from; i < t->nmsgs; i++) {
+        const cJSON *m = t->msgs[i].json, *e;
+        if (!cJSON_IsArray(m)) {
+            if (responds_to(m, id))
+                return true;
+            continue;
+        }
+        cJSON_ArrayForEach(e, m)
+        {
+            if (responds_to(e, id))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A response without an id (or with a null one): to a notification, not to a request. */
+static bool answers_nothing(const cJSON *m)
+{
+    const cJSON *id = member(m, "id");
+    return cJSON_IsObject(m) && !member(m, "method") &&
+           (member(m, "result") || member(m, "error")) && (!id || cJSON_IsNull(id));
+}
+
+static int cancel_survived(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    for (size_t i = t->inject_at; i < t->nmsgs; i++) {
+        char buf[200];
+        if (answers_nothing(t->msgs[i].json))
+            return broke(g, "RPC-NOT-002", "a response to a notification (the cancellations): %s",
+                         text_of(&t->msgs[i], buf, sizeof buf));
+    }
+    if (!t->inject_answer)
+        return broke(g, "CANC-006",
+                     "after the server cancelled its own ping (and sent a malformed "
+                     "cancellation), its next ping went unanswered%s",
+                     t->exited ? " (the client exited)" : "");
+    return pass(g,
+                "the cancellations got no response and the next ping was answered; the "
+                "cancelled ping was %s",
+                answered_after(t, t->inject_at, MCPS_CLIENT_CANCELLED_ID)
+                    ? "answered (allowed: the cancellation crossed the answer, CANC-006)"
+                    : "left unanswered (CANC-003)");
+}
+
+/* A request of ours whose method is 42 gets an error (RPC-ERR-004); one for a method nobody
+ * has gets -32601 (RPC-ERR-005). */
+static int unknown_method(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    bool invalid_answered = false;
+    for (size_t i = t->inject_at; i < t->nmsgs && !invalid_answered; i++) {
+        const cJSON *m = t->msgs[i].json;
+        invalid_answered =
+            (responds_to(m, MCPS_CLIENT_CANCELLED_ID) || answers_nothing(m)) && member(m, "error");
+    }
+    if (!invalid_answered)
+        return broke(g, "RPC-ERR-004",
+                     "a request whose method is 42 (not a string) got no error response");
+    const cJSON *a = t->inject_answer;
+    const cJSON *code = member(member(a, "error"), "code");
+    if (!a)
+        return broke(g, "RPC-RSP-004", "the request for mcpspec/no-such-method went unanswered%s",
+                     t->exited ? " (the client exited)" : "");
+    if (!(cJSON_IsNumber(code) && code->valuedouble == -32601))
+        return broke(g, "RPC-ERR-005", "mcpspec/no-such-method was answered with %s, not -32601",
+                     member(a, "result") ? "a result" : "another error code");
+    return pass(g, "the invalid request got an error, the unknown method -32601");
+}
+
+/* An integer: a JSON number without a fraction. */
+static bool integral(const cJSON *v)
+{
+    return cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble;
+}
+
+/* One response of the client's: result xor error (RPC-RSP-002), a result an object
+ * (RPC-RSP-003), an error with an integer code and a short one-line message (RPC-ERR-001,
+ * RPC-ERR-002), the id one of the server's (all strings, RPC-RSP-001) or null for what had
+ * none to read. False once it graded a break. */
+static bool response_ok(const cJSON *m, mcps_client_grade *g)
+{
+    const cJSON *result = member(m, "result"), *err = member(m, "error");
+    const cJSON *id = member(m, "id"), *msg = member(err, "message");
+    char text[64];
+    mcps_rpc_id_text(id, text, sizeof text);
+    if (result && err)
+        broke(g, "RPC-RSP-002", "a response with both result and error (id %s)", text);
+    else if (result && !cJSON_IsObject(result))
+        broke(g, "RPC-RSP-003", "a result that is not an object (id %s)", text);
+    else if (err && (!integral(member(err, "code")) || !cJSON_IsString(msg)))
+        broke(g, "RPC-ERR-001", "an error without an integer code and a string message (id %s)",
+              text);
+    else if (err && (!msg->valuestring[0] || strchr(msg->valuestring, '\n') ||
+                     strlen(msg->valuestring) > 200))
+        broke(g, "RPC-ERR-002",
+              "an error message that is empty, several lines or over 200 characters (id %s)", text);
+    else if (id && !cJSON_IsNull(id) &&
+             !(cJSON_IsString(id) && strncmp(id->valuestring, "mcpspec-", 8) == 0))
+        broke(g, "RPC-RSP-001", "a response id %s that is none of the server's (all strings)",
+              text);
+    else
+        return true;
+    return false;
+}
+
+static int responses(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const cJSON *m = t->msgs[i].json;
+        if (!cJSON_IsObject(m) || member(m, "method") ||
+            !(member(m, "result") || member(m, "error")))
+            continue;
+        n++;
+        if (!response_ok(m, g))
+            return 0;
+    }
+    if (!n)
+        return skip(g, "the client sent no response");
+    return pass(g, "%zu responses, each well formed, with an id of the server's", n);
+}
+
+/* Index of the client's answer to our request, or nmsgs. */
+static size_t answer_index(const mcps_client_trace *t)
+{
+    size_t i = t->inject_at;
+    while (i < t->nmsgs && !responds_to(t->msgs[i].json, MCPS_CLIENT_INJECT_ID))
+        i++;
+    return i;
+}
+
+/* One notifications/progress the client sent at index i; false once it graded a break. */
+static bool progress_ok(const mcps_client_trace *t, size_t i, size_t answer, double *last,
+                        mcps_client_grade *g)
+{
+    const cJSON *params = member(t->msgs[i].json, "params");
+    const cJSON *token = member(params, "progressToken");
+    const cJSON *progress = member(params, "progress");
+    const cJSON *message = member(params, "message");
+    if (!cJSON_IsString(token) || strcmp(token->valuestring, MCPS_CLIENT_PROGRESS_TOKEN) != 0)
+        broke(g, "PROG-006", "progress for a token the server never issued (it issued \"%s\")",
+              MCPS_CLIENT_PROGRESS_TOKEN);
+    else if (i > answer)
+        broke(g, "PROG-007", "progress for the server's ping after the client answered it");
+    else if (!cJSON_IsNumber(progress) || progress->valuedouble <= *last)
+        broke(g, "PROG-004", "a progress value that does not increase (or is not a number)");
+    else if (message && (!cJSON_IsString(message) || !message->valuestring[0]))
+        broke(g, "PROG-009", "a progress message that is not a non-empty string");
+    else {
+        *last = progress->valuedouble;
+        return true;
+    }
+    return false;
+}
+
+static int progress_for_request(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!injected_or_skip(t, g))
+        return 0;
+    size_t answer = answer_index(t), seen = 0;
+    double last = -1e300;
+    for (size_t i = t->inject_at; i < t->nmsgs; i++) {
+        if (!is(&t->msgs[i], MCPS_RPC_NOTIFICATION, "notifications/progress"))
+            continue;
+        seen++;
+        if (!progress_ok(t, i, answer, &last, g))
+            return 0;
+    }
+    if (!seen)
+        return skip(g, "the client sent no progress for the server's ping carrying a "
+                       "progressToken (it need not)");
+    return pass(g,
+                "%zu progress notifications for the server's token, increasing, all before "
+                "the answer",
+                seen);
+}
+
+static int batch_answered(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    if (strcmp(t->answered, "2025-03-26") != 0)
+        return skip(g, "the client asked for %s: batches are 2025-03-26's alone", t->asked);
+    if (!injected_or_skip(t, g))
+        return 0;
+    bool one = answered_after(t, t->inject_at, MCPS_CLIENT_INJECT_ID);
+    bool two = answered_after(t, t->inject_at, MCPS_CLIENT_BATCH_ID2);
+    if (!one || !two)
+        return broke(g, "BATCH-001", "of the batch's two pings, %s answered%s",
+                     one || two ? "one was" : "neither was",
+                     t->exited ? " (the client exited)" : "");
+    return pass(g, "with 2025-03-26 negotiated, both pings of the server's batch were answered");
+}
+
+/* The request on the connection of message i, before it, whose id is id; NULL when none. */
+static const mcps_client_msg *request_named(const mcps_client_trace *t, size_t i, const cJSON *id)
+{
+    for (size_t j = 0; j < i; j++)
+        if (t->msgs[j].conn == t->msgs[i].conn && is(&t->msgs[j], MCPS_RPC_REQUEST, NULL) &&
+            mcps_rpc_id_equal(member(t->msgs[j].json, "id"), id))
+            return &t->msgs[j];
+    return NULL;
+}
+
+/* The client's own cancellations: each names a request it sent on that connection (CANC-001),
+ * never its initialize (CANC-002), with requestId (CANC-009). */
+static int cancellations(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t seen = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        if (!is(&t->msgs[i], MCPS_RPC_NOTIFICATION, "notifications/cancelled"))
+            continue;
+        const cJSON *id = member(member(t->msgs[i].json, "params"), "requestId");
+        const mcps_client_msg *req = id ? request_named(t, i, id) : NULL;
+        char text[64];
+        mcps_rpc_id_text(id, text, sizeof text);
+        seen++;
+        if (!id)
+            return broke(g, g->rev >= MCPS_REV_2025_11_25 ? "CANC-009" : "CANC-001",
+                         "notifications/cancelled without requestId");
+        if (!req)
+            return broke(g, "CANC-001",
+                         "notifications/cancelled for %s, which is no request the client sent on "
+                         "that connection",
+                         text);
+        if (is(req, MCPS_RPC_REQUEST, "initialize"))
+            return broke(g, "CANC-002", "the client cancelled its initialize request (%s)", text);
+    }
+    if (!seen)
+        return skip(g, "the client cancelled nothing (it need not)");
+    return pass(g, "%zu cancellations, each naming a request of the client's other than initialize",
+                seen);
+}
+
+/* ---- paging ---- */
+
+/* The cursor a tools/list request carries: NULL when none (a first page). */
+static const cJSON *cursor_of(const mcps_client_msg *m)
+{
+    return is(m, MCPS_RPC_REQUEST, "tools/list") ? member(member(m->json, "params"), "cursor")
+                                                 : NULL;
+}
+
+static int cursor_unchanged(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    size_t lists = 0, pages = 0;
+    bool after_last = false; /* the previous tools/list on the connection got the last page */
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const mcps_client_msg *m = &t->msgs[i];
+        if (!is(m, MCPS_RPC_REQUEST, "tools/list"))
+            continue;
+        const cJSON *c = cursor_of(m);
+        lists++;
+        if (c && !(cJSON_IsString(c) && strcmp(c->valuestring, MCPS_CLIENT_CURSOR) == 0)) {
+            char text[64];
+            mcps_rpc_id_text(c, text, sizeof text);
+            return broke(g, "PAGE-004", "the nextCursor came back altered: %s", text);
+        }
+        if (c && after_last)
+            return broke(g, "PAGE-007",
+                         "after a page without nextCursor (the last), the client asked for "
+                         "another page");
+        pages += c != NULL;
+        after_last = c != NULL;
+    }
+    if (!lists)
+        return skip(g, "the client sent no tools/list");
+    if (!pages)
+        return skip(g, "the client did not ask for the page after the first (it need not)");
+    return pass(g, "the nextCursor came back unchanged, and the client stopped at the last page");
+}
+
 /* Request ids: string or integer, never null, never reused on a connection. */
 static int request_ids(const mcps_client_trace *t, mcps_client_grade *g)
 {
@@ -428,7 +731,9 @@ static int request_ids(const mcps_client_trace *t, mcps_client_grade *g)
         if (!mcps_rpc_id_valid(id))
             return broke(g, "RPC-ID-001", "a request id that is neither string nor integer: %s",
                          text);
-        for (size_t j = 0; j < i; j++)
+        /* 2026-07-28 lets an id be reused once answered (RPC-ID-004), and the scripted server
+         * answers those requests at once: only the handshake era's rule is judged here */
+        for (size_t j = 0; j < i && !mcps_client_meta_version(t->msgs[i].json); j++)
             if (t->msgs[j].conn == t->msgs[i].conn && is(&t->msgs[j], MCPS_RPC_REQUEST, NULL) &&
                 mcps_rpc_id_equal(member(t->msgs[j].json, "id"), id))
                 return broke(g, "RPC-ID-003", "request id %s used twice on one connection", text);
@@ -436,6 +741,78 @@ static int request_ids(const mcps_client_trace *t, mcps_client_grade *g)
     if (!requests)
         return skip(g, "the client sent no request");
     return pass(g, "%zu requests, each with its own string or integer id", requests);
+}
+
+/* Progress tokens on the client's own requests: strings or integers (PROG-001). */
+static int progress_tokens(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t tokens = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        if (!is(&t->msgs[i], MCPS_RPC_REQUEST, NULL))
+            continue;
+        const cJSON *meta = member(member(t->msgs[i].json, "params"), "_meta");
+        const cJSON *token = member(meta, "progressToken");
+        const char *method;
+        kind_of(t->msgs[i].json, &method);
+        if (!token)
+            continue;
+        tokens++;
+        if (!mcps_rpc_id_valid(token)) {
+            char text[64];
+            mcps_rpc_id_text(token, text, sizeof text);
+            return broke(g, "PROG-001",
+                         "%s carries a progressToken that is neither string nor "
+                         "integer: %s",
+                         method, text);
+        }
+    }
+    if (!tokens)
+        return skip(g, "no request of the client's carried a progressToken (it need not)");
+    return pass(g, "%zu progress tokens, each a string or an integer", tokens);
+}
+
+/* 2026-07-28 over stdio: the server sends no requests, so the client writes no responses. */
+static int no_responses(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        char buf[200];
+        const cJSON *m = t->msgs[i].json;
+        if (cJSON_IsObject(m) && !member(m, "method") &&
+            (member(m, "result") || member(m, "error")))
+            return broke(g, "STDIO-007", "a response written to a 2026-07-28 server: %s",
+                         text_of(&t->msgs[i], buf, sizeof buf));
+    }
+    if (!t->nmsgs)
+        return skip(g, "the client sent nothing");
+    return pass(g, "%zu lines to a 2026-07-28 server, none a response", t->nmsgs);
+}
+
+/* A stdio line that is a batch: only where 2025-03-26 was answered, never empty, never
+ * holding initialize, each element a JSON-RPC 2.0 object; false once it graded a break. */
+static bool batch_ok(const mcps_client_trace *t, const cJSON *batch, mcps_client_grade *g)
+{
+    mcps_rev r = mcps_rev_parse(t->answered);
+    const cJSON *e;
+    if (r == MCPS_REV_2024_11_05 || r == MCPS_REV_NONE)
+        return broke(g, "BATCH-006", "a batch (JSON array) line, where 2024-11-05 has none"), false;
+    if (r != MCPS_REV_2025_03_26)
+        return broke(g, "BATCH-005",
+                     "a batch (JSON array) line, under %s (batches were removed "
+                     "in 2025-06-18)",
+                     t->answered),
+               false;
+    if (!batch->child)
+        return broke(g, "RPC-MSG-001", "an empty batch"), false;
+    cJSON_ArrayForEach(e, batch)
+    {
+        const cJSON *v = member(e, "jsonrpc");
+        const cJSON *method = member(e, "method");
+        if (cJSON_IsString(method) && strcmp(method->valuestring, "initialize") == 0)
+            return broke(g, "BATCH-003", "initialize inside a batch"), false;
+        if (!cJSON_IsObject(e) || !cJSON_IsString(v) || strcmp(v->valuestring, "2.0") != 0)
+            return broke(g, "RPC-MSG-001", "a batch element without \"jsonrpc\":\"2.0\""), false;
+    }
+    return true;
 }
 
 static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
@@ -449,6 +826,11 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
         if (!m->json)
             return broke(g, "STDIO-003", "a line that is not JSON: %s",
                          text_of(m, buf, sizeof buf));
+        if (!t->http && cJSON_IsArray(m->json)) {
+            if (!batch_ok(t, m->json, g))
+                return 0;
+            continue;
+        }
         if (t->http && cJSON_IsArray(m->json) && g->rev == MCPS_REV_2025_03_26)
             return info(g, "a batch (JSON array) body: allowed in 2025-03-26 (HTTP-007), but "
                            "mcpspec's scripted server takes none (answered 400)");
@@ -456,8 +838,13 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
             return broke(g, "HTTP-008", "a batch (JSON array) body: %s",
                          text_of(m, buf, sizeof buf));
         const cJSON *v = member(m->json, "jsonrpc");
+        const cJSON *method = member(m->json, "method");
         if (!cJSON_IsObject(m->json) || !cJSON_IsString(v) || strcmp(v->valuestring, "2.0") != 0)
             return broke(g, "RPC-MSG-001", "a message without \"jsonrpc\":\"2.0\": %s",
+                         text_of(m, buf, sizeof buf));
+        if (cJSON_IsString(method) && strncmp(method->valuestring, "notifications/", 14) == 0 &&
+            member(m->json, "id"))
+            return broke(g, "RPC-NOT-001", "a notification with an id: %s",
                          text_of(m, buf, sizeof buf));
     }
     if (!t->nmsgs)
@@ -773,80 +1160,129 @@ static int version_retry(const mcps_client_trace *t, mcps_client_grade *g)
     return pass(g, "after -32022, the client retried with %s and a new id", MCPS_CLIENT_MODERN);
 }
 
+/* The revisions the checks grade: the handshake ones need initialize (not in 2026-07-28). */
+#define HS              MCPS_REV_HANDSHAKE_ERA
+#define HS_FROM_2025    (MCPS_REV_HANDSHAKE_ERA & ~MCPS_REV_BIT(MCPS_REV_2024_11_05))
+#define HS_FROM_2025_06 (MCPS_REV_BIT(MCPS_REV_2025_06_18) | MCPS_REV_BIT(MCPS_REV_2025_11_25))
+#define MODERN_REVS     MCPS_REV_BIT(MCPS_REV_2026_07_28)
+
 static const mcps_client_check checks[] = {
     {"client/initialize-first", "The client opens every connection with initialize",
      "basic/lifecycle", "LIFE-INIT-001", MCPS_CSC_PLAIN, false, initialize_first, MCPS_CT_BOTH,
-     false},
+     false, HS},
     {"client/initialize-params", "initialize carries protocolVersion, capabilities, clientInfo",
      "basic/lifecycle", "LIFE-INIT-002", MCPS_CSC_PLAIN, false, initialize_params, MCPS_CT_BOTH,
-     false},
+     false, HS},
     {"client/initialized-notification",
      "notifications/initialized follows the initialize answer, before other requests",
      "basic/lifecycle", "LIFE-INIT-004", MCPS_CSC_PLAIN, false, initialized_sent, MCPS_CT_BOTH,
-     false},
+     false, HS},
     {"client/waits-for-initialize", "Nothing but ping before the initialize answer",
      "basic/lifecycle", "LIFE-INIT-005 LIFE-INIT-004", MCPS_CSC_SLOW_INIT, false, waits_for_answer,
-     MCPS_CT_BOTH, false},
+     MCPS_CT_BOTH, false, HS},
     {"client/older-version", "Answered an older revision, the client goes on with it",
-     "basic/lifecycle", "LIFE-VER-006", MCPS_CSC_OLDER, false, older_version, MCPS_CT_BOTH, false},
+     "basic/lifecycle", "LIFE-VER-006", MCPS_CSC_OLDER, false, older_version, MCPS_CT_BOTH, false,
+     HS_FROM_2025},
     {"client/unsupported-version", "Answered a revision it cannot speak, the client disconnects",
      "basic/lifecycle", "LIFE-VER-006 LIFE-VER-007", MCPS_CSC_UNSUPPORTED, false,
-     unsupported_version, MCPS_CT_BOTH, false},
+     unsupported_version, MCPS_CT_BOTH, false, HS},
     {"client/ping", "The server's ping is answered", "basic/utilities/ping", "PING-001",
-     MCPS_CSC_PING, false, ping_answered, MCPS_CT_BOTH, false},
+     MCPS_CSC_PING, false, ping_answered, MCPS_CT_BOTH, false, HS},
     {"client/roots-list", "roots/list answered as the roots capability says", "client/roots",
-     "ROOTS-001 ROOTS-002 CAP-CLI-001 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ROOTS, false, roots_answer,
-     MCPS_CT_BOTH, false},
+     "ROOTS-001 ROOTS-002 CAP-CLI-001 CAP-GEN-003 ROOTS-004 RPC-RSP-004", MCPS_CSC_ROOTS, false,
+     roots_answer, MCPS_CT_BOTH, false, HS},
     {"client/sampling", "sampling/createMessage answered as the sampling capability says",
      "client/sampling", "SAMP-002 CAP-CLI-002 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_SAMPLING, false,
-     sampling_answer, MCPS_CT_BOTH, false},
+     sampling_answer, MCPS_CT_BOTH, false, HS},
     {"client/elicitation", "elicitation/create answered as the elicitation capability says",
      "client/elicitation", "ELIC-003 CAP-CLI-003 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ELICIT, false,
-     elicit_answer, MCPS_CT_BOTH, false},
+     elicit_answer, MCPS_CT_BOTH, false, HS_FROM_2025_06},
     {"client/request-ids", "Request ids are strings or integers, unique on a connection", "basic",
-     "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids, MCPS_CT_BOTH, false},
+     "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids, MCPS_CT_BOTH, false,
+     MCPS_REV_ALL},
     {"client/jsonrpc-lines", "Every line the client writes is a JSON-RPC 2.0 message",
-     "basic/transports", "RPC-MSG-001 STDIO-003 HTTP-008", MCPS_CSC_PLAIN, true, jsonrpc_lines,
-     MCPS_CT_BOTH, false},
+     "basic/transports", "RPC-MSG-001 STDIO-003 HTTP-008 BATCH-005 BATCH-006 BATCH-003 RPC-NOT-001",
+     MCPS_CSC_PLAIN, true, jsonrpc_lines, MCPS_CT_BOTH, false, MCPS_REV_ALL},
     {"client/survives-unknown-id", "A response to no request of its is survived", "basic",
-     "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived, MCPS_CT_BOTH, false},
+     "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived, MCPS_CT_BOTH, false, HS},
     {"client/survives-invalid-json", "A line that is not JSON is survived", "basic", "RPC-RSP-004",
-     MCPS_CSC_JUNK_JSON, false, survived, MCPS_CT_BOTH, false},
+     MCPS_CSC_JUNK_JSON, false, survived, MCPS_CT_BOTH, false, HS},
     {"client/parse-error-answered", "A line that is not JSON gets a -32700 error response", "basic",
-     "RPC-ERR-003", MCPS_CSC_JUNK_JSON, false, parse_error_answered, MCPS_CT_BOTH, false},
+     "RPC-ERR-003", MCPS_CSC_JUNK_JSON, false, parse_error_answered, MCPS_CT_BOTH, false, HS},
     {"client/survives-null-id", "A response with a null id (as if to a notification) is survived",
-     "basic", "RPC-RSP-004", MCPS_CSC_JUNK_NOTIF, false, survived, MCPS_CT_BOTH, false},
+     "basic", "RPC-RSP-004", MCPS_CSC_JUNK_NOTIF, false, survived, MCPS_CT_BOTH, false, HS},
+    {"client/survives-duplicate-response",
+     "A second response to a request already answered (initialize) is survived", "basic",
+     "RPC-RSP-004", MCPS_CSC_JUNK_DUP, false, survived, MCPS_CT_BOTH, false, HS},
+    {"client/survives-huge", "A huge message (a ping of 1 MiB) is answered", "basic", "RPC-RSP-004",
+     MCPS_CSC_HUGE, false, huge_answered, MCPS_CT_BOTH, false, HS},
+    {"client/cancellations",
+     "The client cancels only its own requests, never initialize, always naming the request",
+     "basic/utilities/cancellation", "CANC-001 CANC-002 CANC-009", MCPS_CSC_SLOW_INIT, true,
+     cancellations, MCPS_CT_BOTH, false, MCPS_REV_ALL},
+    {"client/progress-tokens", "Progress tokens on the client's requests are strings or integers",
+     "basic/utilities/progress", "PROG-001", MCPS_CSC_PLAIN, true, progress_tokens, MCPS_CT_BOTH,
+     false, MCPS_REV_ALL},
+    {"client/unknown-method",
+     "A request with a non-string method gets an error; an unknown method gets -32601", "basic",
+     "RPC-ERR-004 RPC-ERR-005 RPC-RSP-004", MCPS_CSC_UNKNOWN, false, unknown_method, MCPS_CT_BOTH,
+     false, HS},
+    {"client/responses",
+     "The client's responses: result or error, an object result, a well-formed error, the "
+     "request's id",
+     "basic", "RPC-RSP-002 RPC-RSP-003 RPC-ERR-001 RPC-ERR-002 RPC-RSP-001", MCPS_CSC_PING, true,
+     responses, MCPS_CT_BOTH, false, MCPS_REV_ALL},
+    {"client/cursor-unchanged",
+     "A nextCursor is sent back unchanged, and paging stops at the last page",
+     "basic/utilities/pagination", "PAGE-004 PAGE-007", MCPS_CSC_PAGED, false, cursor_unchanged,
+     MCPS_CT_BOTH, false, HS},
+    {"client/cancel-survived",
+     "The server cancelling its own request is survived; no cancellation is answered",
+     "basic/utilities/cancellation", "CANC-006 CANC-007 RPC-NOT-002", MCPS_CSC_CANCEL, false,
+     cancel_survived, MCPS_CT_BOTH, false, HS},
+    {"client/progress",
+     "Progress for the server's request names its token, increases, and ends with the answer",
+     "basic/utilities/progress", "PROG-006 PROG-004 PROG-007 PROG-009", MCPS_CSC_PROGRESS, false,
+     progress_for_request, MCPS_CT_BOTH, false, HS},
+    {"client/batch", "A batch of the server's requests is answered (2025-03-26)", "basic",
+     "BATCH-001", MCPS_CSC_BATCH, false, batch_answered, MCPS_CT_STDIO, false,
+     MCPS_REV_BIT(MCPS_REV_2025_03_26)},
     {"client/shutdown", "The client shuts its server down by closing its stdin", "basic/lifecycle",
-     "LIFE-SHUT-001", MCPS_CSC_PLAIN, false, shutdown_by_close, MCPS_CT_STDIO, false},
+     "LIFE-SHUT-001", MCPS_CSC_PLAIN, false, shutdown_by_close, MCPS_CT_STDIO, false, MCPS_REV_ALL},
     {"client/http-session-id", "Mcp-Session-Id is sent on every request after initialize",
-     "basic/transports", "HTTP-036", MCPS_CSC_PLAIN, true, http_session_id, MCPS_CT_HTTP, false},
+     "basic/transports", "HTTP-036", MCPS_CSC_PLAIN, true, http_session_id, MCPS_CT_HTTP, false,
+     HS},
     {"client/http-protocol-version",
      "MCP-Protocol-Version, the negotiated one, is sent on every request after initialize",
      "basic/transports", "HTTP-042 HTTP-043", MCPS_CSC_PLAIN, true, http_protocol_version,
-     MCPS_CT_HTTP, false},
+     MCPS_CT_HTTP, false, HS_FROM_2025_06},
     {"client/http-accept", "Every POST accepts both application/json and text/event-stream",
      "basic/transports", "HTTP-006 HTTP-023", MCPS_CSC_PLAIN, true, http_accept, MCPS_CT_HTTP,
-     false},
+     false, HS},
     {"client/http-session-404", "A 404 for the session is answered with a new initialize",
      "basic/transports", "HTTP-039", MCPS_CSC_SESSION_404, false, http_session_404, MCPS_CT_HTTP,
-     false},
+     false, HS},
     {"client/http-delete", "The client ends its session with DELETE", "basic/transports",
-     "HTTP-040", MCPS_CSC_PLAIN, false, http_delete, MCPS_CT_HTTP, false},
+     "HTTP-040", MCPS_CSC_PLAIN, false, http_delete, MCPS_CT_HTTP, false, HS},
     {"client/discover-first", "The first line to a stdio server is server/discover",
-     "basic/lifecycle", "STDIO-011", MCPS_CSC_MODERN, false, discover_first, MCPS_CT_STDIO, true},
+     "basic/lifecycle", "STDIO-011", MCPS_CSC_MODERN, false, discover_first, MCPS_CT_STDIO, true,
+     MODERN_REVS},
     {"client/no-initialize-after-discover", "After a DiscoverResult, no initialize",
      "basic/lifecycle", "VER-001 STDIO-009", MCPS_CSC_MODERN, false, no_initialize, MCPS_CT_STDIO,
-     true},
+     true, MODERN_REVS},
     {"client/meta-protocol-version",
      "Every request carries _meta protocolVersion and clientCapabilities", "basic",
-     "VER-001 STATE-001", MCPS_CSC_MODERN, false, meta_version, MCPS_CT_STDIO, true},
+     "VER-001 STATE-001", MCPS_CSC_MODERN, false, meta_version, MCPS_CT_STDIO, true, MODERN_REVS},
     {"client/meta-client-info", "Every request carries _meta clientInfo", "basic", "STATE-003",
-     MCPS_CSC_MODERN, false, meta_client_info, MCPS_CT_STDIO, true},
+     MCPS_CSC_MODERN, false, meta_client_info, MCPS_CT_STDIO, true, MODERN_REVS},
     {"client/discover-version", "Requests name a version server/discover listed", "basic/lifecycle",
-     "DISC-006", MCPS_CSC_MODERN, false, discover_version, MCPS_CT_STDIO, true},
+     "DISC-006", MCPS_CSC_MODERN, false, discover_version, MCPS_CT_STDIO, true, MODERN_REVS},
+    {"client/no-responses", "To a 2026-07-28 stdio server, the client writes no responses",
+     "basic/transports", "STDIO-007", MCPS_CSC_MODERN, false, no_responses, MCPS_CT_STDIO, true,
+     MODERN_REVS},
     {"client/version-retry", "After -32022, the client retries with a supported version",
      "basic/lifecycle", "VER-003 STDIO-009", MCPS_CSC_MODERN_REFUSE, false, version_retry,
-     MCPS_CT_STDIO, true},
+     MCPS_CT_STDIO, true, MODERN_REVS},
 };
 
 const mcps_client_check *mcps_client_check_at(size_t i)

@@ -26,11 +26,18 @@ typedef struct mcps_client_check {
     int (*grade)(const mcps_client_trace *t, mcps_client_grade *g); /* 0 */
     unsigned transports; /* MCPS_CT_*: the transports it applies to */
     bool modern;         /* a 2026-07-28 check: SKIP for a client that sent no 2026-07-28 request */
+    mcps_rev_set revs;   /* the revisions it grades (over HTTP: within MCPS_CLIENT_HTTP_REVS) */
 } mcps_client_check;
 
 #define MCPS_CT_STDIO 1u
 #define MCPS_CT_HTTP  2u
 #define MCPS_CT_BOTH  3u
+
+/* The revisions a client is tested on over Streamable HTTP ({url}): the transport came with
+ * 2025-03-26, and 2026-07-28 clients are tested over stdio only in this cut. */
+#define MCPS_CLIENT_HTTP_REVS                                                                      \
+    (MCPS_REV_BIT(MCPS_REV_2025_03_26) | MCPS_REV_BIT(MCPS_REV_2025_06_18) |                       \
+     MCPS_REV_BIT(MCPS_REV_2025_11_25))
 
 /* Check i, or NULL past the last. */
 const mcps_client_check *mcps_client_check_at(size_t i);

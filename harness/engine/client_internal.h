@@ -27,6 +27,13 @@ typedef enum mcps_client_scenario {
     MCPS_CSC_JUNK_ID,       /* a response to no request of its, then a ping */
     MCPS_CSC_JUNK_JSON,     /* a line that is not JSON, then a ping */
     MCPS_CSC_JUNK_NOTIF,    /* a response with a null id (as if to a notification), then a ping */
+    MCPS_CSC_JUNK_DUP,      /* the initialize answer again (a duplicate response), then a ping */
+    MCPS_CSC_HUGE,          /* a ping of 1 MiB (padding in its _meta) */
+    MCPS_CSC_UNKNOWN,       /* a request whose method is 42, then one of a method nobody has */
+    MCPS_CSC_PAGED,         /* tools/list in two pages: the second behind an opaque nextCursor */
+    MCPS_CSC_CANCEL,        /* a ping, its cancellation and a malformed one, then a ping */
+    MCPS_CSC_PROGRESS,      /* a ping carrying a progressToken while it waits */
+    MCPS_CSC_BATCH,         /* 2025-03-26, stdio: two pings in one batch (a JSON array) */
     MCPS_CSC_SESSION_404,   /* HTTP: forget the session, answer its first request after
                                initialize 404 */
     MCPS_CSC_MODERN,        /* 2026-07-28: answer server/discover, serve stateless requests */
@@ -58,6 +65,7 @@ typedef struct mcps_client_trace {
     unsigned init_conn;       /* its connection: 2 when a dual-era client probed with
                                  server/discover on 1 and restarted its server to initialize */
     bool injected;            /* the scenario's server request was sent */
+    size_t inject_at;         /* how many messages the client had sent by then */
     const char *inject_method;
     cJSON *inject_answer; /* the client's response to it (owned), or NULL */
     bool waited;          /* the client sent a request after initialize (it waited on us) */
@@ -89,6 +97,17 @@ void mcps_client_trace_free(mcps_client_trace *t);
 
 /* The id the scripted server gives its own request in a scenario. */
 #define MCPS_CLIENT_INJECT_ID "mcpspec-s1"
+/* The cancel scenario's ping, cancelled right after it is sent (and the unknown scenario's
+ * request whose method is 42); the batch's second ping. */
+#define MCPS_CLIENT_CANCELLED_ID "mcpspec-c1"
+#define MCPS_CLIENT_BATCH_ID2    "mcpspec-s2"
+/* The size of the huge scenario's ping. */
+#define MCPS_CLIENT_HUGE_BYTES ((size_t)1024 * 1024)
+/* The progress scenario's progressToken. */
+#define MCPS_CLIENT_PROGRESS_TOKEN "mcpspec-p1"
+/* The paged scenario's nextCursor: opaque, with what a careless client would decode or
+ * re-encode (+ / = and JSON-like text), and never to be parsed. */
+#define MCPS_CLIENT_CURSOR "eyJwIjoyfQ==+/{\"page\": 2, \"of\": \"tools\"}"
 
 /* 2026-07-28's _meta keys on every client request (STATE-001, STATE-003). */
 #define MCPS_CLIENT_META_VERSION "io.modelcontextprotocol/protocolVersion"

@@ -52,6 +52,7 @@ typedef struct player {
     bool answered;       /* initialize answered on the current connection */
     int64_t answered_ms; /* when */
     cJSON *held_init;    /* SLOW_INIT: the initialize we answer at init_due */
+    cJSON *init_answer;  /* our last initialize answer (JUNK_DUP sends it again) */
     int64_t init_due;
     cJSON *held; /* a request of the client's held while our own request waits */
     int64_t held_until;
@@ -61,8 +62,10 @@ typedef struct player {
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
 {
     static const char *const names[MCPS_CSC_COUNT] = {
-        "plain",  "slow-init", "older",     "unsupported", "ping",        "roots",  "sampling",
-        "elicit", "junk-id",   "junk-json", "junk-notif",  "session-404", "modern", "modern-refuse",
+        "plain",       "slow-init", "older",         "unsupported", "ping",       "roots",
+        "sampling",    "elicit",    "junk-id",       "junk-json",   "junk-notif", "junk-duplicate",
+        "huge",        "unknown",   "paged",         "cancel",      "progress",   "batch",
+        "session-404", "modern",    "modern-refuse",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -102,6 +105,9 @@ static const char *answer_version(const player *p, const char *asked)
         return UNSUPPORTED_REV;
     if (p->t->scenario == MCPS_CSC_OLDER && known && r > MCPS_REV_2024_11_05)
         return mcps_rev_name((mcps_rev)(r - 1));
+    /* batches exist in 2025-03-26 alone: a client asking a later revision is offered it */
+    if (p->t->scenario == MCPS_CSC_BATCH && known && r > MCPS_REV_2025_03_26)
+        return mcps_rev_name(MCPS_REV_2025_03_26);
     return known ? asked : mcps_rev_name(MCPS_REV_2025_11_25);
 }
 
@@ -120,16 +126,19 @@ static void answer_initialize(player *p, const cJSON *req)
     cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
     cJSON_AddStringToObject(info, "name", "mcpspec-scripted-server");
     cJSON_AddStringToObject(info, "version", MCPS_VERSION);
-    send_owned(p, response(cJSON_GetObjectItemCaseSensitive(req, "id"), r));
+    cJSON *m = response(cJSON_GetObjectItemCaseSensitive(req, "id"), r);
+    mcps_play_send(&p->play, m);
+    cJSON_Delete(p->init_answer);
+    p->init_answer = m;
     p->answered = true;
     p->answered_ms = mcps_clock_ms();
 }
 
-static cJSON *tool_list(void)
+static cJSON *tool_list_of(const char *name)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON *tool = cJSON_CreateObject();
-    cJSON_AddStringToObject(tool, "name", "echo");
+    cJSON_AddStringToObject(tool, "name", name);
     cJSON_AddStringToObject(tool, "description", "Returns its text argument");
     cJSON *schema = cJSON_AddObjectToObject(tool, "inputSchema");
     cJSON_AddStringToObject(schema, "type", "object");
@@ -137,6 +146,11 @@ static cJSON *tool_list(void)
     cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "text"), "type", "string");
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "tools"), tool);
     return r;
+}
+
+static cJSON *tool_list(void)
+{
+    return tool_list_of("echo");
 }
 
 static cJSON *tool_result(void)
@@ -233,12 +247,31 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
         send_error(p, id, -32601, "Method not found");
 }
 
+/* The paged scenario's tools/list: without a cursor, page 1 and nextCursor; with that cursor,
+ * page 2, the last (no nextCursor); any other cursor is invalid (-32602). */
+static void answer_page(player *p, const cJSON *req)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(req, "params");
+    const cJSON *cursor = cJSON_GetObjectItemCaseSensitive(params, "cursor");
+    if (!cursor) {
+        cJSON *r = tool_list();
+        cJSON_AddStringToObject(r, "nextCursor", MCPS_CLIENT_CURSOR);
+        send_owned(p, response(id, r));
+    } else if (cJSON_IsString(cursor) && strcmp(cursor->valuestring, MCPS_CLIENT_CURSOR) == 0)
+        send_owned(p, response(id, tool_list_of("echo-2")));
+    else
+        send_error(p, id, -32602, "Invalid params: unknown cursor");
+}
+
 /* The plain server: tools only, everything else is a method it does not have. */
 static void answer_request(player *p, const cJSON *req, const char *method)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
     if (strcmp(method, "ping") == 0)
         send_owned(p, response(id, cJSON_CreateObject()));
+    else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_PAGED)
+        answer_page(p, req);
     else if (strcmp(method, "tools/list") == 0)
         send_owned(p, response(id, tool_list()));
     else if (strcmp(method, "tools/call") == 0) {
@@ -250,16 +283,62 @@ static void answer_request(player *p, const cJSON *req, const char *method)
         send_error(p, id, -32601, "Method not found");
 }
 
-static cJSON *server_request(const char *method, cJSON *params)
+static cJSON *request_with_id(const char *id, const char *method, cJSON *params)
 {
     cJSON *m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "jsonrpc", "2.0");
-    cJSON_AddStringToObject(m, "id", MCPS_CLIENT_INJECT_ID);
+    cJSON_AddStringToObject(m, "id", id);
     cJSON_AddStringToObject(m, "method", method);
     if (params)
         cJSON_AddItemToObject(m, "params", params);
     return m;
 }
+
+static cJSON *server_request(const char *method, cJSON *params)
+{
+    return request_with_id(MCPS_CLIENT_INJECT_ID, method, params);
+}
+
+/* notifications/cancelled for request_id; NULL: a malformed one, without requestId. */
+static cJSON *cancellation(const char *request_id)
+{
+    cJSON *m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(m, "method", "notifications/cancelled");
+    cJSON *params = cJSON_AddObjectToObject(m, "params");
+    if (request_id)
+        cJSON_AddStringToObject(params, "requestId", request_id);
+    cJSON_AddStringToObject(params, "reason", "mcpspec no longer needs the answer");
+    return m;
+}
+
+/* A ping's params padded to about MCPS_CLIENT_HUGE_BYTES under a _meta key of ours. */
+static cJSON *huge_params(void)
+{
+    cJSON *p = cJSON_CreateObject();
+    char *pad = malloc(MCPS_CLIENT_HUGE_BYTES + 1);
+    if (pad) {
+        memset(pad, 'x', MCPS_CLIENT_HUGE_BYTES);
+        pad[MCPS_CLIENT_HUGE_BYTES] = '\0';
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(p, "_meta"), "dev.mcpspec/padding", pad);
+        free(pad);
+    }
+    return p;
+}
+
+static cJSON *progress_params(void)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(p, "_meta"), "progressToken",
+                            MCPS_CLIENT_PROGRESS_TOKEN);
+    return p;
+}
+
+/* The batch scenario's request: two pings in one line. */
+static const char batch_line[] =
+    "[{\"jsonrpc\":\"2.0\",\"id\":\"" MCPS_CLIENT_INJECT_ID
+    "\",\"method\":\"ping\"},{\"jsonrpc\":\"2.0\",\"id\":\"" MCPS_CLIENT_BATCH_ID2
+    "\",\"method\":\"ping\"}]";
 
 static cJSON *sampling_params(void)
 {
@@ -313,7 +392,18 @@ static cJSON *inject_message(mcps_client_scenario sc, const char **method)
     case MCPS_CSC_ELICIT:
         *method = "elicitation/create";
         return server_request(*method, elicit_params());
+    case MCPS_CSC_PROGRESS:
+        *method = "ping";
+        return server_request(*method, progress_params());
+    case MCPS_CSC_HUGE:
+        *method = "ping";
+        return server_request(*method, huge_params());
+    case MCPS_CSC_UNKNOWN:
+        *method = "mcpspec/no-such-method";
+        return server_request(*method, NULL);
     case MCPS_CSC_PING:
+    case MCPS_CSC_CANCEL:
+    case MCPS_CSC_JUNK_DUP:
     case MCPS_CSC_JUNK_ID:
     case MCPS_CSC_JUNK_JSON:
     case MCPS_CSC_JUNK_NOTIF:
@@ -324,17 +414,44 @@ static cJSON *inject_message(mcps_client_scenario sc, const char **method)
     }
 }
 
+/* What a scenario sends before its request: a bad line, or a ping cancelled at once (then a
+ * malformed cancellation, which must be ignored too: CANC-007). */
+static void prelude(player *p, mcps_client_scenario sc)
+{
+    const char *junk = junk_line(sc);
+    if (junk)
+        mcps_play_send_raw(&p->play, junk, strlen(junk));
+    if (sc == MCPS_CSC_UNKNOWN) {
+        static const char invalid[] =
+            "{\"jsonrpc\":\"2.0\",\"id\":\"" MCPS_CLIENT_CANCELLED_ID "\",\"method\":42}";
+        mcps_play_send_raw(&p->play, invalid, sizeof invalid - 1);
+    }
+    if (sc == MCPS_CSC_JUNK_DUP && p->init_answer)
+        mcps_play_send(&p->play, p->init_answer);
+    if (sc == MCPS_CSC_CANCEL) {
+        send_owned(p, request_with_id(MCPS_CLIENT_CANCELLED_ID, "ping", NULL));
+        send_owned(p, cancellation(MCPS_CLIENT_CANCELLED_ID));
+        send_owned(p, cancellation(NULL));
+    }
+}
+
 /* While the client waits on its first request after initialize, send ours and hold its. */
 static bool inject(player *p, const cJSON *req)
 {
+    mcps_client_scenario sc = p->t->scenario;
     const char *method = NULL;
-    cJSON *m = p->t->injected ? NULL : inject_message(p->t->scenario, &method);
-    if (!m)
+    bool batch = sc == MCPS_CSC_BATCH && strcmp(p->t->answered, "2025-03-26") == 0;
+    cJSON *m = p->t->injected || batch ? NULL : inject_message(sc, &method);
+    if (!m && (!batch || p->t->injected))
         return false;
-    const char *junk = junk_line(p->t->scenario);
-    if (junk)
-        mcps_play_send_raw(&p->play, junk, strlen(junk));
-    send_owned(p, m);
+    p->t->inject_at = p->t->nmsgs;
+    prelude(p, sc);
+    if (m)
+        send_owned(p, m);
+    else {
+        mcps_play_send_raw(&p->play, batch_line, sizeof batch_line - 1);
+        method = "a batch of two pings";
+    }
     p->t->injected = true;
     p->t->inject_method = method;
     p->held = cJSON_Duplicate(req, true);
@@ -415,12 +532,9 @@ static void http_session(player *p, const cJSON *msg)
     mcps_play_event(&p->play, "session %u: the client sent initialize", p->t->connections);
 }
 
-static void on_message(player *p, cJSON *msg, const char *raw, size_t len)
+/* One JSON-RPC object from the client: a request is served, the answer to ours kept. */
+static void on_object(player *p, const cJSON *msg)
 {
-    http_session(p, msg);
-    record(p, msg, raw, len); /* the trace owns msg from here */
-    if (!msg)
-        return;
     mcps_rpc_info info;
     mcps_rpc_classify(msg, MCPS_REV_NONE, &info);
     if (info.kind == MCPS_RPC_REQUEST && info.method)
@@ -429,6 +543,20 @@ static void on_message(player *p, cJSON *msg, const char *raw, size_t len)
              cJSON_IsString(info.id) && strcmp(info.id->valuestring, MCPS_CLIENT_INJECT_ID) == 0 &&
              !p->t->inject_answer)
         p->t->inject_answer = cJSON_Duplicate(msg, true);
+}
+
+static void on_message(player *p, cJSON *msg, const char *raw, size_t len)
+{
+    http_session(p, msg);
+    record(p, msg, raw, len); /* the trace owns msg from here */
+    const cJSON *e;
+    if (cJSON_IsArray(msg)) { /* a batch (2025-03-26): served one by one; the checks judge it */
+        cJSON_ArrayForEach(e, msg)
+        {
+            on_object(p, e);
+        }
+    } else if (msg)
+        on_object(p, msg);
 }
 
 /* Answer what was held back once its time has come. */
@@ -656,6 +784,7 @@ static void stop(player *p)
         mcps_httpd_close(&p->httpd);
     cJSON_Delete(p->held);
     cJSON_Delete(p->held_init);
+    cJSON_Delete(p->init_answer);
 }
 
 void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mcps_client_trace *t)

@@ -46,6 +46,16 @@ bool mcps_client_case_at(size_t i, const char **id, const char **title, const ch
     return true;
 }
 
+bool mcps_client_case_revisions(size_t i, mcps_rev_set *stdio, mcps_rev_set *http)
+{
+    const mcps_client_check *c = mcps_client_check_at(i);
+    if (!c)
+        return false;
+    *stdio = applies(c, false) ? c->revs : 0;
+    *http = applies(c, true) ? c->revs & MCPS_CLIENT_HTTP_REVS : 0;
+    return true;
+}
+
 /* A word for a shell: quoted unless it is plainly safe. */
 static void shell_word(mcps_buf *b, const char *w)
 {
@@ -195,11 +205,13 @@ static void give_log(mcps_client_trace *t, mcps_case_result *c)
     t->log = (mcps_wire_log){0};
 }
 
-/* The revision a check grades on: 2026-07-28 for its own checks, else what the client asked. */
+/* The revision a check grades on: the one it is about when it has one (2026-07-28's checks,
+ * client/batch's 2025-03-26), else what the client asked. */
 static mcps_rev graded_rev(const mcps_client_check *k, const mcps_client_trace *t)
 {
-    if (k->modern)
-        return MCPS_REV_2026_07_28;
+    for (int r = 0; r < MCPS_REV_COUNT; r++)
+        if (k->revs == MCPS_REV_BIT(r))
+            return (mcps_rev)r;
     return mcps_rev_parse(t->asked[0] ? t->asked : t->modern);
 }
 
@@ -340,19 +352,36 @@ static void observe_again(const mcps_client_check *k, const mcps_client_trace *t
     mcps_buf_free(&g.reason);
 }
 
-/* The 2026-07-28 scenarios are not played for a client that showed, in the plain one,
- * that it speaks only a handshake-era revision: each would cost a start for SKIPs. */
-static const char *not_played(mcps_client_scenario sc, bool legacy_only)
+/* What the plain scenario showed of the client's era. */
+typedef enum plain_era { ERA_UNKNOWN, ERA_LEGACY_ONLY, ERA_MODERN_ONLY } plain_era;
+
+typedef struct plain_seen {
+    plain_era era;
+    char modern[64]; /* ERA_MODERN_ONLY: the revision it named (its scenarios not played are
+                        graded on it) */
+} plain_seen;
+
+static bool modern_scenario(mcps_client_scenario sc)
 {
-    if (legacy_only && (sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE))
+    return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE;
+}
+
+/* The scenarios of the era a client showed, in the plain one, that it does not speak are not
+ * played: each would cost a start for SKIPs. */
+static const char *not_played(mcps_client_scenario sc, plain_era era)
+{
+    if (era == ERA_LEGACY_ONLY && modern_scenario(sc))
         return "the client sent no 2026-07-28 request in the plain scenario (it initialized "
                "without server/discover or _meta protocolVersion): not played";
+    if (era == ERA_MODERN_ONLY && sc != MCPS_CSC_PLAIN && !modern_scenario(sc))
+        return "the client sent no initialize request in the plain scenario (it speaks "
+               "2026-07-28 only): not played";
     return NULL;
 }
 
 /* Play scenario sc once and grade every selected check that watches it. */
 static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc, size_t *index,
-                         size_t total, bool *legacy_only, mcps_run_result *out)
+                         size_t total, plain_seen *seen, mcps_run_result *out)
 {
     mcps_client_trace t;
     bool played = false;
@@ -362,8 +391,9 @@ static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc,
             continue;
         if (cfg->hooks.case_started)
             cfg->hooks.case_started(cfg->hooks.ctx, k->id, MCPS_REV_NONE, *index, total);
-        if (!played && not_played(sc, *legacy_only)) {
-            t = (mcps_client_trace){.scenario = sc, .skip_all = not_played(sc, *legacy_only)};
+        if (!played && not_played(sc, seen->era)) {
+            t = (mcps_client_trace){.scenario = sc, .skip_all = not_played(sc, seen->era)};
+            snprintf(t.modern, sizeof t.modern, "%s", seen->modern);
             played = true;
         } else if (!played && out->fatal) {
             /* the client never started its server: do not wait for it once per scenario */
@@ -379,8 +409,12 @@ static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc,
             note_revision(&t, out);
             if (t.error[0] && !out->fatal && !t.connections)
                 out->fatal = strdup(t.error);
-            if (sc == MCPS_CSC_PLAIN)
-                *legacy_only = t.init_params && !spoke_modern(&t);
+            if (sc == MCPS_CSC_PLAIN && t.init_params && !spoke_modern(&t))
+                seen->era = ERA_LEGACY_ONLY;
+            else if (sc == MCPS_CSC_PLAIN && !t.init_params && spoke_modern(&t)) {
+                seen->era = ERA_MODERN_ONLY;
+                snprintf(seen->modern, sizeof seen->modern, "%s", t.modern);
+            }
         }
         mcps_case_result c = {0};
         grade(k, &t, &c);
@@ -404,10 +438,10 @@ void mcps_client_run(const mcps_client_config *cfg, mcps_run_result *out)
     int64_t t0 = mcps_clock_us();
     header(cfg, out);
     size_t index = 0, total = count_selected(cfg);
-    bool legacy_only = false;
+    plain_seen seen = {.era = ERA_UNKNOWN};
     /* The observers' own scenario (plain) comes first, so the others can only revise them. */
     for (int sc = 0; sc < MCPS_CSC_COUNT; sc++)
-        run_scenario(cfg, (mcps_client_scenario)sc, &index, total, &legacy_only, out);
+        run_scenario(cfg, (mcps_client_scenario)sc, &index, total, &seen, out);
     mcps_run_result_count(out);
     out->seconds = (double)(mcps_clock_us() - t0) / 1e6;
     measure_self(out);

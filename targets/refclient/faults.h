@@ -54,6 +54,36 @@
       "ignore a line that is not JSON instead of answering -32700")                                \
     X(CRASH_NULL_ID, "crash-null-id", "RPC-RSP-004", "client/survives-null-id",                    \
       "exit on a response whose id is null")                                                       \
+    X(CRASH_DUPLICATE, "crash-duplicate", "RPC-RSP-004", "client/survives-duplicate-response",     \
+      "exit on a second response to its initialize")                                               \
+    X(CRASH_HUGE, "crash-huge", "RPC-RSP-004", "client/survives-huge",                             \
+      "exit on a message of more than 64 KiB")                                                     \
+    X(PROGRESS_TOKEN_FLOAT, "progress-token-float", "PROG-001", "client/progress-tokens",          \
+      "give tools/call the progressToken 1.5")                                                     \
+    X(IGNORE_INVALID_REQUEST, "ignore-invalid-request", "RPC-ERR-004", "client/unknown-method",    \
+      "leave a request whose method is not a string unanswered")                                   \
+    X(UNKNOWN_METHOD_RESULT, "unknown-method-result", "RPC-ERR-005", "client/unknown-method",      \
+      "answer a request for a method it does not have with an empty result")                       \
+    X(RESULT_AND_ERROR, "result-and-error", "RPC-RSP-002", "client/responses",                     \
+      "answer the server's ping with both a result and an error")                                  \
+    X(CURSOR_ALTERED, "cursor-altered", "PAGE-004", "client/cursor-unchanged",                     \
+      "send nextCursor back with its '+' decoded to a space")                                      \
+    X(PAGE_PAST_END, "page-past-end", "PAGE-007", "client/cursor-unchanged",                       \
+      "ask for another page after the last one (a page without nextCursor)")                       \
+    X(CRASH_ON_CANCEL, "crash-on-cancel", "CANC-006", "client/cancel-survived",                    \
+      "exit on notifications/cancelled")                                                           \
+    X(ANSWER_CANCEL, "answer-cancel", "RPC-NOT-002", "client/cancel-survived",                     \
+      "answer notifications/cancelled with a -32601 error (id null)")                              \
+    X(PROGRESS_AFTER_ANSWER, "progress-after-answer", "PROG-007", "client/progress",               \
+      "send the last progress for a server request after answering it")                            \
+    X(NO_BATCH, "no-batch", "BATCH-001", "client/batch",                                           \
+      "ignore a batch (JSON array) line from the server")                                          \
+    X(BATCH_REQUEST, "batch-request", "BATCH-005", "client/jsonrpc-lines",                         \
+      "send tools/list inside a one-element batch, whatever the revision")                         \
+    X(INITIALIZED_WITH_ID, "initialized-with-id", "RPC-NOT-001", "client/jsonrpc-lines",           \
+      "send notifications/initialized with an id")                                                 \
+    X(CANCEL_INITIALIZE, "cancel-initialize", "CANC-002", "client/cancellations",                  \
+      "cancel its initialize request while waiting for the answer")                                \
     X(KILL_SERVER, "kill-server", "LIFE-SHUT-001", "client/shutdown",                              \
       "stop the server with SIGKILL instead of closing its stdin")                                 \
     X(NO_SESSION_ID, "no-session-id", "HTTP-036", "client/http-session-id",                        \
@@ -76,6 +106,8 @@
       "2026-07-28: leave _meta clientInfo out of every request")                                   \
     X(META_OTHER_VERSION, "meta-other-version", "DISC-006", "client/discover-version",             \
       "2026-07-28: name 2025-11-25 after server/discover listed only 2026-07-28")                  \
+    X(MODERN_RESPONSE, "modern-response", "STDIO-007", "client/no-responses",                      \
+      "2026-07-28: write a response (to no request) after server/discover")                        \
     X(NO_VERSION_RETRY, "no-version-retry", "VER-003", "client/version-retry",                     \
       "2026-07-28: give up on -32022 instead of retrying with a version it lists")
 

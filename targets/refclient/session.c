@@ -4,9 +4,11 @@
  * answers what the server asks (ping, roots/list, sampling/createMessage,
  * elicitation/create) as its capabilities say, refuses the rest with -32601,
  * answers a line that is not JSON with -32700, and ignores responses to no
- * request of its. Faults (faults.h) bend exactly one of these rules each.
- * With --protocol-version 2026-07-28 the session is stateless instead:
- * server/discover, then tools/list and tools/call, each with its _meta.
+ * request of its and cancellations. A server request carrying a progressToken
+ * gets two progress notifications before its answer; a batch line (2025-03-26)
+ * is served element by element; a paged tools/list is followed to its end. Faults (faults.h) bend
+ * exactly one of these rules each. With --protocol-version 2026-07-28 the session is stateless
+ * instead: server/discover, then tools/list and tools/call, each with its _meta.
  */
 #include "refclient.h"
 
@@ -113,15 +115,42 @@ static cJSON *elicit_result(const rc_client *c)
 
 static void refuse(rc_client *c, const cJSON *id)
 {
+    if (rc_on(c, RC_FAULT_UNKNOWN_METHOD_RESULT)) {
+        reply(c, id, cJSON_CreateObject());
+        return;
+    }
     if (rc_on(c, RC_FAULT_REFUSE_WRONG_CODE))
         reply_error(c, id, -32603, "Internal error");
     else
         reply_error(c, id, -32601, "Method not found");
 }
 
-static void on_request(rc_client *c, const char *method, const cJSON *id)
+/* notifications/progress for a server request's token: value out of 2. */
+static void send_progress(rc_client *c, const cJSON *token, int value)
 {
-    if (strcmp(method, "ping") == 0) {
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(n, "method", "notifications/progress");
+    cJSON *p = cJSON_AddObjectToObject(n, "params");
+    cJSON_AddItemToObject(p, "progressToken", cJSON_Duplicate(token, true));
+    cJSON_AddNumberToObject(p, "progress", value);
+    cJSON_AddNumberToObject(p, "total", 2);
+    mcps_rev r = mcps_rev_parse(c->negotiated);
+    if (r != MCPS_REV_NONE && r >= MCPS_REV_2025_03_26) /* message came with 2025-03-26 */
+        cJSON_AddStringToObject(p, "message", value < 2 ? "refclient: working" : "refclient: done");
+    send_json(c, n);
+}
+
+static void answer_request(rc_client *c, const char *method, const cJSON *id)
+{
+    if (strcmp(method, "ping") == 0 && rc_on(c, RC_FAULT_RESULT_AND_ERROR)) {
+        cJSON *m = envelope(id);
+        cJSON_AddItemToObject(m, "result", cJSON_CreateObject());
+        cJSON *e = cJSON_AddObjectToObject(m, "error");
+        cJSON_AddNumberToObject(e, "code", -32603);
+        cJSON_AddStringToObject(e, "message", "Internal error");
+        send_json(c, m);
+    } else if (strcmp(method, "ping") == 0) {
         if (rc_on(c, RC_FAULT_PING_ERROR))
             reply_error(c, id, -32603, "Internal error");
         else
@@ -136,18 +165,69 @@ static void on_request(rc_client *c, const char *method, const cJSON *id)
         refuse(c, id);
 }
 
+/* A server request: answered, with progress first when it carries a progressToken. */
+static void on_request(rc_client *c, const char *method, const cJSON *id, const cJSON *params)
+{
+    const cJSON *token = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(params, "_meta"), "progressToken");
+    bool late = rc_on(c, RC_FAULT_PROGRESS_AFTER_ANSWER);
+    if (token) {
+        send_progress(c, token, 1);
+        if (!late)
+            send_progress(c, token, 2);
+    }
+    answer_request(c, method, id);
+    if (token && late)
+        send_progress(c, token, 2);
+}
+
+/* A notification: nothing to answer (RPC-NOT-002); false when a fault exits on it. */
+static bool on_notification(rc_client *c, const char *method)
+{
+    if (strcmp(method, "notifications/cancelled") != 0)
+        return true;
+    if (rc_on(c, RC_FAULT_ANSWER_CANCEL))
+        reply_error(c, NULL, -32601, "Method not found");
+    return !rc_on(c, RC_FAULT_CRASH_ON_CANCEL);
+}
+
 /* A response that answers none of its requests: false when a fault exits on it. */
 static bool on_stray_response(const rc_client *c, const cJSON *id)
 {
     if (cJSON_IsNull(id))
         return !rc_on(c, RC_FAULT_CRASH_NULL_ID);
+    if (cJSON_IsNumber(id) && id->valuedouble == 1) /* initialize's id: answered already */
+        return !rc_on(c, RC_FAULT_CRASH_DUPLICATE);
     return !rc_on(c, RC_FAULT_CRASH_UNKNOWN_ID);
 }
 
-/* Handle one line; *answer set (owned) when it is the response to want. False: give up. */
+/* Handle one message (owned); *answer set when it is the response to want. False: give up. */
+static bool on_message(rc_client *c, cJSON *m, int want, cJSON **answer)
+{
+    const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    bool ok = true;
+    if (cJSON_IsString(method) && id)
+        on_request(c, method->valuestring, id, cJSON_GetObjectItemCaseSensitive(m, "params"));
+    else if (cJSON_IsString(method))
+        ok = on_notification(c, method->valuestring);
+    else if (method && id && !rc_on(c, RC_FAULT_IGNORE_INVALID_REQUEST))
+        reply_error(c, id, -32600, "Invalid Request"); /* a method that is not a string */
+    else if (!method && id && cJSON_IsNumber(id) && id->valuedouble == want) {
+        *answer = m;
+        return true;
+    } else if (!method && id)
+        ok = on_stray_response(c, id);
+    cJSON_Delete(m);
+    return ok;
+}
+
+/* Handle one line: a message, or a batch of them (2025-03-26) served one by one. */
 static bool on_line(rc_client *c, const char *line, int want, cJSON **answer)
 {
-    cJSON *m = mcps_json_parse_simple(line, strlen(line));
+    if (rc_on(c, RC_FAULT_CRASH_HUGE) && strlen(line) > 64 * 1024)
+        return false;
+    cJSON *m = mcps_json_parse_simple(line, strlen(line)), *e;
     if (!m) {
         if (rc_on(c, RC_FAULT_CRASH_INVALID_JSON))
             return false;
@@ -155,17 +235,12 @@ static bool on_line(rc_client *c, const char *line, int want, cJSON **answer)
             reply_error(c, NULL, -32700, "Parse error");
         return true;
     }
-    const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
-    const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    if (!cJSON_IsArray(m))
+        return on_message(c, m, want, answer);
     bool ok = true;
-    if (cJSON_IsString(method) && id)
-        on_request(c, method->valuestring, id);
-    else if (!method && id && cJSON_IsNumber(id) && id->valuedouble == want) {
-        *answer = m;
-        return true;
-    } else if (!method && id)
-        ok = on_stray_response(c, id);
-    cJSON_Delete(m); /* notifications: nothing to do */
+    while (ok && !rc_on(c, RC_FAULT_NO_BATCH) && (e = cJSON_DetachItemFromArray(m, 0)))
+        ok = on_message(c, e, want, answer);
+    cJSON_Delete(m);
     return ok;
 }
 
@@ -224,6 +299,18 @@ static cJSON *initialize_params(const rc_client *c)
     return p;
 }
 
+/* notifications/cancelled for its own request id (only the cancel-initialize fault does). */
+static void send_cancel(rc_client *c, int id)
+{
+    cJSON *n = cJSON_CreateObject();
+    cJSON_AddStringToObject(n, "jsonrpc", "2.0");
+    cJSON_AddStringToObject(n, "method", "notifications/cancelled");
+    cJSON *p = cJSON_AddObjectToObject(n, "params");
+    cJSON_AddNumberToObject(p, "requestId", id);
+    cJSON_AddStringToObject(p, "reason", "refclient gave up waiting");
+    send_json(c, n);
+}
+
 /* The server's answer names a revision refclient speaks. */
 static bool version_ok(const cJSON *answer)
 {
@@ -240,6 +327,8 @@ static bool handshake(rc_client *c)
         cJSON_Delete(await(c, 100));
     }
     send_json(c, request(1, "initialize", initialize_params(c), false));
+    if (rc_on(c, RC_FAULT_CANCEL_INITIALIZE))
+        send_cancel(c, 1);
     if (rc_on(c, RC_FAULT_NO_WAIT))
         send_json(c, request(2, "tools/list", NULL, false));
     cJSON *answer = await(c, 1);
@@ -257,6 +346,8 @@ static bool handshake(rc_client *c)
         cJSON *n = cJSON_CreateObject();
         cJSON_AddStringToObject(n, "jsonrpc", "2.0");
         cJSON_AddStringToObject(n, "method", "notifications/initialized");
+        if (rc_on(c, RC_FAULT_INITIALIZED_WITH_ID))
+            cJSON_AddNumberToObject(n, "id", 50);
         send_json(c, n);
     }
     if (rc_on(c, RC_FAULT_STRAY_LINE))
@@ -273,11 +364,24 @@ static char *first_tool(const cJSON *answer)
     return cJSON_IsString(name) ? strdup(name->valuestring) : NULL;
 }
 
+/* tools/list, or with the batch-request fault the same inside a one-element array. */
+static void send_list(rc_client *c)
+{
+    cJSON *m = request(2, "tools/list", NULL, false);
+    if (!rc_on(c, RC_FAULT_BATCH_REQUEST)) {
+        send_json(c, m);
+        return;
+    }
+    cJSON *batch = cJSON_CreateArray();
+    cJSON_AddItemToArray(batch, m);
+    send_json(c, batch);
+}
+
 /* tools/list; over HTTP a 404 for the session means starting over (HTTP-039). */
 static cJSON *list_tools(rc_client *c)
 {
     if (!rc_on(c, RC_FAULT_NO_WAIT))
-        send_json(c, request(2, "tools/list", NULL, false));
+        send_list(c);
     cJSON *list = await(c, 2);
     if (list || !c->session_lost)
         return list;
@@ -294,9 +398,57 @@ static cJSON *list_tools(rc_client *c)
     return await(c, 4);
 }
 
+/* The nextCursor of a list answer (malloc'd), or NULL at the last page. */
+static char *next_cursor(const cJSON *answer)
+{
+    const cJSON *next = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(answer, "result"), "nextCursor");
+    return cJSON_IsString(next) ? strdup(next->valuestring) : NULL;
+}
+
+/* The pages after the first: each asked with the cursor exactly as given (PAGE-004) until
+ * a page has no nextCursor (PAGE-007); a bounded number of them. */
+static void next_pages(rc_client *c, const cJSON *first)
+{
+    char *cursor = next_cursor(first);
+    bool again = rc_on(c, RC_FAULT_PAGE_PAST_END);
+    for (int page = 0; cursor && page < 8; page++) {
+        if (rc_on(c, RC_FAULT_CURSOR_ALTERED))
+            for (char *p = strchr(cursor, '+'); p; p = strchr(p, '+'))
+                *p = ' '; /* as a careless URL decoding would */
+        cJSON *params = cJSON_CreateObject();
+        cJSON_AddStringToObject(params, "cursor", cursor);
+        send_json(c, request(20 + page, "tools/list", params, false));
+        cJSON *answer = await(c, 20 + page);
+        char *next = next_cursor(answer);
+        cJSON_Delete(answer);
+        if (!next && again) { /* the fault: once more past the end */
+            again = false;
+            next = cursor;
+        } else
+            free(cursor);
+        cursor = next;
+    }
+    free(cursor);
+}
+
+/* tools/call asks for progress (PROG-001: a string token; 1.5 with the fault). */
+static void add_progress_token(const rc_client *c, cJSON *params)
+{
+    cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    if (!meta)
+        meta = cJSON_AddObjectToObject(params, "_meta");
+    if (rc_on(c, RC_FAULT_PROGRESS_TOKEN_FLOAT))
+        cJSON_AddNumberToObject(meta, "progressToken", 1.5);
+    else
+        cJSON_AddStringToObject(meta, "progressToken", "refclient-call");
+}
+
 static void list_and_call(rc_client *c)
 {
     cJSON *list = list_tools(c);
+    if (list)
+        next_pages(c, list);
     char *tool = list ? first_tool(list) : NULL;
     cJSON_Delete(list);
     if (!tool)
@@ -304,6 +456,7 @@ static void list_and_call(rc_client *c)
     cJSON *params = cJSON_CreateObject();
     cJSON_AddStringToObject(params, "name", tool);
     cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+    add_progress_token(c, params);
     free(tool);
     int id = rc_on(c, RC_FAULT_REUSE_ID) ? 2 : 3;
     send_json(c, request(id, "tools/call", params, rc_on(c, RC_FAULT_JSONRPC_1)));
@@ -383,6 +536,8 @@ static int stateless_session(rc_client *c)
             fprintf(stderr, "refclient: the server does not speak %s: disconnecting\n", c->version);
             return 1;
         }
+        if (rc_on(c, RC_FAULT_MODERN_RESPONSE))
+            rc_write_line(c, "{\"jsonrpc\":\"2.0\",\"id\":\"refclient-stray\",\"result\":{}}");
         if (rc_on(c, RC_FAULT_INITIALIZE_AFTER_DISCOVER)) {
             send_json(c, request(9, "initialize", initialize_params(c), false));
             cJSON_Delete(await(c, 9));
@@ -398,6 +553,7 @@ static int stateless_session(rc_client *c)
     cJSON *params = stateless_params(c, v, true);
     cJSON_AddStringToObject(params, "name", tool);
     cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+    add_progress_token(c, params);
     free(tool);
     cJSON_Delete(stateless_call(c, 3, "tools/call", params));
     return 0;

@@ -33,11 +33,14 @@ SNAPSHOT = os.path.join(ROOT, "tests", "snapshots", "client-sdk-%s.tsv")
 UPDATE = os.environ.get("MCPSPEC_UPDATE_SNAPSHOTS") == "1"
 CASES = ["client/initialize-*", "client/initialized-notification", "client/request-ids",
          "client/jsonrpc-lines", "client/shutdown", "client/unsupported-version", "client/ping",
-         "client/roots-list", "client/survives-invalid-json", "client/parse-error-answered"]
+         "client/roots-list", "client/survives-invalid-json", "client/parse-error-answered",
+         "client/cursor-unchanged", "client/cancel-survived", "client/batch",
+         "client/progress-tokens", "client/unknown-method", "client/responses"]
 HTTP_CASES = CASES + ["client/http-*"]
 # The 2026-07-28 checks, and the handshake ones of the plain scenario (its fallback).
 MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
                 "client/meta-*", "client/discover-version", "client/version-retry",
+                "client/no-responses",
                 "client/initialize-first", "client/initialized-notification",
                 "client/request-ids", "client/jsonrpc-lines", "client/shutdown"]
 

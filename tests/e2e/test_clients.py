@@ -59,7 +59,7 @@ def http_check(check):
 # The 2026-07-28 checks (stdio): refclient speaks that revision with --protocol-version.
 MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/meta-protocol-version", "client/meta-client-info",
-                 "client/discover-version", "client/version-retry"}
+                 "client/discover-version", "client/version-retry", "client/no-responses"}
 
 
 class RefclientTest(unittest.TestCase):
@@ -79,7 +79,10 @@ class RefclientTest(unittest.TestCase):
     def test_clean_newest(self):
         report = self.clean()
         v = verdicts(report)
-        self.assertEqual({v[k] for k in v if k not in MODERN_CHECKS}, {"PASS"}, v)
+        self.assertEqual({v[k] for k in v if k not in MODERN_CHECKS | {"client/cancellations"}},
+                         {"PASS"}, v)
+        # refclient never cancels a request of its own (its fault cancel-initialize does)
+        self.assertEqual(v["client/cancellations"], "SKIP")
         # a handshake-only client: the 2026-07-28 scenarios are not played, their checks SKIP
         self.assertEqual({v[k] for k in MODERN_CHECKS}, {"SKIP"}, v)
         self.assertEqual(report["cases"][0]["revision"], "2025-11-25")
@@ -93,6 +96,9 @@ class RefclientTest(unittest.TestCase):
             self.assertEqual(v[check], "PASS", check)
         self.assertEqual(v["client/initialize-first"], "SKIP")
         self.assertEqual(report["cases"][0]["revision"], "2026-07-28")
+        # a modern-only client: the handshake scenarios are not played (no start wasted)
+        ping = [c for c in report["cases"] if c["id"] == "client/ping"][0]
+        self.assertIn("not played", ping["reason"])
 
     def test_clean_every_revision(self):
         revs = ("2024-11-05", "2025-03-26", "2025-06-18")
@@ -105,6 +111,9 @@ class RefclientTest(unittest.TestCase):
                                  "SKIP" if rev == "2024-11-05" else "PASS")
                 self.assertEqual(v["client/elicitation"],
                                  "PASS" if rev == "2025-06-18" else "SKIP")
+                # the batch scenario answers 2025-03-26 to a later revision: refclient goes on
+                self.assertEqual(v["client/batch"], "SKIP" if rev == "2024-11-05" else "PASS")
+                self.assertEqual(v["client/cursor-unchanged"], "PASS")
 
     def test_clean_without_capabilities(self):
         v = verdicts(self.clean("--no-caps"))
@@ -121,9 +130,11 @@ class RefclientTest(unittest.TestCase):
                 v = verdicts(report)
                 self.assertEqual(report["transport"], "streamable-http")
                 self.assertNotIn("client/shutdown", v)  # stdio's; over HTTP: http-delete
+                self.assertNotIn("client/batch", v)  # stdio only in this cut
                 for check in ("client/http-session-id", "client/http-accept",
                               "client/http-session-404", "client/http-delete",
-                              "client/ping", "client/roots-list"):
+                              "client/ping", "client/roots-list", "client/cursor-unchanged",
+                              "client/cancel-survived", "client/progress"):
                     self.assertEqual(v[check], "PASS", check)
                 self.assertEqual(v["client/http-protocol-version"],
                                  "SKIP" if args[-1] == "2025-03-26" else "PASS")
@@ -155,9 +166,11 @@ class RefclientTest(unittest.TestCase):
     def test_each_fault_fails_its_check_over_http(self):
         # Transport-neutral faults, over HTTP: caught there too (a sample, for time: before
         # initialize, pipelined, an answer on the SSE stream, a crash, ids, a body that is
-        # not JSON: RPC-MSG-001 over HTTP where stdio says STDIO-003).
+        # not JSON: RPC-MSG-001 over HTTP where stdio says STDIO-003, a cursor, a cancellation
+        # and progress carried on the SSE stream).
         sample = ("ping-first", "no-wait", "ping-error", "crash-invalid-json", "reuse-id",
-                  "stray-line", "sampling-no-model")
+                  "stray-line", "sampling-no-model", "cursor-altered", "crash-on-cancel",
+                  "progress-after-answer")
         rows = [row for row in faults() if row[0] in sample]
         self.assertEqual(len(rows), len(sample))
         with ThreadPoolExecutor(max_workers=4) as pool:
@@ -173,7 +186,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 28)
+        self.assertEqual(len(checks), 39)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.

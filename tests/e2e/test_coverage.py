@@ -2,7 +2,7 @@
 """scripts/coverage: every uncovered server-side row (stdio or HTTP) has a reason
 in suites/uncovered.tsv, no reason there is stale, both headlines reach 90% on
 the handshake-era revisions (2026-07-28: its testable HTTP rows too; its stdio
-rows above a floor),
+rows above a floor), the client side is counted per revision and transport,
 and a malformed reasons file is reported with its file and line."""
 import json
 import os
@@ -66,6 +66,17 @@ class CoverageTest(unittest.TestCase):
         h = doc["revisions"]["2026-07-28"]["http_headline"]
         self.assertLessEqual(h["covered"], h["testable"])
         self.assertGreaterEqual(h["percent"], 90.0, "2026-07-28 HTTP")
+        # Issue 15, the client side: counted per revision and transport from the revisions
+        # `mcpspec list --client --json` gives each check. 2026-07-28 clients are tested over
+        # stdio only, and no client over Streamable HTTP before 2025-03-26.
+        client = doc["client"]
+        for rev, cells in client.items():
+            for g in ("stdio", "http"):
+                self.assertLessEqual(cells[g]["covered"], cells[g]["total"], (rev, g))
+        self.assertGreater(client["2026-07-28"]["stdio"]["covered"], 0)
+        self.assertEqual(client["2026-07-28"]["http"]["covered"], 0)
+        self.assertEqual(client["2024-11-05"]["http"]["covered"], 0)
+        self.assertGreater(client["2025-11-25"]["http"]["covered"], 0)
 
     def test_revision_filter(self):
         r = coverage("--json", "--revision", "2025-06-18")
