@@ -155,6 +155,10 @@ class RefclientTest(unittest.TestCase):
     def test_each_fault_fails_its_check(self):
         rows = faults()
         self.assertGreaterEqual(len(rows), 31)
+        if SANITIZED:
+            # The release build proves every fault; under the sanitizers a third of them (every
+            # scenario is played by the clean runs) keeps mcpspec's paths for a broken client.
+            rows = rows[::3]
         with ThreadPoolExecutor(max_workers=4) as pool:
             results = list(pool.map(lambda row: self.fault_case(row, http_check(row[2])), rows))
         for (name, reqs, check, _), (case, stderr) in zip(rows, results):

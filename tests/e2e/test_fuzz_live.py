@@ -161,6 +161,8 @@ class FuzzLiveTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(report["findings"], [])
 
+    @unittest.skipIf(SANITIZED, "the release build proves it; each hanging candidate costs a "
+                     "ping deadline, which ASan makes no more telling")
     def test_finds_hang(self):
         self.assert_found("fuzz-hang", "hang", 1, hang="0.5")
 
@@ -335,7 +337,7 @@ class FuzzLiveTest(unittest.TestCase):
         p = subprocess.Popen([MCPSPEC, "fuzz", "--server", REFSERVER, "--out", out, "--quiet",
                               "--time", "60", "--hang-timeout", GENEROUS],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-        time.sleep(2 * SLOW)
+        time.sleep(2)  # mid-run, or mid-discovery under ASan: either must end the same way
         p.terminate()
         _, err = p.communicate(timeout=20 * SLOW)
         self.assertEqual(p.returncode, 3, err)
