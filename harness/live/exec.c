@@ -20,15 +20,10 @@
 #define WIRE_KEEP      (256 * 1024) /* per execution: enough for every stderr line we judge */
 #define DRAIN_EXIT_MS  2000         /* after an exit, for the rest of stderr (a sanitizer report) */
 #define SHUTDOWN_GRACE 0.5
-#define SETTLE_MS      100
-#define ANSWERED_DEATH_MS                                                                          \
-    250 /* HTTP: how long a server that answered a ping's POST may take to die */ /* HTTP: how     \
-                                                                                     long an       \
-                                                                                     input's       \
-                                                                                     exchange may  \
-                                                                                     take before   \
-                                                                                     its ping goes \
-                                                                                   */
+/* HTTP: how long an input's exchange may take before its ping goes, and how long a server
+ * that answered a ping's POST may still take to die of it. */
+#define SETTLE_MS         100
+#define ANSWERED_DEATH_MS 250
 
 const char *mcps_live_liveness_method(const char *revision)
 {
@@ -80,7 +75,6 @@ static bool send_owned(mcps_session *s, cJSON *msg, char *err, size_t errlen)
     return ok;
 }
 
-/* The prefix: initialize, its result, the negotiated revision, notifications/initialized. */
 /* 2026-07-28 has no handshake: server/discover (stamped by the session) shows the target
  * answers at all, and every later request carries its own _meta. */
 static bool discover_prefix(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen)
@@ -96,6 +90,7 @@ static bool discover_prefix(mcps_session *s, const mcps_live_target *t, char *er
     return false;
 }
 
+/* The prefix: initialize, its result, the negotiated revision, notifications/initialized. */
 static bool prefix(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen)
 {
     if (!mcps_rev_is_handshake(mcps_rev_parse(t->revision)))
