@@ -55,10 +55,9 @@ static int usage(const fuzz_options *o, const char *why)
             out,
             "usage: mcpspec fuzz --server CMD | --url URL [--server CMD] [options]\n\n"
             "Fuzzes a live MCP server over stdio or Streamable HTTP: a valid session prefix,\n"
-            "then mutated\n"
-            "requests and notifications built from its own lists; crashes, hangs, sanitizer\n"
-            "reports, malformed responses, resource growth and files served by a path\n"
-            "traversal are minimized and written to DIR/findings/.\n"
+            "then mutated requests and notifications built from its own lists; crashes,\n"
+            "hangs, sanitizer reports, malformed responses, resource growth and files served\n"
+            "by a path traversal are minimized and written to DIR/findings/.\n"
             "Exit 0: nothing found; 1: found; 3: the run could not be done.\n\n"
             "  --time S             stop after S seconds (default 60 without --runs)\n"
             "  --runs N             stop after N executions (one per input)\n"
@@ -202,13 +201,14 @@ static void command_line(fuzz_options *o, int argc, char **argv)
     size_t n = (size_t)snprintf(o->command, sizeof o->command, "mcpspec %s",
                                 o->replay ? "replay" : "fuzz");
     for (int i = 0; i < argc && n < sizeof o->command; i++) {
-        bool header = i > 0 && strcmp(argv[i - 1], "--header") == 0 && strchr(argv[i], ':');
-        bool quote = header || strpbrk(argv[i], " \t\"'$\\") != NULL || !argv[i][0];
         /* A header's value is a token, as often as not: its name alone goes in the files. */
-        int keep = header ? (int)(strchr(argv[i], ':') - argv[i]) : (int)strlen(argv[i]);
-        n +=
-            (size_t)snprintf(o->command + n, sizeof o->command - n, quote ? " '%.*s%s'" : " %.*s%s",
-                             keep, argv[i], header ? ": ..." : "");
+        bool header = (i > 0 && strcmp(argv[i - 1], "--header") == 0) ||
+                      strncmp(argv[i], "--header=", 9) == 0;
+        const char *colon = header ? strchr(argv[i], ':') : NULL;
+        bool quote = colon || strpbrk(argv[i], " \t\"'$\\") != NULL || !argv[i][0];
+        int keep = colon ? (int)(colon - argv[i]) : (int)strlen(argv[i]);
+        n += (size_t)snprintf(o->command + n, sizeof o->command - n,
+                              quote ? " '%.*s%s'" : " %.*s%s", keep, argv[i], colon ? ": ..." : "");
     }
 }
 
