@@ -29,8 +29,6 @@ LIMIT_SECONDS = 5.0
 # Not the checkout's state: ctest's own logs, npm's install folder (e2e.test_real_servers may
 # fill it in parallel), Python's caches.
 SKIP_DIRS = {".git", ".cache", "__pycache__", "Testing"}
-# And what scripts/test builds beside the release tests (niced, while they run).
-SKIP_PATHS = {"build/sanitize", "build/fuzz", "build/fuzz-work", "build/background-builds.log"}
 
 
 def scripts():
@@ -49,13 +47,9 @@ def snapshot():
     """(path -> (size, mtime)) of the checkout and its build folders, and `git status`."""
     files = {}
     for top, dirs, names in os.walk(ROOT):
-        rel = os.path.relpath(top, ROOT)
-        dirs[:] = [d for d in dirs
-                   if d not in SKIP_DIRS and os.path.normpath(os.path.join(rel, d)) not in SKIP_PATHS]
+        dirs[:] = [d for d in dirs if d not in SKIP_DIRS]
         for n in names:
             p = os.path.join(top, n)
-            if os.path.normpath(os.path.join(rel, n)) in SKIP_PATHS:
-                continue
             try:
                 st = os.lstat(p)
             except FileNotFoundError:
