@@ -25,7 +25,7 @@ static cJSON *id_array(const char *ids)
     return a;
 }
 
-static cJSON *rev_array(mcps_rev_set revs)
+cJSON *mcps_cli_rev_array(mcps_rev_set revs)
 {
     cJSON *a = cJSON_CreateArray();
     for (int r = 0; a && r < MCPS_REV_COUNT; r++)
@@ -68,7 +68,7 @@ static cJSON *record(const char *id, const char *kind, const char *suite, const 
     cJSON_AddStringToObject(o, "suite", suite);
     cJSON_AddStringToObject(o, "title", title);
     cJSON_AddItemToObject(o, "requirements", id_array(reqs));
-    cJSON_AddItemToObject(o, "revisions", rev_array(revs));
+    cJSON_AddItemToObject(o, "revisions", mcps_cli_rev_array(revs));
     cJSON_AddArrayToObject(o, "proofs");
     return o;
 }

@@ -70,6 +70,8 @@ bool mcps_cli_load_suites(const char *given, mcps_suite_set *set);
 bool mcps_cli_load_builtin_proofs(const char *given, mcps_builtin_proofs *out);
 /* A path below the working directory relative to it, as a person would type it (checks.c). */
 const char *mcps_cli_shown_path(const char *path);
+/* The names of the revisions in revs, oldest first, as a JSON array (list --json). */
+cJSON *mcps_cli_rev_array(mcps_rev_set revs);
 /* Every check (cases, discovery, observer rules) with its proofs, as a JSON array
  * (checks.c); cfg's --suite/--case filters apply when cfg is not NULL. */
 cJSON *mcps_cli_checks_json(const mcps_suite_set *set, const mcps_builtin_proofs *bp,

@@ -30,15 +30,6 @@ static void list_observers(const mcps_run_config *cfg)
     }
 }
 
-static cJSON *client_rev_array(mcps_rev_set revs)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (int r = 0; a && r < MCPS_REV_COUNT; r++)
-        if (mcps_rev_set_has(revs, (mcps_rev)r))
-            cJSON_AddItemToArray(a, cJSON_CreateString(mcps_rev_name((mcps_rev)r)));
-    return a;
-}
-
 /* A client check as `list --json` shows it, in the shape of a server check's record: id,
  * kind "client", suite, title, requirements, revisions and transports; plus the revisions
  * per transport (over Streamable HTTP, 2025-03-26 on). */
@@ -60,16 +51,16 @@ static cJSON *client_check_json(size_t i, const char *id, const char *title, con
             cJSON_AddItemToArray(ids, cJSON_CreateString(one));
         r += n + (r[n] == ' ');
     }
-    cJSON_AddItemToObject(o, "revisions", client_rev_array(stdio | http));
+    cJSON_AddItemToObject(o, "revisions", mcps_cli_rev_array(stdio | http));
     cJSON *transports = cJSON_AddArrayToObject(o, "transports");
     cJSON *by = cJSON_AddObjectToObject(o, "revisions_by_transport");
     if (stdio) {
         cJSON_AddItemToArray(transports, cJSON_CreateString("stdio"));
-        cJSON_AddItemToObject(by, "stdio", client_rev_array(stdio));
+        cJSON_AddItemToObject(by, "stdio", mcps_cli_rev_array(stdio));
     }
     if (http) {
         cJSON_AddItemToArray(transports, cJSON_CreateString("streamable-http"));
-        cJSON_AddItemToObject(by, "streamable-http", client_rev_array(http));
+        cJSON_AddItemToObject(by, "streamable-http", mcps_cli_rev_array(http));
     }
     return o;
 }
