@@ -559,38 +559,6 @@ static void run_guarded(const mcps_suite_set *suites, mcps_run_config *cfg,
     measure_self(out);
 }
 
-/* --server CMD --url URL: start the server and wait (--probe-timeout) until the URL listens. */
-static mcps_host *start_host(const mcps_run_config *cfg, char *why, size_t n)
-{
-    char err[300];
-    mcps_host *h = mcps_host_start(&cfg->target, err, sizeof err);
-    if (!h) {
-        snprintf(why, n, "cannot start the server: %.250s", err);
-        return NULL;
-    }
-    int64_t deadline = mcps_clock_deadline(cfg->probe_timeout);
-    /* In short slices, so that a server that dies at start is not waited for. */
-    while (mcps_host_alive(h)) {
-        int64_t slice = mcps_clock_deadline(0.1);
-        if (mcps_http_wait_listening(cfg->target.url, slice < deadline ? slice : deadline,
-                                     cfg->target.guard, err, sizeof err))
-            return h;
-        if (mcps_clock_ms() >= deadline || mcps_guard_stopped(cfg->target.guard))
-            break;
-    }
-    char ended[120] = "";
-    if (!mcps_host_alive(h))
-        mcps_host_describe_exit(h, ended, sizeof ended);
-    char *tail = mcps_host_output(h);
-    snprintf(why, n, "%s%s%s%s%.400s",
-             ended[0] ? ended : "the server did not listen within --probe-timeout",
-             err[0] && !ended[0] ? ": " : "", ended[0] ? "" : err,
-             tail && tail[0] ? "; its last output: " : "", tail ? tail : "");
-    free(tail);
-    mcps_host_free(h);
-    return NULL;
-}
-
 /* A server that died during the run leaves the report a reason, with its last output. */
 static void stop_host(mcps_host *h, mcps_run_result *out)
 {
@@ -613,7 +581,9 @@ static void run_hosted(const mcps_suite_set *suites, mcps_run_config *cfg, mcps_
 {
     char why[900];
     bool hosted = cfg->target.kind != MCPS_TRANSPORT_STDIO && cfg->target.argv;
-    mcps_host *h = hosted ? start_host(cfg, why, sizeof why) : NULL;
+    mcps_host *h =
+        hosted ? mcps_host_start_listening(&cfg->target, cfg->probe_timeout, why, sizeof why)
+               : NULL;
     if (hosted && !h) {
         *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
                                  .target = strdup(cfg->target_text ? cfg->target_text : ""),

@@ -5,7 +5,6 @@
 #include "live/server.h"
 
 #include "base/clock.h"
-#include "transport/http.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,41 +12,14 @@
 
 #define DEATH_POLL_MS 20
 
-static bool listening_in_time(mcps_live_server *sv, char *err, size_t errlen)
-{
-    int64_t deadline = mcps_clock_deadline(sv->probe_timeout);
-    /* In short slices, so that a server that dies at start is not waited for. */
-    while (mcps_host_alive(sv->host)) {
-        int64_t slice = mcps_clock_deadline(0.1);
-        if (mcps_http_wait_listening(sv->cfg.url, slice < deadline ? slice : deadline,
-                                     sv->cfg.guard, err, errlen))
-            return true;
-        if (mcps_clock_ms() >= deadline || mcps_guard_stopped(sv->cfg.guard))
-            break;
-    }
-    char ended[120] = "the server did not listen within its start-up time";
-    if (!mcps_host_alive(sv->host))
-        mcps_host_describe_exit(sv->host, ended, sizeof ended);
-    char *tail = mcps_host_output(sv->host);
-    snprintf(err, errlen, "%s%s%.300s", ended, tail && tail[0] ? "; its last output: " : "",
-             tail ? tail : "");
-    free(tail);
-    return false;
-}
-
 bool mcps_live_server_ensure(mcps_live_server *sv, char *err, size_t errlen)
 {
     if (sv->host && mcps_host_alive(sv->host))
         return true;
     mcps_live_server_stop(sv);
-    sv->host = mcps_host_start(&sv->cfg, err, errlen);
-    if (!sv->host)
-        return false;
-    sv->starts++;
-    if (listening_in_time(sv, err, errlen))
-        return true;
-    mcps_live_server_stop(sv);
-    return false;
+    sv->host = mcps_host_start_listening(&sv->cfg, sv->probe_timeout, err, errlen);
+    sv->starts += sv->host != NULL;
+    return sv->host != NULL;
 }
 
 bool mcps_live_server_alive(mcps_live_server *sv)

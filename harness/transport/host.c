@@ -22,6 +22,7 @@
 
 #include "base/buf.h"
 #include "base/clock.h"
+#include "transport/http.h"
 #include "transport/proc.h"
 
 #define CHUNK              (64 * 1024)
@@ -182,6 +183,38 @@ char *mcps_host_output(mcps_host *h)
     mtx_unlock(&h->lock);
     mcps_buf_reserve(&b, 1); /* a string even when nothing was said */
     return mcps_buf_take(&b);
+}
+
+mcps_host *mcps_host_start_listening(const mcps_target_config *cfg, double probe_timeout, char *why,
+                                     size_t n)
+{
+    char err[300] = "";
+    mcps_host *h = mcps_host_start(cfg, err, sizeof err);
+    if (!h) {
+        snprintf(why, n, "cannot start the server: %.250s", err);
+        return NULL;
+    }
+    int64_t deadline = mcps_clock_deadline(probe_timeout);
+    /* In short slices, so that a server that dies at start is not waited for. */
+    while (mcps_host_alive(h)) {
+        int64_t slice = mcps_clock_deadline(0.1);
+        if (mcps_http_wait_listening(cfg->url, slice < deadline ? slice : deadline, cfg->guard, err,
+                                     sizeof err))
+            return h;
+        if (mcps_clock_ms() >= deadline || mcps_guard_stopped(cfg->guard))
+            break;
+    }
+    char ended[120] = "";
+    if (!mcps_host_alive(h))
+        mcps_host_describe_exit(h, ended, sizeof ended);
+    char *tail = mcps_host_output(h);
+    snprintf(why, n, "%s%s%s%s%.400s",
+             ended[0] ? ended : "the server did not listen within --probe-timeout",
+             err[0] && !ended[0] ? ": " : "", ended[0] ? "" : err,
+             tail && tail[0] ? "; its last output: " : "", tail ? tail : "");
+    free(tail);
+    mcps_host_free(h);
+    return NULL;
 }
 
 bool mcps_host_exit_fields(mcps_host *h, int *code, int *sig)

@@ -23,6 +23,10 @@ typedef struct mcps_host mcps_host;
 
 /* Start cfg->argv (cwd, env_extra, guard, term_grace as for stdio); NULL with err filled. */
 mcps_host *mcps_host_start(const mcps_target_config *cfg, char *err, size_t errlen);
+/* Start it and wait, in short slices until probe_timeout, until cfg->url accepts connections;
+ * NULL with why filled (how it ended, or that it did not listen, and its last output). */
+mcps_host *mcps_host_start_listening(const mcps_target_config *cfg, double probe_timeout, char *why,
+                                     size_t n);
 /* Whether the server is still running (reaps it when it has exited). */
 bool mcps_host_alive(mcps_host *h);
 /* Its process id (and group), or -1. */
