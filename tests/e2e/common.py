@@ -1,5 +1,6 @@
 """Shared helpers for the end-to-end tests: where the binaries are, running them."""
 import os
+import socket
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -25,3 +26,17 @@ def main_needing_catalog():
               file=sys.stderr)
         sys.exit(77)
     unittest.main(module="__main__")
+
+
+def free_port():
+    """A port of 127.0.0.1 nobody listens on now (closed again: the server takes it)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def listening(port):
+    """Whether something accepts connections on 127.0.0.1:port."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0

@@ -25,14 +25,13 @@ import concurrent.futures
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import BIN_DIR, MCPSPEC, ROOT, run  # noqa: E402
+from common import BIN_DIR, MCPSPEC, ROOT, free_port, run  # noqa: E402
 
 REFSERVER = os.path.abspath(os.path.join(BIN_DIR, "refserver"))
 # MCPSPEC_FAULT_SUITES=tools:observe runs only the proofs of those suites' checks (while working
@@ -90,12 +89,6 @@ def read_proofs():
             rows.append((p["fault"], c["id"], p["verdict"], p["suites"], c["suite"], where,
                          proof_transport(c)))
     return rows
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Fixture:

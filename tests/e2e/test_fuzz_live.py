@@ -25,13 +25,12 @@ import os
 import re
 import resource
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
 import unittest
 
-from common import BIN_DIR, MCPSPEC, ROOT, run
+from common import BIN_DIR, MCPSPEC, ROOT, free_port, listening, run
 from test_hostile import marked, wait_for  # noqa: E402
 
 REFSERVER = os.path.join(BIN_DIR, "refserver")
@@ -42,21 +41,6 @@ def sanitized(binary):
     """Whether binary was built with AddressSanitizer (the sanitize preset)."""
     with open(binary, "rb") as f:
         return b"__asan_init" in f.read()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def listening(port):
-    """Whether something listens on 127.0.0.1:port."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 SANITIZED = sanitized(MCPSPEC)

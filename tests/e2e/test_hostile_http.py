@@ -13,7 +13,6 @@ accepts notifications, then misbehaves), so that the cases, the liveness
 probe and the run's stop meet the fault too."""
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -21,7 +20,7 @@ import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import MCPSPEC, ROOT  # noqa: E402
+from common import MCPSPEC, ROOT, free_port, listening  # noqa: E402
 from test_hostile import JOBS, MEMORY_LIMIT_KIB, RUN_ENV, SLOW, marked, wait_for  # noqa: E402
 
 HOSTILE = os.path.join(ROOT, "tests", "hostile")
@@ -47,17 +46,6 @@ STALL_BUDGET = 2 * PROBE_TIMEOUT + 2 * TIMEOUT + (PROBE_TIMEOUT + TIMEOUT) + 2 *
 # A run that breaks its bound is still ended by --deadline, so that a defect
 # costs this test seconds, not the run's natural length (minutes).
 BACKSTOP = ["--deadline", str((STALL_BUDGET + 4.0) * SLOW)]
-
-
-def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def listening(port):
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 class HostileHttpTest(unittest.TestCase):

@@ -18,7 +18,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from common import MCPSPEC, ROOT  # noqa: E402
+from common import MCPSPEC, ROOT, free_port  # noqa: E402
 
 SNAPSHOTS = os.path.join(ROOT, "tests", "snapshots")
 UPDATE = os.environ.get("MCPSPEC_UPDATE_SNAPSHOTS") == "1"
@@ -32,13 +32,6 @@ def install():
     if r.returncode != 0:
         raise AssertionError("cannot install the real servers: " + r.stderr)
     return r.stdout.strip()
-
-
-def free_port():
-    """A port of 127.0.0.1 nobody listens on now (closed again: the server takes it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def verdict_lines(report):
