@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "base/buf.h"
+#include "codec/json.h"
 #include "codec/rev.h"
 #include "codec/rpc.h"
 
@@ -511,11 +512,6 @@ static int unknown_method(const mcps_client_trace *t, mcps_client_grade *g)
 }
 
 /* An integer: a JSON number without a fraction. */
-static bool integral(const cJSON *v)
-{
-    return cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble;
-}
-
 /* One response of the client's: result xor error (RPC-RSP-002), a result an object
  * (RPC-RSP-003), an error with an integer code and a short one-line message (RPC-ERR-001,
  * RPC-ERR-002), the id one of the server's (all strings, RPC-RSP-001) or null for what had
@@ -530,7 +526,7 @@ static bool response_ok(const cJSON *m, mcps_client_grade *g)
         broke(g, "RPC-RSP-002", "a response with both result and error (id %s)", text);
     else if (result && !cJSON_IsObject(result))
         broke(g, "RPC-RSP-003", "a result that is not an object (id %s)", text);
-    else if (err && (!integral(member(err, "code")) || !cJSON_IsString(msg)))
+    else if (err && (!mcps_json_number_is_integer(member(err, "code")) || !cJSON_IsString(msg)))
         broke(g, "RPC-ERR-001", "an error without an integer code and a string message (id %s)",
               text);
     else if (err && (!msg->valuestring[0] || strchr(msg->valuestring, '\n') ||
