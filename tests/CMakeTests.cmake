@@ -48,6 +48,5 @@ if(NOT CMAKE_BUILD_TYPE STREQUAL "Sanitize")
   set_tests_properties(e2e.test_client_sdk PROPERTIES FIXTURES_REQUIRED real_servers)
 endif()
 # e2e.test_scripts compares the checkout and the build folders before and after
-# each script's --help: no other test (fuzz.ossfuzz_build builds into build/)
-# may write there meanwhile.
+# each script's --help: no other test may write there meanwhile.
 set_tests_properties(e2e.test_scripts PROPERTIES RUN_SERIAL TRUE)

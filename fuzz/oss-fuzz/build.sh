@@ -82,34 +82,56 @@ rpath=(-Wl,-rpath,'$ORIGIN/lib')
 # baselines (libyaml): yaml_absent.c.
 lib_sources=("$root"/harness/{base,codec,uri,schema,transport,session,engine}/*.c
   "$root"/fuzz/oss-fuzz/http_absent.c "$root"/fuzz/oss-fuzz/yaml_absent.c)
+# Compiles run $max_jobs at a time (OSS-Fuzz builders and CI machines have several cores).
+# A job that fails leaves $WORK/failed behind, which fails the build once all have ended.
+max_jobs=$(nproc 2>/dev/null || echo 2)
+rm -f "$WORK/failed"
+in_background() {
+  while (($(jobs -rp | wc -l) >= max_jobs)); do wait -n || true; done
+  { "$@" || touch "$WORK/failed"; } &
+}
+all_done() {
+  wait
+  [ ! -e "$WORK/failed" ] || { echo "build.sh: a compile or link failed (see above)" >&2; exit 1; }
+}
 objs=()
 for src in "${lib_sources[@]}"; do
   case $src in */harness/transport/http*.c | */harness/transport/host.c) continue ;; esac
   case $src in */harness/engine/yaml_tree.c) continue ;; esac
   obj="$WORK/obj/mcps_$(basename "${src%.c}").o"
-  $CC $CFLAGS "${cflags[@]}" -c "$src" -o "$obj"
+  in_background $CC $CFLAGS "${cflags[@]}" -c "$src" -o "$obj"
   objs+=("$obj")
 done
+all_done
 rm -f "$WORK/libmcps.a"
 ar rcs "$WORK/libmcps.a" "${objs[@]}"
 
 $CC "${plain_cflags[@]}" "${cflags[@]}" -c "$root/fuzz/oracle_json.c" -o "$WORK/obj/oracle_json.o"
 
-for src in "$root"/fuzz/fuzz_*.c; do
+# One target: its binary, seed zip, dictionary (with the ones it extends) and options. It runs
+# where -e is off (in_background's ||), hence the explicit returns.
+build_target() {
+  local src=$1 name target libs extra_cflags extra
   name=$(basename "${src%.c}")
   target=${name#fuzz_}
   libs=("${dep_libs[@]}")
   extra_cflags=()
   [ "$target" != uri ] || libs+=("${uri_libs[@]}")
   [ "$target" != regex ] || { libs+=("${pcre2_libs[@]}"); extra_cflags=("${pcre2_cflags[@]}"); }
-  $CC "${plain_cflags[@]}" "${cflags[@]}" "${extra_cflags[@]}" -c "$src" -o "$WORK/obj/$name.o"
+  $CC "${plain_cflags[@]}" "${cflags[@]}" "${extra_cflags[@]}" -c "$src" -o "$WORK/obj/$name.o" ||
+    return 1
   $link_cc $link_flags "$WORK/obj/$name.o" "$WORK/obj/oracle_json.o" -o "$OUT/$name" \
-    "$WORK/libmcps.a" "${libs[@]}" $LIB_FUZZING_ENGINE "${rpath[@]}" -lm
+    "$WORK/libmcps.a" "${libs[@]}" $LIB_FUZZING_ENGINE "${rpath[@]}" -lm || return 1
   rm -f "$OUT/${name}_seed_corpus.zip"
-  (cd "$root/corpus/$target" && zip -q -r "$OUT/${name}_seed_corpus.zip" .)
+  (cd "$root/corpus/$target" && zip -q -r "$OUT/${name}_seed_corpus.zip" .) || return 1
   cp "$root/fuzz/$target.dict" "$OUT/$name.dict"
   for extra in $(sed -n 's/^# extends: *//p' "$root/fuzz/$target.dict"); do
     cat "$root/fuzz/$extra" >>"$OUT/$name.dict"
   done
   cp "$root/fuzz/$target.options" "$OUT/$name.options"
+}
+
+for src in "$root"/fuzz/fuzz_*.c; do
+  in_background build_target "$src"
 done
+all_done
