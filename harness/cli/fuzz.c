@@ -320,12 +320,11 @@ static int check(fuzz_options *o)
         return usage(o, "--jobs is for the black-box mode (afl-fuzz runs one instance)");
     if (o->revision && mcps_rev_parse(o->revision) == MCPS_REV_NONE)
         return usage(o, "unknown --revision");
-    if ((o->afl || o->url) && o->revision && !mcps_rev_is_handshake(mcps_rev_parse(o->revision))) {
-        /* Over HTTP each 2026-07-28 request needs headers made from its own body. */
+    if (o->afl && o->revision && !mcps_rev_is_handshake(mcps_rev_parse(o->revision))) {
         fprintf(stderr,
-                "mcpspec %s: --revision %s (stateless, no handshake) with %s is not "
-                "implemented yet (stdio only)\n",
-                o->replay ? "replay" : "fuzz", o->revision, o->afl ? "--afl" : "--url");
+                "mcpspec %s: --revision %s (stateless, no handshake) with --afl is not "
+                "implemented yet (the session files start with initialize)\n",
+                o->replay ? "replay" : "fuzz", o->revision);
         return MCPS_EXIT_INCOMPLETE;
     }
     return -1;

@@ -172,10 +172,14 @@ static void send_all(mcps_session *s, const mcps_live_target *t, const mcps_live
     mcps_buf_free(&line);
 }
 
-/* What HTTP said of request req: its status, or -1 when it failed below HTTP, 0 if neither. */
+/* What HTTP said of request req: its status, or -1 when it failed below HTTP, 0 if neither.
+ * A long sequence fills the inbox, which then keeps no more records: the session's last
+ * status stands in when the last record was req's (lockstep makes it so). */
 static int http_outcome(const mcps_session *s, unsigned req)
 {
     int got = 0;
+    if (s->request == req)
+        got = s->http_failed ? -1 : s->http_status;
     for (size_t i = 0; i < s->ninbox; i++) {
         const mcps_inmsg *m = &s->inbox[i];
         if (m->shape != MCPS_SHAPE_HTTP || m->request != req)
@@ -261,6 +265,9 @@ static void play_lockstep(mcps_session *s, const mcps_live_target *t, const mcps
         int64_t deadline = mcps_clock_deadline(SETTLE_MS / 1000.0);
         while (!mcps_session_request_done(s, req) && mcps_session_poll(s, deadline))
             ;
+        int status = http_outcome(s, req);
+        if (status >= 500)
+            mcps_live_judge_server_error(j, first + i, status);
         if (!send_owned(s, mcps_live_ping(first + i, t->revision), err, sizeof err))
             break;
         req = mcps_session_last_request(s);

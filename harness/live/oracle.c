@@ -61,6 +61,17 @@ void mcps_live_judge_hang(mcps_live_judge *j, size_t at, double seconds)
     j->hang_seconds = seconds;
 }
 
+void mcps_live_judge_server_error(mcps_live_judge *j, size_t at, int status)
+{
+    if (j->contract)
+        return;
+    j->contract = true;
+    snprintf(j->contract_kind, sizeof j->contract_kind, "http %d", status);
+    snprintf(j->contract_msg, sizeof j->contract_msg,
+             "input %zu was answered HTTP %d: the server failed while handling it", at + 1,
+             status);
+}
+
 void mcps_live_judge_growth(mcps_live_judge *j, const char *kind, size_t at, long from, long to,
                             size_t inputs)
 {

@@ -32,6 +32,9 @@ void mcps_live_judge_exit_status(mcps_live_judge *j, int code, int sig, size_t a
  * status, a stream closed without the answer, a connection refused or reset): why says how. */
 void mcps_live_judge_dropped(mcps_live_judge *j, size_t at, const char *why);
 void mcps_live_judge_hang(mcps_live_judge *j, size_t at, double seconds);
+/* Over HTTP: input at was answered with status (500 or more), the server failing inside (an
+ * unhandled error, a worker that died). A broken error contract, when nothing worse fired. */
+void mcps_live_judge_server_error(mcps_live_judge *j, size_t at, int status);
 /* A growth oracle's threshold was passed (growth.h): kind "fds" or "rss", from and to the
  * counts (KiB for rss) over inputs inputs, the last being input at. */
 void mcps_live_judge_growth(mcps_live_judge *j, const char *kind, size_t at, long from, long to,

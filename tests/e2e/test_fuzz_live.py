@@ -392,6 +392,50 @@ class FuzzLiveTest(unittest.TestCase):
                 p.terminate()
                 p.wait(timeout=10)
 
+    def test_url_stateless(self):
+        """--url on 2026-07-28: every input a POST of its own, its headers (MCP-Protocol-Version,
+        Mcp-Method, Mcp-Name) made from its own body. refserver --http answers each request on
+        a child of its own, so fuzz-traversal kills only that child, and the front answers the
+        input HTTP 500: a broken error contract (oracle contract, "contract http 500"). Seed 1
+        finds it after 164 executions, as over stdio, minimized to the one request; the finding
+        replays against the faulty server (exit 1) and not the clean one (exit 0). Release only:
+        each request costs refserver a process (25 to 50 ms), more under ASan."""
+        if SANITIZED:
+            self.skipTest("a process per request: the release build's part")
+        port = free_port()
+        url = "http://127.0.0.1:%d/mcp" % port
+        # One file below the root: the fewer resources listed, the sooner a probe is drawn.
+        root = os.path.join(self.dir, "root")
+        os.makedirs(root)
+        with open(os.path.join(root, "a.txt"), "w", encoding="utf-8") as fh:
+            fh.write("a\n")
+        for fault, expect in ((["--fault", "fuzz-traversal"], 1), ([], 0)):
+            p = subprocess.Popen([REFSERVER, "--http", str(port), "--root", root] + fault,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                self.assertTrue(wait_for(lambda: listening(port), 10))
+                if expect:
+                    r, report, out, _ = self.fuzz(
+                        "http-stateless", "", "--url", url, "--revision", "2026-07-28",
+                        "--seed", "1", "--time", "90", "--max-findings", "1",
+                        "--hang-timeout", GENEROUS, server_given=False)
+                    self.assertEqual(r.returncode, 1, r.stderr)
+                    f = report["findings"][0]
+                    self.assertEqual((f["oracle"], f["signature"]), ("contract", "contract http 500"))
+                    self.assertTrue(f["reproduced"], f)
+                    self.assertEqual(f["inputs"], 1, f)
+                    path = os.path.join(out, f["file"])
+                    with open(path, encoding="utf-8") as fh:
+                        text = fh.read()
+                    self.assertRegex(text, r'"method":"resources/(read|subscribe)".*"uri":"file:[^"]*%2e')
+                    self.assertIn("# revision: 2026-07-28", text)
+                replay = run([MCPSPEC, "replay", path, "--url", url, "--hang-timeout", GENEROUS],
+                             timeout=60)
+                self.assertEqual(replay.returncode, expect, replay.stdout + replay.stderr)
+            finally:
+                p.terminate()
+                p.wait(timeout=10)
+
     def test_url_usage(self):
         url = "http://127.0.0.1:9/mcp"
         for extra in (["--growth", "on"], ["--afl"], ["--server", REFSERVER, "--jobs", "2"]):
@@ -399,8 +443,8 @@ class FuzzLiveTest(unittest.TestCase):
             self.assertEqual(r.returncode, 2, extra)
         r = run([MCPSPEC, "fuzz", "--server", REFSERVER, "--header", "A: b"])
         self.assertEqual(r.returncode, 2)
-        r = run([MCPSPEC, "fuzz", "--url", url, "--revision", "2026-07-28"])
-        self.assertEqual(r.returncode, 3, r.stderr)  # stdio only for now
+        r = run([MCPSPEC, "fuzz", "--afl", "--server", REFSERVER, "--revision", "2026-07-28"])
+        self.assertEqual(r.returncode, 3, r.stderr)  # session files start with initialize
         self.assertIn("not implemented", r.stderr)
         r = run([MCPSPEC, "fuzz", "--url", url, "--time", "2", "--out",
                  os.path.join(self.dir, "nobody")], timeout=30)
