@@ -68,8 +68,7 @@ void mcps_live_judge_server_error(mcps_live_judge *j, size_t at, int status)
     j->contract = true;
     snprintf(j->contract_kind, sizeof j->contract_kind, "http %d", status);
     snprintf(j->contract_msg, sizeof j->contract_msg,
-             "input %zu was answered HTTP %d: the server failed while handling it", at + 1,
-             status);
+             "input %zu was answered HTTP %d: the server failed while handling it", at + 1, status);
 }
 
 void mcps_live_judge_growth(mcps_live_judge *j, const char *kind, size_t at, long from, long to,
