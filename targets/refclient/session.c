@@ -97,7 +97,8 @@ static cJSON *sampling_result(const rc_client *c)
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "role", "assistant");
     cJSON *content = cJSON_AddObjectToObject(r, "content");
-    cJSON_AddStringToObject(content, "type", "text");
+    cJSON_AddStringToObject(content, "type",
+                            rc_on(c, RC_FAULT_SAMPLING_BAD_CONTENT) ? "video" : "text");
     cJSON_AddStringToObject(content, "text", "Hello.");
     if (!rc_on(c, RC_FAULT_SAMPLING_NO_MODEL))
         cJSON_AddStringToObject(r, "model", "refclient-canned");
@@ -159,6 +160,9 @@ static void answer_request(rc_client *c, const char *method, const cJSON *id)
         reply(c, id, roots_result(c));
     else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling"))
         reply(c, id, sampling_result(c));
+    else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation") &&
+             rc_on(c, RC_FAULT_ELICIT_REFUSE_FORM))
+        reply_error(c, id, -32602, "Invalid params: unsupported elicitation mode");
     else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation"))
         reply(c, id, elicit_result(c));
     else
@@ -342,6 +346,11 @@ static bool handshake(rc_client *c)
         fprintf(stderr, "refclient: the server's initialize answer is unusable: disconnecting\n");
         return false;
     }
+    if (rc_on(c, RC_FAULT_LEAVE_OWN_VERSION) && strcmp(c->negotiated, c->version) == 0) {
+        fprintf(stderr, "refclient: answered %s, the revision it asked for: leaving (fault)\n",
+                c->version);
+        return false;
+    }
     if (!rc_on(c, RC_FAULT_NO_INITIALIZED)) {
         cJSON *n = cJSON_CreateObject();
         cJSON_AddStringToObject(n, "jsonrpc", "2.0");
@@ -365,9 +374,28 @@ static char *first_tool(const cJSON *answer)
 }
 
 /* tools/list, or with the batch-request fault the same inside a one-element array. */
+/* One message written over two lines: a newline after its first comma (split-message). */
+static void send_split(rc_client *c, cJSON *m)
+{
+    char *s = mcps_json_print(m, NULL);
+    char *comma = s ? strchr(s, ',') : NULL;
+    if (comma) {
+        *comma = '\0';
+        rc_write_line(c, s);
+        *comma = ',';
+        rc_write_line(c, comma);
+    }
+    free(s);
+    cJSON_Delete(m);
+}
+
 static void send_list(rc_client *c)
 {
     cJSON *m = request(2, "tools/list", NULL, false);
+    if (rc_on(c, RC_FAULT_SPLIT_MESSAGE)) {
+        send_split(c, m);
+        return;
+    }
     if (!rc_on(c, RC_FAULT_BATCH_REQUEST)) {
         send_json(c, m);
         return;
@@ -442,6 +470,38 @@ static void add_progress_token(const rc_client *c, cJSON *params)
         cJSON_AddNumberToObject(meta, "progressToken", 1.5);
     else
         cJSON_AddStringToObject(meta, "progressToken", "refclient-call");
+    if (rc_on(c, RC_FAULT_META_RESERVED_KEY)) /* a key the spec does not define, under its prefix */
+        cJSON_AddStringToObject(meta, "io.modelcontextprotocol/refclient-trace", "1");
+}
+
+/* The tool's arguments: {"text": "hello"} (an array with call-args-array). */
+static void add_arguments(const rc_client *c, cJSON *params)
+{
+    if (rc_on(c, RC_FAULT_CALL_ARGS_ARRAY))
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(params, "arguments"),
+                             cJSON_CreateString("hello"));
+    else
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+}
+
+/* tools/call as a line, with not-utf8 its "hello" spelt with a Latin-1 e-acute byte. */
+static void send_call(rc_client *c, cJSON *m)
+{
+    char *s = mcps_json_print(m, NULL);
+    char *hello = s && rc_on(c, RC_FAULT_NOT_UTF8) ? strstr(s, "\"hello\"") : NULL;
+    if (hello)
+        hello[2] = (char)0xE9;
+    if (s)
+        rc_write_line(c, s);
+    free(s);
+    cJSON_Delete(m);
+}
+
+/* A request it has no business sending (undeclared-prompts, newer-method), and its answer. */
+static void send_extra(rc_client *c, int id, const char *method)
+{
+    send_json(c, request(id, method, NULL, false));
+    cJSON_Delete(await(c, id));
 }
 
 static void list_and_call(rc_client *c)
@@ -449,17 +509,23 @@ static void list_and_call(rc_client *c)
     cJSON *list = list_tools(c);
     if (list)
         next_pages(c, list);
+    if (list && rc_on(c, RC_FAULT_UNDECLARED_PROMPTS))
+        send_extra(c, 5, "prompts/list");
+    if (list && rc_on(c, RC_FAULT_NEWER_METHOD))
+        send_extra(c, 6, "tasks/list");
     char *tool = list ? first_tool(list) : NULL;
     cJSON_Delete(list);
     if (!tool)
         return;
     cJSON *params = cJSON_CreateObject();
     cJSON_AddStringToObject(params, "name", tool);
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+    add_arguments(c, params);
     add_progress_token(c, params);
+    if (rc_on(c, RC_FAULT_TASK_CALL))
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(params, "task"), "ttl", 60000);
     free(tool);
     int id = rc_on(c, RC_FAULT_REUSE_ID) ? 2 : 3;
-    send_json(c, request(id, "tools/call", params, rc_on(c, RC_FAULT_JSONRPC_1)));
+    send_call(c, request(id, "tools/call", params, rc_on(c, RC_FAULT_JSONRPC_1)));
     cJSON_Delete(await(c, id));
 }
 
@@ -473,7 +539,9 @@ static cJSON *stateless_params(const rc_client *c, const char *version, bool too
     cJSON *meta = cJSON_AddObjectToObject(p, "_meta");
     if (!(tools_call && rc_on(c, RC_FAULT_META_NO_VERSION)))
         cJSON_AddStringToObject(meta, "io.modelcontextprotocol/protocolVersion", version);
-    cJSON_AddItemToObject(meta, "io.modelcontextprotocol/clientCapabilities", cJSON_CreateObject());
+    cJSON *caps = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientCapabilities");
+    if (rc_on(c, RC_FAULT_EXTENSION_NO_PREFIX)) /* an identifier needs a prefix (VER-009) */
+        cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "extensions"), "refclient-ext");
     if (!rc_on(c, RC_FAULT_META_NO_CLIENTINFO)) {
         cJSON *info = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientInfo");
         cJSON_AddStringToObject(info, "name", "refclient");
@@ -538,6 +606,8 @@ static int stateless_session(rc_client *c)
         }
         if (rc_on(c, RC_FAULT_MODERN_RESPONSE))
             rc_write_line(c, "{\"jsonrpc\":\"2.0\",\"id\":\"refclient-stray\",\"result\":{}}");
+        if (rc_on(c, RC_FAULT_MODERN_PING))
+            cJSON_Delete(stateless_call(c, 8, "ping", stateless_params(c, c->version, false)));
         if (rc_on(c, RC_FAULT_INITIALIZE_AFTER_DISCOVER)) {
             send_json(c, request(9, "initialize", initialize_params(c), false));
             cJSON_Delete(await(c, 9));
@@ -552,7 +622,7 @@ static int stateless_session(rc_client *c)
         return 0;
     cJSON *params = stateless_params(c, v, true);
     cJSON_AddStringToObject(params, "name", tool);
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+    add_arguments(c, params);
     add_progress_token(c, params);
     free(tool);
     cJSON_Delete(stateless_call(c, 3, "tools/call", params));
