@@ -1587,6 +1587,99 @@ static int modern_methods(const mcps_client_trace *t, mcps_client_grade *g)
     return pass(g, "%zu requests, none a ping or a task", judged);
 }
 
+/* ---- 2026-07-28 multi round-trip requests (MRTR): an InputRequiredResult and the retry ---- */
+
+/* params without the keys a retry adds or renews (_meta, inputResponses, requestState). */
+static cJSON *retry_core(const cJSON *m)
+{
+    cJSON *p = cJSON_Duplicate(member(m, "params"), true);
+    if (!p)
+        p = cJSON_CreateObject();
+    cJSON_DeleteItemFromObjectCaseSensitive(p, "_meta");
+    cJSON_DeleteItemFromObjectCaseSensitive(p, "inputResponses");
+    cJSON_DeleteItemFromObjectCaseSensitive(p, "requestState");
+    return p;
+}
+
+/* Whether the retry's params repeat the original's (MRTR-014). */
+static bool same_call(const cJSON *original, const cJSON *retry)
+{
+    cJSON *a = retry_core(original), *b = retry_core(retry);
+    bool same = cJSON_Compare(a, b, true);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    return same;
+}
+
+/* Any request but the retry carrying inputResponses or requestState (MRTR-013); index or
+ * nmsgs. */
+static size_t leaked_input(const mcps_client_trace *t, size_t retry)
+{
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const cJSON *p = member(t->msgs[i].json, "params");
+        if (i != retry && is(&t->msgs[i], MCPS_RPC_REQUEST, NULL) &&
+            (member(p, "inputResponses") || member(p, "requestState")))
+            return i;
+    }
+    return t->nmsgs;
+}
+
+/* The elicitation answer in the retry: declared there (CAP-CLI-003), an ElicitResult
+ * (ELIC-003). False once it graded a break. */
+static bool elicit_input_ok(const cJSON *retry, mcps_client_grade *g)
+{
+    const cJSON *answer =
+        member(member(member(retry, "params"), "inputResponses"), MCPS_CLIENT_INPUT_KEY);
+    if (!answer)
+        return broke(g, "MRTR-010 MRTR-014 CAP-CLI-004 ELIC-006",
+                     "the retry's inputResponses does not answer \"%s\" (a form elicitation of a "
+                     "client declaring elicitation)",
+                     MCPS_CLIENT_INPUT_KEY),
+               false;
+    if (!mcps_client_input_elicits(retry))
+        return broke(g, "CAP-CLI-003",
+                     "the retry answers the elicitation but its clientCapabilities declare none"),
+               false;
+    if (!elicit_ok(answer))
+        return broke(g, "ELIC-003",
+                     "the elicitation answer in inputResponses is not an ElicitResult (action "
+                     "accept with content, decline or cancel)"),
+               false;
+    return true;
+}
+
+static int input_required_retry(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->input_asked)
+        return skip(g, "the client called no tool: no InputRequiredResult to answer");
+    size_t original = find_request(t, 0, "tools/call");
+    size_t retry = find_request(t, original + 1, "tools/call");
+    size_t leak = leaked_input(t, retry);
+    bool elicits = mcps_client_input_elicits(t->msgs[original].json);
+    if (leak < t->nmsgs)
+        return broke(g, "MRTR-013",
+                     "a request other than the retry carried inputResponses or "
+                     "requestState");
+    if (retry >= t->nmsgs)
+        return skip(g, "the client did not retry the tools/call answered with an "
+                       "InputRequiredResult (it may give up)");
+    const cJSON *o = t->msgs[original].json, *r = t->msgs[retry].json;
+    const cJSON *state = member(member(r, "params"), "requestState");
+    if (mcps_rpc_id_equal(member(o, "id"), member(r, "id")))
+        return broke(g, "MRTR-012", "the retry reused the original request's id");
+    if (!same_call(o, r))
+        return broke(g, "MRTR-014", "the retry's name or arguments differ from the original's");
+    if (!cJSON_IsString(state) || strcmp(state->valuestring, MCPS_CLIENT_REQUEST_STATE) != 0)
+        return broke(g, "MRTR-011", "the retry's requestState is %s, not the one given",
+                     cJSON_IsString(state) ? "altered" : "missing");
+    if (elicits && !elicit_input_ok(r, g))
+        return 0;
+    return pass(g,
+                "the retry had a new id, the same call, the requestState byte for byte%s, and "
+                "no other request carried them",
+                elicits ? " and an ElicitResult for the elicitation asked" : "");
+}
+
 /* The revisions the checks grade: the handshake ones need initialize (not in 2026-07-28). */
 #define HS              MCPS_REV_HANDSHAKE_ERA
 #define HS_FROM_2025    (MCPS_REV_HANDSHAKE_ERA & ~MCPS_REV_BIT(MCPS_REV_2024_11_05))
@@ -1728,6 +1821,13 @@ static const mcps_client_check checks[] = {
      MCPS_CT_STDIO, true, MODERN_REVS},
     {"client/modern-methods", "To a 2026-07-28 server, no ping and no task", "basic/lifecycle",
      "PING-004 TASK-028", MCPS_CSC_MODERN, false, modern_methods, MCPS_CT_STDIO, true, MODERN_REVS},
+    {"client/input-required",
+     "An InputRequiredResult is retried with a new id, the same call, the requestState given and "
+     "the inputs asked",
+     "basic/patterns/mrtr",
+     "MRTR-010 MRTR-011 MRTR-012 MRTR-013 MRTR-014 ELIC-003 ELIC-006 "
+     "CAP-CLI-003 CAP-CLI-004",
+     MCPS_CSC_MODERN_INPUT, false, input_required_retry, MCPS_CT_STDIO, true, MODERN_REVS},
     {"client/version-retry", "After -32022, the client retries with a supported version",
      "basic/lifecycle", "VER-003 STDIO-009", MCPS_CSC_MODERN_REFUSE, false, version_retry,
      MCPS_CT_STDIO, true, MODERN_REVS},

@@ -133,7 +133,17 @@
     X(SAMPLING_BAD_CONTENT, "sampling-bad-content", "SAMP-003", "client/sampling",                 \
       "answer sampling/createMessage with content of type \"video\"")                              \
     X(MODERN_PING, "modern-ping", "PING-004", "client/modern-methods",                             \
-      "2026-07-28: send ping after server/discover")
+      "2026-07-28: send ping after server/discover")                                               \
+    X(MRTR_SAME_ID, "mrtr-same-id", "MRTR-012", "client/input-required",                           \
+      "2026-07-28: retry an InputRequiredResult with the original request's id")                   \
+    X(MRTR_STATE_ALTERED, "mrtr-state-altered", "MRTR-011", "client/input-required",               \
+      "2026-07-28: retry with requestState's first character changed")                             \
+    X(MRTR_ARGS_CHANGED, "mrtr-args-changed", "MRTR-014", "client/input-required",                 \
+      "2026-07-28: retry with other tool arguments")                                               \
+    X(MRTR_NO_INPUTS, "mrtr-no-inputs", "MRTR-010", "client/input-required",                       \
+      "2026-07-28: retry without the inputResponses asked for")                                    \
+    X(MRTR_STATE_LEAK, "mrtr-state-leak", "MRTR-013", "client/input-required",                     \
+      "2026-07-28: send tools/list with the requestState before retrying")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -540,6 +540,8 @@ static cJSON *stateless_params(const rc_client *c, const char *version, bool too
     if (!(tools_call && rc_on(c, RC_FAULT_META_NO_VERSION)))
         cJSON_AddStringToObject(meta, "io.modelcontextprotocol/protocolVersion", version);
     cJSON *caps = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientCapabilities");
+    if (declares(c, "elicitation")) /* not roots or sampling: deprecated there (VER-011) */
+        cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "elicitation"), "form");
     if (rc_on(c, RC_FAULT_EXTENSION_NO_PREFIX)) /* an identifier needs a prefix (VER-009) */
         cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "extensions"), "refclient-ext");
     if (!rc_on(c, RC_FAULT_META_NO_CLIENTINFO)) {
@@ -592,6 +594,66 @@ static bool result_of(const cJSON *answer)
     return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(answer, "result"));
 }
 
+/* The answers to an InputRequiredResult's inputRequests, each as the server request it
+ * stands for would be answered; a request it does not serve gets no entry. */
+static cJSON *input_responses(const rc_client *c, const cJSON *asks)
+{
+    cJSON *out = cJSON_CreateObject();
+    const cJSON *ask;
+    cJSON_ArrayForEach(ask, asks)
+    {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(ask, "method");
+        const char *method = cJSON_IsString(m) ? m->valuestring : "";
+        if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation"))
+            cJSON_AddItemToObject(out, ask->string, elicit_result(c));
+        else if (strcmp(method, "roots/list") == 0 && serves(c, "roots"))
+            cJSON_AddItemToObject(out, ask->string, roots_result(c));
+        else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling"))
+            cJSON_AddItemToObject(out, ask->string, sampling_result(c));
+    }
+    return out;
+}
+
+/* An InputRequiredResult (MRTR) for request `params` (id): retried once, a new request with
+ * the same params, the answers asked for and the requestState as given (MRTR-010..014). */
+static cJSON *mrtr_retry(rc_client *c, int id, cJSON *params, cJSON *answer)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(answer, "result");
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(r, "requestState");
+    if (!rc_on(c, RC_FAULT_MRTR_NO_INPUTS))
+        cJSON_AddItemToObject(
+            params, "inputResponses",
+            input_responses(c, cJSON_GetObjectItemCaseSensitive(r, "inputRequests")));
+    if (cJSON_IsString(state)) {
+        cJSON *copy = cJSON_CreateString(state->valuestring);
+        if (rc_on(c, RC_FAULT_MRTR_STATE_ALTERED) && copy->valuestring[0])
+            copy->valuestring[0] = copy->valuestring[0] == 'x' ? 'y' : 'x';
+        cJSON_AddItemToObject(params, "requestState", copy);
+    }
+    if (rc_on(c, RC_FAULT_MRTR_ARGS_CHANGED))
+        cJSON_ReplaceItemInObjectCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(params, "arguments"), "text",
+            cJSON_CreateString("hello again"));
+    if (rc_on(c, RC_FAULT_MRTR_STATE_LEAK)) { /* another request carrying them meanwhile */
+        cJSON *other = stateless_params(c, c->version, false);
+        cJSON_AddItemToObject(other, "requestState", cJSON_Duplicate(state, true));
+        send_json(c, request(id + 30, "tools/list", other, false));
+        cJSON_Delete(await(c, id + 30));
+    }
+    cJSON_Delete(answer);
+    int again = rc_on(c, RC_FAULT_MRTR_SAME_ID) ? id : id + 20;
+    send_json(c, request(again, "tools/call", params, false));
+    return await(c, again);
+}
+
+/* Whether answer is an InputRequiredResult. */
+static bool input_required(const cJSON *answer)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(answer, "result"), "resultType");
+    return cJSON_IsString(t) && strcmp(t->valuestring, "input_required") == 0;
+}
+
 static int stateless_session(rc_client *c)
 {
     if (!rc_on(c, RC_FAULT_NO_DISCOVER)) {
@@ -625,7 +687,12 @@ static int stateless_session(rc_client *c)
     add_arguments(c, params);
     add_progress_token(c, params);
     free(tool);
-    cJSON_Delete(stateless_call(c, 3, "tools/call", params));
+    cJSON *keep = cJSON_Duplicate(params, true);
+    cJSON *answer = stateless_call(c, 3, "tools/call", params);
+    if (input_required(answer))
+        answer = mrtr_retry(c, 3, cJSON_Duplicate(keep, true), answer);
+    cJSON_Delete(keep);
+    cJSON_Delete(answer);
     return 0;
 }
 

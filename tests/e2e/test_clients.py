@@ -60,7 +60,7 @@ def http_check(check):
 MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/meta-protocol-version", "client/meta-client-info",
                  "client/discover-version", "client/version-retry", "client/no-responses",
-                 "client/modern-methods"}
+                 "client/modern-methods", "client/input-required"}
 
 
 class RefclientTest(unittest.TestCase):
@@ -195,7 +195,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 45)
+        self.assertEqual(len(checks), 46)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
