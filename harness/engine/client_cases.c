@@ -437,8 +437,7 @@ static int sampling_answer(const mcps_client_trace *t, mcps_client_grade *g)
     mcps_rev r = mcps_rev_parse(t->answered);
     if (g->verdict != MCPS_VERDICT_PASS || !content)
         return 0;
-    if (cJSON_IsObject(content)) /* one block, or (2025-11-25) an array of them */
-        content = content->child ? content : NULL;
+    /* one block, or (2025-11-25) an array of them */
     for (block = cJSON_IsArray(content) ? content->child : content; block;
          block = cJSON_IsArray(content) ? block->next : NULL) {
         const cJSON *type = member(block, "type");
@@ -1260,38 +1259,46 @@ static bool meta_name_ok(const char *s)
     return true;
 }
 
-/* The labels of prefix (without its '/'): false when one breaks the grammar. */
-static bool meta_prefix_ok(const char *p, size_t n, size_t *nlabels, char labels[4][32])
-{
-    *nlabels = 0;
-    for (size_t start = 0; start <= n;) {
-        const char *dot = memchr(p + start, '.', n - start);
-        size_t end = dot ? (size_t)(dot - p) : n;
-        if (!meta_label_ok(p + start, end - start))
-            return false;
-        if (*nlabels < 4)
-            snprintf(labels[(*nlabels)++], 32, "%.*s", (int)(end - start), p + start);
-        start = end + 1;
-    }
-    return true;
-}
+/* A _meta prefix split into labels: the first two and the last are all its rules look at. */
+typedef struct meta_prefix {
+    size_t n;
+    bool mcp_before_last; /* a label mcp or modelcontextprotocol with another after it */
+    char first[32], second[32], last[32];
+} meta_prefix;
 
 static bool mcp_label(const char *l)
 {
     return strcmp(l, "modelcontextprotocol") == 0 || strcmp(l, "mcp") == 0;
 }
 
+/* The labels of prefix p (n bytes, without its '/'): false when one breaks the grammar. */
+static bool meta_prefix_ok(const char *p, size_t n, meta_prefix *out)
+{
+    *out = (meta_prefix){0};
+    for (size_t start = 0; start <= n;) {
+        const char *dot = memchr(p + start, '.', n - start);
+        size_t end = dot ? (size_t)(dot - p) : n;
+        if (!meta_label_ok(p + start, end - start))
+            return false;
+        /* the label before this one is not the last: an mcp one there is reserved (2025-06-18) */
+        out->mcp_before_last |= out->n && mcp_label(out->last);
+        int len = (int)(end - start);
+        if (out->n < 2)
+            snprintf(out->n ? out->second : out->first, 32, "%.*s", len, p + start);
+        snprintf(out->last, 32, "%.*s", len, p + start);
+        out->n++;
+        start = end + 1;
+    }
+    return true;
+}
+
 /* Whether a prefix is reserved for MCP (GEN-META-003): 2025-06-18 reserves a label mcp or
  * modelcontextprotocol followed by another label, 2025-11-25 on one in second place. */
-static bool meta_reserved(mcps_rev rev, size_t nlabels, char labels[4][32])
+static bool meta_reserved(mcps_rev rev, const meta_prefix *m)
 {
-    if (rev == MCPS_REV_2025_06_18) {
-        for (size_t i = 0; i + 1 < nlabels; i++)
-            if (mcp_label(labels[i]))
-                return true;
-        return false;
-    }
-    return nlabels >= 2 && mcp_label(labels[1]);
+    if (rev == MCPS_REV_2025_06_18)
+        return m->mcp_before_last;
+    return m->n >= 2 && mcp_label(m->second);
 }
 
 /* The keys the spec itself defines under io.modelcontextprotocol/ (any revision). */
@@ -1315,13 +1322,13 @@ static bool meta_defined(const char *key)
 
 /* A forward-DNS prefix (example.com rather than com.example, GEN-META-004): its last label
  * a common top-level domain and its first one not. */
-static bool forward_dns(size_t nlabels, char labels[4][32])
+static bool forward_dns(const meta_prefix *m)
 {
     static const char *const tlds[] = {"com", "org", "net", "io", "dev", "ai", "app", "co"};
     bool first = false, last = false;
-    for (size_t i = 0; nlabels >= 2 && i < sizeof tlds / sizeof *tlds; i++) {
-        first |= strcmp(labels[0], tlds[i]) == 0;
-        last |= strcmp(labels[nlabels - 1], tlds[i]) == 0;
+    for (size_t i = 0; m->n >= 2 && i < sizeof tlds / sizeof *tlds; i++) {
+        first |= strcmp(m->first, tlds[i]) == 0;
+        last |= strcmp(m->last, tlds[i]) == 0;
     }
     return last && !first;
 }
@@ -1344,22 +1351,21 @@ static bool meta_key_ok(const cJSON *item, mcps_client_grade *g)
 {
     const char *key = item->string, *slash = strrchr(key, '/');
     const char *name = slash ? slash + 1 : key;
-    char labels[4][32];
-    size_t nlabels = 0;
-    if (slash && !meta_prefix_ok(key, (size_t)(slash - key), &nlabels, labels))
+    meta_prefix pre = {0};
+    if (slash && !meta_prefix_ok(key, (size_t)(slash - key), &pre))
         return broke(g, "GEN-META-001",
                      "a _meta key whose prefix breaks the label rules: \"%.80s\"", key),
                false;
     if (!meta_name_ok(name))
         return broke(g, "GEN-META-002", "a _meta key whose name breaks the rules: \"%.80s\"", key),
                false;
-    if (slash && meta_reserved(g->rev, nlabels, labels) && !meta_defined(key))
+    if (slash && meta_reserved(g->rev, &pre) && !meta_defined(key))
         return broke(g, "GEN-META-003",
                      "a _meta key under a prefix reserved for MCP that the spec does not define: "
                      "\"%.80s\"",
                      key),
                false;
-    if (slash && g->rev >= MCPS_REV_2025_11_25 && forward_dns(nlabels, labels))
+    if (slash && g->rev >= MCPS_REV_2025_11_25 && forward_dns(&pre))
         return broke(g, "GEN-META-004", "a _meta prefix in forward-DNS form: \"%.80s\"", key),
                false;
     if (!slash && g->rev >= MCPS_REV_2026_07_28 && strcmp(key, "traceparent") == 0 &&
@@ -1379,9 +1385,8 @@ static bool extensions_ok(const cJSON *meta, mcps_client_grade *g)
     cJSON_ArrayForEach(e, ext)
     {
         const char *slash = strrchr(e->string, '/');
-        char labels[4][32];
-        size_t n;
-        if (!slash || !meta_prefix_ok(e->string, (size_t)(slash - e->string), &n, labels) ||
+        meta_prefix pre;
+        if (!slash || !meta_prefix_ok(e->string, (size_t)(slash - e->string), &pre) ||
             !meta_name_ok(slash + 1) || !cJSON_IsObject(e))
             return broke(g, "VER-009",
                          "an extension identifier without a valid prefix, or not an object: "
