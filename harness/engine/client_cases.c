@@ -722,13 +722,16 @@ static int cursor_unchanged(const mcps_client_trace *t, mcps_client_grade *g)
         return skip(g, "the client sent no initialize request");
     size_t lists = 0, pages = 0;
     bool after_last = false; /* the previous tools/list on the connection got the last page */
+    bool empty = false, third = false; /* asked the empty page 2; asked page 3 */
     for (size_t i = 0; i < t->nmsgs; i++) {
         const mcps_client_msg *m = &t->msgs[i];
         if (!is(m, MCPS_RPC_REQUEST, "tools/list"))
             continue;
         const cJSON *c = cursor_of(m);
+        bool two = cJSON_IsString(c) && strcmp(c->valuestring, MCPS_CLIENT_CURSOR) == 0;
+        bool three = cJSON_IsString(c) && strcmp(c->valuestring, MCPS_CLIENT_CURSOR2) == 0;
         lists++;
-        if (c && !(cJSON_IsString(c) && strcmp(c->valuestring, MCPS_CLIENT_CURSOR) == 0)) {
+        if (c && !two && !three) {
             char text[64];
             mcps_rpc_id_text(c, text, sizeof text);
             return broke(g, "PAGE-004", "the nextCursor came back altered: %s", text);
@@ -738,13 +741,20 @@ static int cursor_unchanged(const mcps_client_trace *t, mcps_client_grade *g)
                          "after a page without nextCursor (the last), the client asked for "
                          "another page");
         pages += c != NULL;
-        after_last = c != NULL;
+        after_last = three;
+        empty |= two;
+        third |= three;
     }
     if (!lists)
         return skip(g, "the client sent no tools/list");
     if (!pages)
         return skip(g, "the client did not ask for the page after the first (it need not)");
-    return pass(g, "the nextCursor came back unchanged, and the client stopped at the last page");
+    if (empty && !third)
+        return broke(g, "PAGE-003",
+                     "page 2 was empty but had a nextCursor, and the client asked no further "
+                     "(as if an empty page ended the list)");
+    return pass(g, "each nextCursor came back unchanged, an empty page did not stop the client, "
+                   "and it stopped at the last page");
 }
 
 /* Request ids: string or integer, never null, never reused on a connection. */
@@ -1101,7 +1111,14 @@ static int no_initialize(const mcps_client_trace *t, mcps_client_grade *g)
         return broke(g, "VER-001",
                      "after a DiscoverResult listing %s, the client sent initialize anyway",
                      MCPS_CLIENT_MODERN);
-    return pass(g, "after the DiscoverResult, no initialize: the client went on statelessly");
+    /* the era is a property of the server process: probed once per process (VER-005) */
+    size_t again = find_request(t, i + 1, "server/discover");
+    if (again < t->nmsgs && t->msgs[again].conn == t->msgs[i].conn)
+        return broke(g, "VER-005",
+                     "server/discover again on the connection that already had its "
+                     "DiscoverResult");
+    return pass(g, "after the DiscoverResult, no initialize and no second probe: the client "
+                   "went on statelessly");
 }
 
 /* Judges one 2026-07-28 request's _meta: true when it holds; false once it has graded the break. */
@@ -1346,6 +1363,17 @@ static bool traceparent_ok(const char *s)
     return strspn(s + 3, "0") < 32 && strspn(s + 36, "0") < 16;
 }
 
+/* Whether level is one of the eight RFC 5424 severities (LOG-002). */
+static bool log_level_ok(const cJSON *level)
+{
+    static const char *const levels[] = {"emergency", "alert",  "critical", "error",
+                                         "warning",   "notice", "info",     "debug"};
+    for (size_t i = 0; cJSON_IsString(level) && i < sizeof levels / sizeof *levels; i++)
+        if (strcmp(level->valuestring, levels[i]) == 0)
+            return true;
+    return false;
+}
+
 /* One _meta key (and its value) the client wrote; false once it graded a break. */
 static bool meta_key_ok(const cJSON *item, mcps_client_grade *g)
 {
@@ -1368,6 +1396,8 @@ static bool meta_key_ok(const cJSON *item, mcps_client_grade *g)
     if (slash && g->rev >= MCPS_REV_2025_11_25 && forward_dns(&pre))
         return broke(g, "GEN-META-004", "a _meta prefix in forward-DNS form: \"%.80s\"", key),
                false;
+    if (strcmp(key, "io.modelcontextprotocol/logLevel") == 0 && !log_level_ok(item))
+        return broke(g, "LOG-002", "_meta logLevel is not one of the eight RFC 5424 levels"), false;
     if (!slash && g->rev >= MCPS_REV_2026_07_28 && strcmp(key, "traceparent") == 0 &&
         !(cJSON_IsString(item) && traceparent_ok(item->valuestring)))
         return broke(g, "GEN-META-006", "a traceparent that is not W3C Trace Context"), false;
@@ -1425,9 +1455,13 @@ static int meta_keys(const mcps_client_trace *t, mcps_client_grade *g)
         return skip(g, "the _meta key rules came with 2025-06-18; the client asked for %s",
                     t->asked);
     size_t keys = 0;
-    for (size_t i = 0; i < t->nmsgs; i++)
+    for (size_t i = 0; i < t->nmsgs; i++) {
         if (t->msgs[i].json && !metas_ok(t->msgs[i].json, &keys, g))
             return 0;
+        if (is(&t->msgs[i], MCPS_RPC_REQUEST, "logging/setLevel") &&
+            !log_level_ok(member(member(t->msgs[i].json, "params"), "level")))
+            return broke(g, "LOG-002", "logging/setLevel names a level that is not RFC 5424's");
+    }
     if (!keys)
         return skip(g, "the client wrote no _meta key");
     return pass(g,
@@ -1760,9 +1794,10 @@ static const mcps_client_check checks[] = {
      "basic", "RPC-RSP-002 RPC-RSP-003 RPC-ERR-001 RPC-ERR-002 RPC-RSP-001", MCPS_CSC_PING, true,
      responses, MCPS_CT_BOTH, false, MCPS_REV_ALL},
     {"client/cursor-unchanged",
-     "A nextCursor is sent back unchanged, and paging stops at the last page",
-     "basic/utilities/pagination", "PAGE-004 PAGE-007", MCPS_CSC_PAGED, false, cursor_unchanged,
-     MCPS_CT_BOTH, false, HS},
+     "A nextCursor is sent back unchanged, an empty page is not the end, and paging stops at "
+     "the last page",
+     "basic/utilities/pagination", "PAGE-004 PAGE-007 PAGE-003", MCPS_CSC_PAGED, false,
+     cursor_unchanged, MCPS_CT_BOTH, false, HS},
     {"client/cancel-survived",
      "The server cancelling its own request is survived; no cancellation is answered",
      "basic/utilities/cancellation", "CANC-006 CANC-007 RPC-NOT-002", MCPS_CSC_CANCEL, false,
@@ -1777,7 +1812,7 @@ static const mcps_client_check checks[] = {
     {"client/meta-keys",
      "Every _meta key the client writes is well formed, and none is under a reserved prefix "
      "the spec does not define",
-     "basic", "GEN-META-001 GEN-META-002 GEN-META-003 GEN-META-004 GEN-META-006 VER-009",
+     "basic", "GEN-META-001 GEN-META-002 GEN-META-003 GEN-META-004 GEN-META-006 VER-009 LOG-002",
      MCPS_CSC_PLAIN, true, meta_keys, MCPS_CT_BOTH, false, HS_FROM_2025_06 | MODERN_REVS},
     {"client/uses-declared",
      "The client asks only for features the server declared (tools), and creates no task",
@@ -1811,9 +1846,11 @@ static const mcps_client_check checks[] = {
     {"client/discover-first", "The first line to a stdio server is server/discover",
      "basic/lifecycle", "STDIO-011", MCPS_CSC_MODERN, false, discover_first, MCPS_CT_STDIO, true,
      MODERN_REVS},
-    {"client/no-initialize-after-discover", "After a DiscoverResult, no initialize",
-     "basic/lifecycle", "VER-001 STDIO-009", MCPS_CSC_MODERN, false, no_initialize, MCPS_CT_STDIO,
-     true, MODERN_REVS},
+    {"client/no-initialize-after-discover",
+     "After a DiscoverResult, no initialize and no second "
+     "probe",
+     "basic/lifecycle", "VER-001 STDIO-009 VER-005", MCPS_CSC_MODERN, false, no_initialize,
+     MCPS_CT_STDIO, true, MODERN_REVS},
     {"client/meta-protocol-version",
      "Every request carries _meta protocolVersion and clientCapabilities", "basic",
      "VER-001 STATE-001", MCPS_CSC_MODERN, false, meta_version, MCPS_CT_STDIO, true, MODERN_REVS},

@@ -110,6 +110,9 @@ void mcps_client_trace_free(mcps_client_trace *t);
 /* The paged scenario's nextCursor: opaque, with what a careless client would decode or
  * re-encode (+ / = and JSON-like text), and never to be parsed. */
 #define MCPS_CLIENT_CURSOR "eyJwIjoyfQ==+/{\"page\": 2, \"of\": \"tools\"}"
+/* Page 2 is empty but not the last (PAGE-003: no fixed page size); its nextCursor leads to
+ * page 3, the last. */
+#define MCPS_CLIENT_CURSOR2 "eyJwIjozfQ==/+{\"page\": 3}"
 
 /* 2026-07-28's _meta keys on every client request (STATE-001, STATE-003). */
 #define MCPS_CLIENT_META_VERSION "io.modelcontextprotocol/protocolVersion"

@@ -279,7 +279,8 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
 }
 
 /* The paged scenario's tools/list: without a cursor, page 1 and nextCursor; with that cursor,
- * page 2, the last (no nextCursor); any other cursor is invalid (-32602). */
+ * page 2, empty but with a nextCursor; with that one page 3, the last (no nextCursor); any
+ * other cursor is invalid (-32602). */
 static void answer_page(player *p, const cJSON *req)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
@@ -289,7 +290,12 @@ static void answer_page(player *p, const cJSON *req)
         cJSON *r = tool_list();
         cJSON_AddStringToObject(r, "nextCursor", MCPS_CLIENT_CURSOR);
         send_owned(p, response(id, r));
-    } else if (cJSON_IsString(cursor) && strcmp(cursor->valuestring, MCPS_CLIENT_CURSOR) == 0)
+    } else if (cJSON_IsString(cursor) && strcmp(cursor->valuestring, MCPS_CLIENT_CURSOR) == 0) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddArrayToObject(r, "tools");
+        cJSON_AddStringToObject(r, "nextCursor", MCPS_CLIENT_CURSOR2);
+        send_owned(p, response(id, r));
+    } else if (cJSON_IsString(cursor) && strcmp(cursor->valuestring, MCPS_CLIENT_CURSOR2) == 0)
         send_owned(p, response(id, tool_list_of("echo-2")));
     else
         send_error(p, id, -32602, "Invalid params: unknown cursor");

@@ -143,7 +143,13 @@
     X(MRTR_NO_INPUTS, "mrtr-no-inputs", "MRTR-010", "client/input-required",                       \
       "2026-07-28: retry without the inputResponses asked for")                                    \
     X(MRTR_STATE_LEAK, "mrtr-state-leak", "MRTR-013", "client/input-required",                     \
-      "2026-07-28: send tools/list with the requestState before retrying")
+      "2026-07-28: send tools/list with the requestState before retrying")                         \
+    X(REDISCOVER, "rediscover", "VER-005", "client/no-initialize-after-discover",                  \
+      "2026-07-28: send server/discover again before tools/list")                                  \
+    X(LOG_LEVEL_VERBOSE, "log-level-verbose", "LOG-002", "client/meta-keys",                       \
+      "2026-07-28: ask for the log level \"verbose\" (not RFC 5424's) in every request's _meta")   \
+    X(STOP_ON_EMPTY_PAGE, "stop-on-empty-page", "PAGE-003", "client/cursor-unchanged",             \
+      "stop paging at a page without tools, though it has a nextCursor")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -440,7 +440,10 @@ static void next_pages(rc_client *c, const cJSON *first)
 {
     char *cursor = next_cursor(first);
     bool again = rc_on(c, RC_FAULT_PAGE_PAST_END);
+    bool last_had_tools = true;
     for (int page = 0; cursor && page < 8; page++) {
+        if (rc_on(c, RC_FAULT_STOP_ON_EMPTY_PAGE) && page > 0 && !last_had_tools)
+            break; /* the fault: an empty page taken for the end of the list */
         if (rc_on(c, RC_FAULT_CURSOR_ALTERED))
             for (char *p = strchr(cursor, '+'); p; p = strchr(p, '+'))
                 *p = ' '; /* as a careless URL decoding would */
@@ -448,6 +451,9 @@ static void next_pages(rc_client *c, const cJSON *first)
         cJSON_AddStringToObject(params, "cursor", cursor);
         send_json(c, request(20 + page, "tools/list", params, false));
         cJSON *answer = await(c, 20 + page);
+        const cJSON *tools = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(answer, "result"), "tools");
+        last_had_tools = cJSON_GetArraySize(tools) > 0;
         char *next = next_cursor(answer);
         cJSON_Delete(answer);
         if (!next && again) { /* the fault: once more past the end */
@@ -542,6 +548,8 @@ static cJSON *stateless_params(const rc_client *c, const char *version, bool too
     cJSON *caps = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientCapabilities");
     if (declares(c, "elicitation")) /* not roots or sampling: deprecated there (VER-011) */
         cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "elicitation"), "form");
+    if (rc_on(c, RC_FAULT_LOG_LEVEL_VERBOSE)) /* not an RFC 5424 level (LOG-002) */
+        cJSON_AddStringToObject(meta, "io.modelcontextprotocol/logLevel", "verbose");
     if (rc_on(c, RC_FAULT_EXTENSION_NO_PREFIX)) /* an identifier needs a prefix (VER-009) */
         cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "extensions"), "refclient-ext");
     if (!rc_on(c, RC_FAULT_META_NO_CLIENTINFO)) {
@@ -668,6 +676,9 @@ static int stateless_session(rc_client *c)
         }
         if (rc_on(c, RC_FAULT_MODERN_RESPONSE))
             rc_write_line(c, "{\"jsonrpc\":\"2.0\",\"id\":\"refclient-stray\",\"result\":{}}");
+        if (rc_on(c, RC_FAULT_REDISCOVER))
+            cJSON_Delete(
+                stateless_call(c, 7, "server/discover", stateless_params(c, c->version, false)));
         if (rc_on(c, RC_FAULT_MODERN_PING))
             cJSON_Delete(stateless_call(c, 8, "ping", stateless_params(c, c->version, false)));
         if (rc_on(c, RC_FAULT_INITIALIZE_AFTER_DISCOVER)) {
