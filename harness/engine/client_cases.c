@@ -365,6 +365,13 @@ static int capability_answer(const mcps_client_trace *t, mcps_client_grade *g, c
                      cJSON_IsNumber(code) ? code->valuedouble : 0.0);
     if (!has)
         return pass(g, "%s not declared: refused with -32601", cap);
+    /* the elicitation scenario's request has no mode: a form one from 2025-11-25 (ELIC-006), and
+     * a client declaring elicitation supports at least one mode (CAP-CLI-004) */
+    if (strcmp(cap, "elicitation") == 0 && g->rev >= MCPS_REV_2025_11_25 && cJSON_IsNumber(code) &&
+        code->valuedouble == -32602)
+        return broke(g, "ELIC-006 CAP-CLI-004",
+                     "elicitation declared, but a request without mode (form) was refused with "
+                     "-32602");
     if (err)
         return pass(g,
                     "%s declared: the request was refused with an error (allowed: the user may "
@@ -411,9 +418,38 @@ static int roots_answer(const mcps_client_trace *t, mcps_client_grade *g)
     return capability_answer(t, g, "roots", "CAP-CLI-001", "ROOTS-001 ROOTS-002", roots_ok);
 }
 
+/* Whether a sampling content type exists in revision r (SAMP-003). */
+static bool sampling_type_in(const char *type, mcps_rev r)
+{
+    if (strcmp(type, "text") == 0 || strcmp(type, "image") == 0)
+        return true;
+    if (strcmp(type, "audio") == 0)
+        return r >= MCPS_REV_2025_03_26;
+    if (strcmp(type, "tool_use") == 0 || strcmp(type, "tool_result") == 0)
+        return r >= MCPS_REV_2025_11_25;
+    return false;
+}
+
 static int sampling_answer(const mcps_client_trace *t, mcps_client_grade *g)
 {
-    return capability_answer(t, g, "sampling", "CAP-CLI-002", "SAMP-002", sampling_ok);
+    capability_answer(t, g, "sampling", "CAP-CLI-002", "SAMP-002", sampling_ok);
+    const cJSON *content = member(member(t->inject_answer, "result"), "content"), *block;
+    mcps_rev r = mcps_rev_parse(t->answered);
+    if (g->verdict != MCPS_VERDICT_PASS || !content)
+        return 0;
+    /* one block, or (2025-11-25) an array of them */
+    for (block = cJSON_IsArray(content) ? content->child : content; block;
+         block = cJSON_IsArray(content) ? block->next : NULL) {
+        const cJSON *type = member(block, "type");
+        if (!cJSON_IsString(type) || !sampling_type_in(type->valuestring, r))
+            return broke(g, "SAMP-003",
+                         "the sampling result's content type %s%.40s%s is not one "
+                         "of %s's",
+                         cJSON_IsString(type) ? "\"" : "",
+                         cJSON_IsString(type) ? type->valuestring : "(none)",
+                         cJSON_IsString(type) ? "\"" : "", t->answered);
+    }
+    return 0;
 }
 
 static int elicit_answer(const mcps_client_trace *t, mcps_client_grade *g)
@@ -686,13 +722,16 @@ static int cursor_unchanged(const mcps_client_trace *t, mcps_client_grade *g)
         return skip(g, "the client sent no initialize request");
     size_t lists = 0, pages = 0;
     bool after_last = false; /* the previous tools/list on the connection got the last page */
+    bool empty = false, third = false; /* asked the empty page 2; asked page 3 */
     for (size_t i = 0; i < t->nmsgs; i++) {
         const mcps_client_msg *m = &t->msgs[i];
         if (!is(m, MCPS_RPC_REQUEST, "tools/list"))
             continue;
         const cJSON *c = cursor_of(m);
+        bool two = cJSON_IsString(c) && strcmp(c->valuestring, MCPS_CLIENT_CURSOR) == 0;
+        bool three = cJSON_IsString(c) && strcmp(c->valuestring, MCPS_CLIENT_CURSOR2) == 0;
         lists++;
-        if (c && !(cJSON_IsString(c) && strcmp(c->valuestring, MCPS_CLIENT_CURSOR) == 0)) {
+        if (c && !two && !three) {
             char text[64];
             mcps_rpc_id_text(c, text, sizeof text);
             return broke(g, "PAGE-004", "the nextCursor came back altered: %s", text);
@@ -702,13 +741,20 @@ static int cursor_unchanged(const mcps_client_trace *t, mcps_client_grade *g)
                          "after a page without nextCursor (the last), the client asked for "
                          "another page");
         pages += c != NULL;
-        after_last = c != NULL;
+        after_last = three;
+        empty |= two;
+        third |= three;
     }
     if (!lists)
         return skip(g, "the client sent no tools/list");
     if (!pages)
         return skip(g, "the client did not ask for the page after the first (it need not)");
-    return pass(g, "the nextCursor came back unchanged, and the client stopped at the last page");
+    if (empty && !third)
+        return broke(g, "PAGE-003",
+                     "page 2 was empty but had a nextCursor, and the client asked no further "
+                     "(as if an empty page ended the list)");
+    return pass(g, "each nextCursor came back unchanged, an empty page did not stop the client, "
+                   "and it stopped at the last page");
 }
 
 /* Request ids: string or integer, never null, never reused on a connection. */
@@ -775,7 +821,8 @@ static int no_responses(const mcps_client_trace *t, mcps_client_grade *g)
         const cJSON *m = t->msgs[i].json;
         if (cJSON_IsObject(m) && !member(m, "method") &&
             (member(m, "result") || member(m, "error")))
-            return broke(g, "STDIO-007", "a response written to a 2026-07-28 server: %s",
+            return broke(g, "STDIO-007 RPC-DIR-001",
+                         "a response written to a 2026-07-28 server: %s",
                          text_of(&t->msgs[i], buf, sizeof buf));
     }
     if (!t->nmsgs)
@@ -811,11 +858,45 @@ static bool batch_ok(const mcps_client_trace *t, const cJSON *batch, mcps_client
     return true;
 }
 
+/* Whether the lines from i on (up to 8, on one connection) joined by newlines parse as one
+ * JSON value: a message written over several lines (STDIO-001). */
+static bool split_message(const mcps_client_trace *t, size_t i)
+{
+    mcps_buf b = {0};
+    bool parsed = false;
+    for (size_t j = i; !parsed && j < t->nmsgs && j < i + 8 && !t->msgs[j].json && t->msgs[j].raw &&
+                       t->msgs[j].conn == t->msgs[i].conn;
+         j++) {
+        if (j > i)
+            mcps_buf_putc(&b, '\n');
+        mcps_buf_puts(&b, t->msgs[j].raw);
+        cJSON *v = j > i && !b.oom ? mcps_json_parse_simple(b.data, b.len) : NULL;
+        parsed = v != NULL;
+        cJSON_Delete(v);
+    }
+    mcps_buf_free(&b);
+    return parsed;
+}
+
+/* A line that is not UTF-8 (or starts with a byte order mark): RPC-MSG-002. */
+static bool not_utf8(const mcps_client_msg *m)
+{
+    return m->raw && (strncmp(m->raw, "\xEF\xBB\xBF", 3) == 0 ||
+                      !mcps_json_utf8_valid(m->raw, strlen(m->raw), NULL));
+}
+
 static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
 {
     for (size_t i = 0; i < t->nmsgs; i++) {
         const mcps_client_msg *m = &t->msgs[i];
         char buf[200];
+        if (!m->json && not_utf8(m))
+            return broke(g, "RPC-MSG-002", "a %s that is not UTF-8 (or starts with a BOM)",
+                         t->http ? "POST body" : "line");
+        if (!m->json && !t->http && split_message(t, i))
+            return broke(g, "STDIO-001 STDIO-003",
+                         "a message written over several lines (embedded newlines): %s",
+                         text_of(m, buf, sizeof buf));
         if (!m->json && t->http)
             return broke(g, "RPC-MSG-001", "a POST body that is not JSON: %s",
                          text_of(m, buf, sizeof buf));
@@ -1030,7 +1111,14 @@ static int no_initialize(const mcps_client_trace *t, mcps_client_grade *g)
         return broke(g, "VER-001",
                      "after a DiscoverResult listing %s, the client sent initialize anyway",
                      MCPS_CLIENT_MODERN);
-    return pass(g, "after the DiscoverResult, no initialize: the client went on statelessly");
+    /* the era is a property of the server process: probed once per process (VER-005) */
+    size_t again = find_request(t, i + 1, "server/discover");
+    if (again < t->nmsgs && t->msgs[again].conn == t->msgs[i].conn)
+        return broke(g, "VER-005",
+                     "server/discover again on the connection that already had its "
+                     "DiscoverResult");
+    return pass(g, "after the DiscoverResult, no initialize and no second probe: the client "
+                   "went on statelessly");
 }
 
 /* Judges one 2026-07-28 request's _meta: true when it holds; false once it has graded the break. */
@@ -1156,6 +1244,481 @@ static int version_retry(const mcps_client_trace *t, mcps_client_grade *g)
     return pass(g, "after -32022, the client retried with %s and a new id", MCPS_CLIENT_MODERN);
 }
 
+/* ---- what every message carries: _meta keys, declared features, tool calls ---- */
+
+/* A _meta prefix label: a letter first, a letter or digit last, letters, digits and hyphens
+ * inside (GEN-META-001). */
+static bool meta_label_ok(const char *s, size_t n)
+{
+    if (!n || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z')))
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        bool alnum =
+            (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+        if (!alnum && !(ch == '-' && i + 1 < n))
+            return false;
+    }
+    return true;
+}
+
+/* A _meta name: empty, or alphanumerics at both ends and -, _, . inside (GEN-META-002). */
+static bool meta_name_ok(const char *s)
+{
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        char ch = s[i];
+        bool alnum =
+            (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9');
+        if (!alnum && (i == 0 || i + 1 == n || !strchr("-_.", ch)))
+            return false;
+    }
+    return true;
+}
+
+/* A _meta prefix split into labels: the first two and the last are all its rules look at. */
+typedef struct meta_prefix {
+    size_t n;
+    bool mcp_before_last; /* a label mcp or modelcontextprotocol with another after it */
+    char first[32], second[32], last[32];
+} meta_prefix;
+
+static bool mcp_label(const char *l)
+{
+    return strcmp(l, "modelcontextprotocol") == 0 || strcmp(l, "mcp") == 0;
+}
+
+/* The labels of prefix p (n bytes, without its '/'): false when one breaks the grammar. */
+static bool meta_prefix_ok(const char *p, size_t n, meta_prefix *out)
+{
+    *out = (meta_prefix){0};
+    for (size_t start = 0; start <= n;) {
+        const char *dot = memchr(p + start, '.', n - start);
+        size_t end = dot ? (size_t)(dot - p) : n;
+        if (!meta_label_ok(p + start, end - start))
+            return false;
+        /* the label before this one is not the last: an mcp one there is reserved (2025-06-18) */
+        out->mcp_before_last |= out->n && mcp_label(out->last);
+        int len = (int)(end - start);
+        if (out->n < 2)
+            snprintf(out->n ? out->second : out->first, 32, "%.*s", len, p + start);
+        snprintf(out->last, 32, "%.*s", len, p + start);
+        out->n++;
+        start = end + 1;
+    }
+    return true;
+}
+
+/* Whether a prefix is reserved for MCP (GEN-META-003): 2025-06-18 reserves a label mcp or
+ * modelcontextprotocol followed by another label, 2025-11-25 on one in second place. */
+static bool meta_reserved(mcps_rev rev, const meta_prefix *m)
+{
+    if (rev == MCPS_REV_2025_06_18)
+        return m->mcp_before_last;
+    return m->n >= 2 && mcp_label(m->second);
+}
+
+/* The keys the spec itself defines under io.modelcontextprotocol/ (any revision). */
+static bool meta_defined(const char *key)
+{
+    static const char *const keys[] = {
+        "io.modelcontextprotocol/related-task",
+        "io.modelcontextprotocol/model-immediate-response",
+        MCPS_CLIENT_META_VERSION,
+        MCPS_CLIENT_META_CAPS,
+        MCPS_CLIENT_META_INFO,
+        "io.modelcontextprotocol/logLevel",
+        "io.modelcontextprotocol/subscriptionId",
+        "io.modelcontextprotocol/serverInfo",
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(key, keys[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A forward-DNS prefix (example.com rather than com.example, GEN-META-004): its last label
+ * a common top-level domain and its first one not. */
+static bool forward_dns(const meta_prefix *m)
+{
+    static const char *const tlds[] = {"com", "org", "net", "io", "dev", "ai", "app", "co"};
+    bool first = false, last = false;
+    for (size_t i = 0; m->n >= 2 && i < sizeof tlds / sizeof *tlds; i++) {
+        first |= strcmp(m->first, tlds[i]) == 0;
+        last |= strcmp(m->last, tlds[i]) == 0;
+    }
+    return last && !first;
+}
+
+/* W3C Trace Context's traceparent: version-traceid-parentid-flags in lowercase hex, neither
+ * id all zeros (GEN-META-006). */
+static bool traceparent_ok(const char *s)
+{
+    static const char shape[] = "xx-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx-xxxxxxxxxxxxxxxx-xx";
+    if (strlen(s) != sizeof shape - 1)
+        return false;
+    for (size_t i = 0; i < sizeof shape - 1; i++)
+        if (shape[i] == 'x' ? !strchr("0123456789abcdef", s[i]) || !s[i] : s[i] != '-')
+            return false;
+    return strspn(s + 3, "0") < 32 && strspn(s + 36, "0") < 16;
+}
+
+/* Whether level is one of the eight RFC 5424 severities (LOG-002). */
+static bool log_level_ok(const cJSON *level)
+{
+    static const char *const levels[] = {"emergency", "alert",  "critical", "error",
+                                         "warning",   "notice", "info",     "debug"};
+    for (size_t i = 0; cJSON_IsString(level) && i < sizeof levels / sizeof *levels; i++)
+        if (strcmp(level->valuestring, levels[i]) == 0)
+            return true;
+    return false;
+}
+
+/* One _meta key (and its value) the client wrote; false once it graded a break. */
+static bool meta_key_ok(const cJSON *item, mcps_client_grade *g)
+{
+    const char *key = item->string, *slash = strrchr(key, '/');
+    const char *name = slash ? slash + 1 : key;
+    meta_prefix pre = {0};
+    if (slash && !meta_prefix_ok(key, (size_t)(slash - key), &pre))
+        return broke(g, "GEN-META-001",
+                     "a _meta key whose prefix breaks the label rules: \"%.80s\"", key),
+               false;
+    if (!meta_name_ok(name))
+        return broke(g, "GEN-META-002", "a _meta key whose name breaks the rules: \"%.80s\"", key),
+               false;
+    if (slash && meta_reserved(g->rev, &pre) && !meta_defined(key))
+        return broke(g, "GEN-META-003",
+                     "a _meta key under a prefix reserved for MCP that the spec does not define: "
+                     "\"%.80s\"",
+                     key),
+               false;
+    if (slash && g->rev >= MCPS_REV_2025_11_25 && forward_dns(&pre))
+        return broke(g, "GEN-META-004", "a _meta prefix in forward-DNS form: \"%.80s\"", key),
+               false;
+    if (strcmp(key, "io.modelcontextprotocol/logLevel") == 0 && !log_level_ok(item))
+        return broke(g, "LOG-002", "_meta logLevel is not one of the eight RFC 5424 levels"), false;
+    if (!slash && g->rev >= MCPS_REV_2026_07_28 && strcmp(key, "traceparent") == 0 &&
+        !(cJSON_IsString(item) && traceparent_ok(item->valuestring)))
+        return broke(g, "GEN-META-006", "a traceparent that is not W3C Trace Context"), false;
+    return true;
+}
+
+/* Extension identifiers in a 2026-07-28 request's clientCapabilities (VER-009). */
+static bool extensions_ok(const cJSON *meta, mcps_client_grade *g)
+{
+    const cJSON *ext = member(member(meta, MCPS_CLIENT_META_CAPS), "extensions"), *e;
+    if (!ext || g->rev < MCPS_REV_2026_07_28)
+        return true;
+    if (!cJSON_IsObject(ext))
+        return broke(g, "VER-009", "clientCapabilities.extensions is not an object"), false;
+    cJSON_ArrayForEach(e, ext)
+    {
+        const char *slash = strrchr(e->string, '/');
+        meta_prefix pre;
+        if (!slash || !meta_prefix_ok(e->string, (size_t)(slash - e->string), &pre) ||
+            !meta_name_ok(slash + 1) || !cJSON_IsObject(e))
+            return broke(g, "VER-009",
+                         "an extension identifier without a valid prefix, or not an object: "
+                         "\"%.80s\"",
+                         e->string),
+                   false;
+    }
+    return true;
+}
+
+/* Every _meta object inside message m (at any depth), judged key by key; counts the keys. */
+static bool metas_ok(const cJSON *m, size_t *keys, mcps_client_grade *g)
+{
+    const cJSON *c, *k;
+    cJSON_ArrayForEach(c, m)
+    {
+        if (c->string && strcmp(c->string, "_meta") == 0 && cJSON_IsObject(c)) {
+            cJSON_ArrayForEach(k, c)
+            {
+                (*keys)++;
+                if (!meta_key_ok(k, g))
+                    return false;
+            }
+            if (!extensions_ok(c, g))
+                return false;
+        }
+        if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && !metas_ok(c, keys, g))
+            return false;
+    }
+    return true;
+}
+
+static int meta_keys(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (g->rev != MCPS_REV_NONE && g->rev < MCPS_REV_2025_06_18)
+        return skip(g, "the _meta key rules came with 2025-06-18; the client asked for %s",
+                    t->asked);
+    size_t keys = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        if (t->msgs[i].json && !metas_ok(t->msgs[i].json, &keys, g))
+            return 0;
+        if (is(&t->msgs[i], MCPS_RPC_REQUEST, "logging/setLevel") &&
+            !log_level_ok(member(member(t->msgs[i].json, "params"), "level")))
+            return broke(g, "LOG-002", "logging/setLevel names a level that is not RFC 5424's");
+    }
+    if (!keys)
+        return skip(g, "the client wrote no _meta key");
+    return pass(g,
+                "%zu _meta keys, each well formed, none under a prefix reserved for MCP "
+                "but those the spec defines",
+                keys);
+}
+
+/* Whether method belongs to a feature the scripted server did not declare (it declares
+ * tools only, and no tasks): prompts, resources, completions, logging, tasks. */
+static bool undeclared_feature(const char *method)
+{
+    static const char *const prefixes[] = {"prompts/", "resources/", "completion/", "logging/",
+                                           "tasks/"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+        if (strncmp(method, prefixes[i], strlen(prefixes[i])) == 0)
+            return true;
+    return false;
+}
+
+/* The client's requests to a server that declared tools only (and no tasks): none for
+ * another feature (CAP-GEN-001, CAP-GEN-002; resources/subscribe: RES-007), no task-augmented
+ * tools/call (TASK-001, TASK-002, TASK-003). */
+static int uses_declared(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request: nothing was declared to it");
+    size_t judged = 0;
+    for (size_t i = first_after_answer(t); i < t->nmsgs; i++) {
+        const char *method;
+        char buf[200];
+        if (!t->msgs[i].json || kind_of(t->msgs[i].json, &method) != MCPS_RPC_REQUEST)
+            continue;
+        judged++;
+        bool hard = g->rev >= MCPS_REV_2025_06_18;
+        if (strncmp(method, "resources/", 10) == 0 && strstr(method, "subscribe"))
+            return broke(g, hard ? "RES-007 CAP-GEN-002" : "RES-007 CAP-GEN-001",
+                         "%s, but the server declared no resources (let alone subscribe)", method);
+        if (undeclared_feature(method))
+            return broke(g, hard ? "CAP-GEN-002" : "CAP-GEN-001",
+                         "%s, but the server declared tools only: %s", method,
+                         text_of(&t->msgs[i], buf, sizeof buf));
+        if (g->rev >= MCPS_REV_2025_11_25 && strcmp(method, "tools/call") == 0 &&
+            member(member(t->msgs[i].json, "params"), "task"))
+            return broke(g, "TASK-002 TASK-001 TASK-003",
+                         "tools/call with params.task, but the server declared no tasks and its "
+                         "tool no execution.taskSupport");
+    }
+    if (!judged)
+        return skip(g, "the client sent no request after initialize");
+    return pass(g, "%zu requests after initialize, each for a feature the server declared", judged);
+}
+
+/* Whether method exists in revision r, for the methods a client sends that came later. */
+static bool method_in(const char *method, mcps_rev r)
+{
+    if (strcmp(method, "completion/complete") == 0)
+        return r >= MCPS_REV_2025_03_26;
+    if (strncmp(method, "tasks/", 6) == 0)
+        return r >= MCPS_REV_2025_11_25;
+    return true;
+}
+
+/* The negotiated revision respected: no request of a later revision's (LIFE-OP-001,
+ * LIFE-OP-002), and no params.task before 2025-11-25. */
+static int negotiated_only(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    mcps_rev r = mcps_rev_parse(t->answered);
+    if (!t->answered[0] || r == MCPS_REV_NONE || !mcps_rev_is_handshake(r))
+        return skip(g, "no handshake-era revision was negotiated");
+    /* the rule of the revision negotiated, at its level there */
+    const char *req = r >= MCPS_REV_2025_06_18 ? "LIFE-OP-002" : "LIFE-OP-001";
+    size_t judged = 0;
+    g->rev = r;
+    for (size_t i = first_after_answer(t); i < t->nmsgs; i++) {
+        const char *method;
+        if (!t->msgs[i].json || kind_of(t->msgs[i].json, &method) != MCPS_RPC_REQUEST)
+            continue;
+        judged++;
+        if (!method_in(method, r))
+            return broke(g, req, "%s negotiated, but the client sent %s (a later revision's)",
+                         t->answered, method);
+        if (r < MCPS_REV_2025_11_25 && member(member(t->msgs[i].json, "params"), "task"))
+            return broke(g, req, "%s negotiated, but %s carried params.task (2025-11-25's)",
+                         t->answered, method);
+    }
+    if (!judged)
+        return skip(g, "the client sent no request after initialize");
+    return pass(g, "%s negotiated: %zu requests, each of that revision", t->answered, judged);
+}
+
+/* Every tools/call the client sends: a string name, arguments an object when present
+ * (TOOL-005). */
+static int tool_calls(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t calls = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        if (!is(&t->msgs[i], MCPS_RPC_REQUEST, "tools/call"))
+            continue;
+        const cJSON *p = member(t->msgs[i].json, "params");
+        const cJSON *name = member(p, "name"), *args = member(p, "arguments");
+        calls++;
+        if (!cJSON_IsString(name) || !name->valuestring[0])
+            return broke(g, "TOOL-005", "tools/call without a string params.name");
+        if (args && !cJSON_IsObject(args))
+            return broke(g, "TOOL-005",
+                         "tools/call \"%.60s\" with arguments that are not an object",
+                         name->valuestring);
+    }
+    if (!calls)
+        return skip(g, "the client called no tool");
+    return pass(g, "%zu tools/call requests, each with a name and object arguments", calls);
+}
+
+/* Whether the client's own version offer holds: asked a dated revision, and when answered
+ * with exactly it, did not leave without a word (LIFE-VER-001). */
+static int own_version(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->answered[0])
+        return skip(g, "the client sent no initialize request");
+    if (!dated(t->asked))
+        return broke(g, "LIFE-VER-001", "protocolVersion \"%.40s\" is not a YYYY-MM-DD revision",
+                     t->asked);
+    if (strcmp(t->asked, t->answered) != 0)
+        return skip(g,
+                    "the scripted server does not speak %s (answered %s): whether the client "
+                    "speaks what it offered cannot be seen",
+                    t->asked, t->answered);
+    size_t after = first_after_answer(t);
+    bool went_on = after < t->nmsgs && t->msgs[after].conn == t->init_conn;
+    if (!went_on && (t->closed || t->exited))
+        return broke(g, "LIFE-VER-001",
+                     "offered %s and answered %s, the client %s without a further message: it "
+                     "does not speak what it offered",
+                     t->asked, t->answered, t->closed ? "disconnected" : "exited");
+    if (!went_on)
+        return skip(g, "answered %s, the client neither went on nor left", t->answered);
+    return pass(g, "offered %s, answered %s: the client went on with it", t->asked, t->answered);
+}
+
+/* 2026-07-28 has no ping (PING-004) and no tasks in its core (TASK-028). */
+static int modern_methods(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t judged = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const mcps_client_msg *m = &t->msgs[i];
+        const char *method;
+        if (!modern_request(m))
+            continue;
+        kind_of(m->json, &method);
+        judged++;
+        if (strcmp(method, "ping") == 0)
+            return broke(g, "PING-004", "a ping to a 2026-07-28 server (ping was removed)");
+        if (strncmp(method, "tasks/", 6) == 0 || member(member(m->json, "params"), "task"))
+            return broke(g, "TASK-028",
+                         "%s: tasks outside the tasks extension, which the server did not "
+                         "advertise",
+                         method);
+    }
+    if (!judged)
+        return skip(g, "the client sent no request");
+    return pass(g, "%zu requests, none a ping or a task", judged);
+}
+
+/* ---- 2026-07-28 multi round-trip requests (MRTR): an InputRequiredResult and the retry ---- */
+
+/* params without the keys a retry adds or renews (_meta, inputResponses, requestState). */
+static cJSON *retry_core(const cJSON *m)
+{
+    cJSON *p = cJSON_Duplicate(member(m, "params"), true);
+    if (!p)
+        p = cJSON_CreateObject();
+    cJSON_DeleteItemFromObjectCaseSensitive(p, "_meta");
+    cJSON_DeleteItemFromObjectCaseSensitive(p, "inputResponses");
+    cJSON_DeleteItemFromObjectCaseSensitive(p, "requestState");
+    return p;
+}
+
+/* Whether the retry's params repeat the original's (MRTR-014). */
+static bool same_call(const cJSON *original, const cJSON *retry)
+{
+    cJSON *a = retry_core(original), *b = retry_core(retry);
+    bool same = cJSON_Compare(a, b, true);
+    cJSON_Delete(a);
+    cJSON_Delete(b);
+    return same;
+}
+
+/* Any request but the retry carrying inputResponses or requestState (MRTR-013); index or
+ * nmsgs. */
+static size_t leaked_input(const mcps_client_trace *t, size_t retry)
+{
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const cJSON *p = member(t->msgs[i].json, "params");
+        if (i != retry && is(&t->msgs[i], MCPS_RPC_REQUEST, NULL) &&
+            (member(p, "inputResponses") || member(p, "requestState")))
+            return i;
+    }
+    return t->nmsgs;
+}
+
+/* The elicitation answer in the retry: declared there (CAP-CLI-003), an ElicitResult
+ * (ELIC-003). False once it graded a break. */
+static bool elicit_input_ok(const cJSON *retry, mcps_client_grade *g)
+{
+    const cJSON *answer =
+        member(member(member(retry, "params"), "inputResponses"), MCPS_CLIENT_INPUT_KEY);
+    if (!answer)
+        return broke(g, "MRTR-010 MRTR-014 CAP-CLI-004 ELIC-006",
+                     "the retry's inputResponses does not answer \"%s\" (a form elicitation of a "
+                     "client declaring elicitation)",
+                     MCPS_CLIENT_INPUT_KEY),
+               false;
+    if (!mcps_client_input_elicits(retry))
+        return broke(g, "CAP-CLI-003",
+                     "the retry answers the elicitation but its clientCapabilities declare none"),
+               false;
+    if (!elicit_ok(answer))
+        return broke(g, "ELIC-003",
+                     "the elicitation answer in inputResponses is not an ElicitResult (action "
+                     "accept with content, decline or cancel)"),
+               false;
+    return true;
+}
+
+static int input_required_retry(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!t->input_asked)
+        return skip(g, "the client called no tool: no InputRequiredResult to answer");
+    size_t original = find_request(t, 0, "tools/call");
+    size_t retry = find_request(t, original + 1, "tools/call");
+    size_t leak = leaked_input(t, retry);
+    bool elicits = mcps_client_input_elicits(t->msgs[original].json);
+    if (leak < t->nmsgs)
+        return broke(g, "MRTR-013",
+                     "a request other than the retry carried inputResponses or "
+                     "requestState");
+    if (retry >= t->nmsgs)
+        return skip(g, "the client did not retry the tools/call answered with an "
+                       "InputRequiredResult (it may give up)");
+    const cJSON *o = t->msgs[original].json, *r = t->msgs[retry].json;
+    const cJSON *state = member(member(r, "params"), "requestState");
+    if (mcps_rpc_id_equal(member(o, "id"), member(r, "id")))
+        return broke(g, "MRTR-012", "the retry reused the original request's id");
+    if (!same_call(o, r))
+        return broke(g, "MRTR-014", "the retry's name or arguments differ from the original's");
+    if (!cJSON_IsString(state) || strcmp(state->valuestring, MCPS_CLIENT_REQUEST_STATE) != 0)
+        return broke(g, "MRTR-011", "the retry's requestState is %s, not the one given",
+                     cJSON_IsString(state) ? "altered" : "missing");
+    if (elicits && !elicit_input_ok(r, g))
+        return 0;
+    return pass(g,
+                "the retry had a new id, the same call, the requestState byte for byte%s, and "
+                "no other request carried them",
+                elicits ? " and an ElicitResult for the elicitation asked" : "");
+}
+
 /* The revisions the checks grade: the handshake ones need initialize (not in 2026-07-28). */
 #define HS              MCPS_REV_HANDSHAKE_ERA
 #define HS_FROM_2025    (MCPS_REV_HANDSHAKE_ERA & ~MCPS_REV_BIT(MCPS_REV_2024_11_05))
@@ -1188,16 +1751,18 @@ static const mcps_client_check checks[] = {
      "ROOTS-001 ROOTS-002 CAP-CLI-001 CAP-GEN-003 ROOTS-004 RPC-RSP-004", MCPS_CSC_ROOTS, false,
      roots_answer, MCPS_CT_BOTH, false, HS},
     {"client/sampling", "sampling/createMessage answered as the sampling capability says",
-     "client/sampling", "SAMP-002 CAP-CLI-002 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_SAMPLING, false,
-     sampling_answer, MCPS_CT_BOTH, false, HS},
+     "client/sampling", "SAMP-002 CAP-CLI-002 CAP-GEN-003 RPC-RSP-004 SAMP-003", MCPS_CSC_SAMPLING,
+     false, sampling_answer, MCPS_CT_BOTH, false, HS},
     {"client/elicitation", "elicitation/create answered as the elicitation capability says",
-     "client/elicitation", "ELIC-003 CAP-CLI-003 CAP-GEN-003 RPC-RSP-004", MCPS_CSC_ELICIT, false,
-     elicit_answer, MCPS_CT_BOTH, false, HS_FROM_2025_06},
+     "client/elicitation", "ELIC-003 CAP-CLI-003 CAP-GEN-003 RPC-RSP-004 ELIC-006 CAP-CLI-004",
+     MCPS_CSC_ELICIT, false, elicit_answer, MCPS_CT_BOTH, false, HS_FROM_2025_06},
     {"client/request-ids", "Request ids are strings or integers, unique on a connection", "basic",
      "RPC-ID-001 RPC-ID-002 RPC-ID-003", MCPS_CSC_PLAIN, true, request_ids, MCPS_CT_BOTH, false,
      MCPS_REV_ALL},
     {"client/jsonrpc-lines", "Every line the client writes is a JSON-RPC 2.0 message",
-     "basic/transports", "RPC-MSG-001 STDIO-003 HTTP-008 BATCH-005 BATCH-006 BATCH-003 RPC-NOT-001",
+     "basic/transports",
+     "RPC-MSG-001 STDIO-003 HTTP-008 BATCH-005 BATCH-006 BATCH-003 RPC-NOT-001 STDIO-001 "
+     "RPC-MSG-002",
      MCPS_CSC_PLAIN, true, jsonrpc_lines, MCPS_CT_BOTH, false, MCPS_REV_ALL},
     {"client/survives-unknown-id", "A response to no request of its is survived", "basic",
      "RPC-RSP-004", MCPS_CSC_JUNK_ID, false, survived, MCPS_CT_BOTH, false, HS},
@@ -1229,9 +1794,10 @@ static const mcps_client_check checks[] = {
      "basic", "RPC-RSP-002 RPC-RSP-003 RPC-ERR-001 RPC-ERR-002 RPC-RSP-001", MCPS_CSC_PING, true,
      responses, MCPS_CT_BOTH, false, MCPS_REV_ALL},
     {"client/cursor-unchanged",
-     "A nextCursor is sent back unchanged, and paging stops at the last page",
-     "basic/utilities/pagination", "PAGE-004 PAGE-007", MCPS_CSC_PAGED, false, cursor_unchanged,
-     MCPS_CT_BOTH, false, HS},
+     "A nextCursor is sent back unchanged, an empty page is not the end, and paging stops at "
+     "the last page",
+     "basic/utilities/pagination", "PAGE-004 PAGE-007 PAGE-003", MCPS_CSC_PAGED, false,
+     cursor_unchanged, MCPS_CT_BOTH, false, HS},
     {"client/cancel-survived",
      "The server cancelling its own request is survived; no cancellation is answered",
      "basic/utilities/cancellation", "CANC-006 CANC-007 RPC-NOT-002", MCPS_CSC_CANCEL, false,
@@ -1243,6 +1809,23 @@ static const mcps_client_check checks[] = {
     {"client/batch", "A batch of the server's requests is answered (2025-03-26)", "basic",
      "BATCH-001", MCPS_CSC_BATCH, false, batch_answered, MCPS_CT_STDIO, false,
      MCPS_REV_BIT(MCPS_REV_2025_03_26)},
+    {"client/meta-keys",
+     "Every _meta key the client writes is well formed, and none is under a reserved prefix "
+     "the spec does not define",
+     "basic", "GEN-META-001 GEN-META-002 GEN-META-003 GEN-META-004 GEN-META-006 VER-009 LOG-002",
+     MCPS_CSC_PLAIN, true, meta_keys, MCPS_CT_BOTH, false, HS_FROM_2025_06 | MODERN_REVS},
+    {"client/uses-declared",
+     "The client asks only for features the server declared (tools), and creates no task",
+     "basic/lifecycle", "CAP-GEN-001 CAP-GEN-002 RES-007 TASK-001 TASK-002 TASK-003",
+     MCPS_CSC_PLAIN, true, uses_declared, MCPS_CT_BOTH, false, HS},
+    {"client/negotiated-only", "Answered an older revision, the client sends nothing newer",
+     "basic/lifecycle", "LIFE-OP-001 LIFE-OP-002", MCPS_CSC_OLDER, true, negotiated_only,
+     MCPS_CT_BOTH, false, HS},
+    {"client/tool-calls", "Every tools/call carries a string name and object arguments",
+     "server/tools", "TOOL-005", MCPS_CSC_PLAIN, true, tool_calls, MCPS_CT_BOTH, false,
+     MCPS_REV_ALL},
+    {"client/own-version", "The client speaks the revision it offers", "basic/lifecycle",
+     "LIFE-VER-001", MCPS_CSC_PLAIN, false, own_version, MCPS_CT_BOTH, false, HS},
     {"client/shutdown", "The client shuts its server down by closing its stdin", "basic/lifecycle",
      "LIFE-SHUT-001", MCPS_CSC_PLAIN, false, shutdown_by_close, MCPS_CT_STDIO, false, MCPS_REV_ALL},
     {"client/http-session-id", "Mcp-Session-Id is sent on every request after initialize",
@@ -1263,9 +1846,11 @@ static const mcps_client_check checks[] = {
     {"client/discover-first", "The first line to a stdio server is server/discover",
      "basic/lifecycle", "STDIO-011", MCPS_CSC_MODERN, false, discover_first, MCPS_CT_STDIO, true,
      MODERN_REVS},
-    {"client/no-initialize-after-discover", "After a DiscoverResult, no initialize",
-     "basic/lifecycle", "VER-001 STDIO-009", MCPS_CSC_MODERN, false, no_initialize, MCPS_CT_STDIO,
-     true, MODERN_REVS},
+    {"client/no-initialize-after-discover",
+     "After a DiscoverResult, no initialize and no second "
+     "probe",
+     "basic/lifecycle", "VER-001 STDIO-009 VER-005", MCPS_CSC_MODERN, false, no_initialize,
+     MCPS_CT_STDIO, true, MODERN_REVS},
     {"client/meta-protocol-version",
      "Every request carries _meta protocolVersion and clientCapabilities", "basic",
      "VER-001 STATE-001", MCPS_CSC_MODERN, false, meta_version, MCPS_CT_STDIO, true, MODERN_REVS},
@@ -1274,8 +1859,17 @@ static const mcps_client_check checks[] = {
     {"client/discover-version", "Requests name a version server/discover listed", "basic/lifecycle",
      "DISC-006", MCPS_CSC_MODERN, false, discover_version, MCPS_CT_STDIO, true, MODERN_REVS},
     {"client/no-responses", "To a 2026-07-28 stdio server, the client writes no responses",
-     "basic/transports", "STDIO-007", MCPS_CSC_MODERN, false, no_responses, MCPS_CT_STDIO, true,
-     MODERN_REVS},
+     "basic/transports", "STDIO-007 RPC-DIR-001", MCPS_CSC_MODERN, false, no_responses,
+     MCPS_CT_STDIO, true, MODERN_REVS},
+    {"client/modern-methods", "To a 2026-07-28 server, no ping and no task", "basic/lifecycle",
+     "PING-004 TASK-028", MCPS_CSC_MODERN, false, modern_methods, MCPS_CT_STDIO, true, MODERN_REVS},
+    {"client/input-required",
+     "An InputRequiredResult is retried with a new id, the same call, the requestState given and "
+     "the inputs asked",
+     "basic/patterns/mrtr",
+     "MRTR-010 MRTR-011 MRTR-012 MRTR-013 MRTR-014 ELIC-003 ELIC-006 "
+     "CAP-CLI-003 CAP-CLI-004",
+     MCPS_CSC_MODERN_INPUT, false, input_required_retry, MCPS_CT_STDIO, true, MODERN_REVS},
     {"client/version-retry", "After -32022, the client retries with a supported version",
      "basic/lifecycle", "VER-003 STDIO-009", MCPS_CSC_MODERN_REFUSE, false, version_retry,
      MCPS_CT_STDIO, true, MODERN_REVS},

@@ -38,6 +38,7 @@ typedef enum mcps_client_scenario {
                                initialize 404 */
     MCPS_CSC_MODERN,        /* 2026-07-28: answer server/discover, serve stateless requests */
     MCPS_CSC_MODERN_REFUSE, /* 2026-07-28: the first modern request gets -32022 */
+    MCPS_CSC_MODERN_INPUT,  /* 2026-07-28: the first tools/call gets an InputRequiredResult */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -60,6 +61,7 @@ typedef struct mcps_client_trace {
     char modern[64];   /* 2026-07-28: the _meta protocolVersion of the first request carrying one */
     bool discovered;   /* server/discover was answered with a DiscoverResult */
     bool refused;      /* MODERN_REFUSE: a request was answered -32022 */
+    bool input_asked;  /* MODERN_INPUT: a tools/call was answered with an InputRequiredResult */
     const char *skip_all;     /* the scenario was not played: every check SKIPs with this */
     const cJSON *init_params; /* of the first initialize (inside msgs) */
     unsigned init_conn;       /* its connection: 2 when a dual-era client probed with
@@ -108,6 +110,9 @@ void mcps_client_trace_free(mcps_client_trace *t);
 /* The paged scenario's nextCursor: opaque, with what a careless client would decode or
  * re-encode (+ / = and JSON-like text), and never to be parsed. */
 #define MCPS_CLIENT_CURSOR "eyJwIjoyfQ==+/{\"page\": 2, \"of\": \"tools\"}"
+/* Page 2 is empty but not the last (PAGE-003: no fixed page size); its nextCursor leads to
+ * page 3, the last. */
+#define MCPS_CLIENT_CURSOR2 "eyJwIjozfQ==/+{\"page\": 3}"
 
 /* 2026-07-28's _meta keys on every client request (STATE-001, STATE-003). */
 #define MCPS_CLIENT_META_VERSION "io.modelcontextprotocol/protocolVersion"
@@ -118,5 +123,15 @@ void mcps_client_trace_free(mcps_client_trace *t);
 
 /* The _meta protocolVersion of request m, or NULL. */
 const char *mcps_client_meta_version(const cJSON *m);
+
+/* The modern-input scenario's InputRequiredResult: its requestState (opaque, with what a
+ * careless client would decode or re-encode, and non-ASCII), and the key of its elicitation
+ * inputRequest, asked (without mode: a form) only of a client declaring elicitation in that
+ * request's clientCapabilities (MRTR-005). */
+#define MCPS_CLIENT_REQUEST_STATE "AEAD+/==.\u00e9-\u2603 {\"s\":1}"
+#define MCPS_CLIENT_INPUT_KEY     "mcpspec-elicit"
+/* Whether tools/call request m gets an elicitation inputRequest: its clientCapabilities
+ * declare elicitation. */
+bool mcps_client_input_elicits(const cJSON *m);
 
 #endif

@@ -62,10 +62,10 @@ typedef struct player {
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
 {
     static const char *const names[MCPS_CSC_COUNT] = {
-        "plain",       "slow-init", "older",         "unsupported", "ping",       "roots",
-        "sampling",    "elicit",    "junk-id",       "junk-json",   "junk-notif", "junk-duplicate",
-        "huge",        "unknown",   "paged",         "cancel",      "progress",   "batch",
-        "session-404", "modern",    "modern-refuse",
+        "plain",       "slow-init", "older",         "unsupported",  "ping",       "roots",
+        "sampling",    "elicit",    "junk-id",       "junk-json",    "junk-notif", "junk-duplicate",
+        "huge",        "unknown",   "paged",         "cancel",       "progress",   "batch",
+        "session-404", "modern",    "modern-refuse", "modern-input",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -220,7 +220,34 @@ static void refuse_version(player *p, const cJSON *id, const char *requested)
 
 static bool modern_scenario(mcps_client_scenario sc)
 {
-    return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE;
+    return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT;
+}
+
+bool mcps_client_input_elicits(const cJSON *m)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(m, "params");
+    const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(meta, MCPS_CLIENT_META_CAPS);
+    return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "elicitation"));
+}
+
+static cJSON *elicit_params(void);
+
+/* An InputRequiredResult (MRTR): a requestState always, an elicitation only of a client that
+ * declared it; the retry is served plainly. */
+static cJSON *input_required(const cJSON *req)
+{
+    cJSON *r = cJSON_CreateObject();
+    if (mcps_client_input_elicits(req)) {
+        cJSON *ask = cJSON_AddObjectToObject(cJSON_AddObjectToObject(r, "inputRequests"),
+                                             MCPS_CLIENT_INPUT_KEY);
+        cJSON_AddStringToObject(ask, "method", "elicitation/create");
+        cJSON_AddItemToObject(ask, "params", elicit_params());
+    }
+    cJSON_AddStringToObject(r, "requestState", MCPS_CLIENT_REQUEST_STATE);
+    stamped(r);
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "resultType", cJSON_CreateString("input_required"));
+    return r;
 }
 
 /* A 2026-07-28 server: every request judged on its own _meta; the refuse scenario turns
@@ -241,14 +268,19 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
         send_owned(p, response(id, discover_result()));
     } else if (strcmp(method, "tools/list") == 0)
         send_owned(p, response(id, cacheable(tool_list(), 0)));
-    else if (strcmp(method, "tools/call") == 0)
+    else if (strcmp(method, "tools/call") == 0 && p->t->scenario == MCPS_CSC_MODERN_INPUT &&
+             !p->t->input_asked) {
+        p->t->input_asked = true;
+        send_owned(p, response(id, input_required(req)));
+    } else if (strcmp(method, "tools/call") == 0)
         send_owned(p, response(id, stamped(tool_result())));
     else
         send_error(p, id, -32601, "Method not found");
 }
 
 /* The paged scenario's tools/list: without a cursor, page 1 and nextCursor; with that cursor,
- * page 2, the last (no nextCursor); any other cursor is invalid (-32602). */
+ * page 2, empty but with a nextCursor; with that one page 3, the last (no nextCursor); any
+ * other cursor is invalid (-32602). */
 static void answer_page(player *p, const cJSON *req)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
@@ -258,7 +290,12 @@ static void answer_page(player *p, const cJSON *req)
         cJSON *r = tool_list();
         cJSON_AddStringToObject(r, "nextCursor", MCPS_CLIENT_CURSOR);
         send_owned(p, response(id, r));
-    } else if (cJSON_IsString(cursor) && strcmp(cursor->valuestring, MCPS_CLIENT_CURSOR) == 0)
+    } else if (cJSON_IsString(cursor) && strcmp(cursor->valuestring, MCPS_CLIENT_CURSOR) == 0) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON_AddArrayToObject(r, "tools");
+        cJSON_AddStringToObject(r, "nextCursor", MCPS_CLIENT_CURSOR2);
+        send_owned(p, response(id, r));
+    } else if (cJSON_IsString(cursor) && strcmp(cursor->valuestring, MCPS_CLIENT_CURSOR2) == 0)
         send_owned(p, response(id, tool_list_of("echo-2")));
     else
         send_error(p, id, -32602, "Invalid params: unknown cursor");

@@ -106,10 +106,50 @@
       "2026-07-28: leave _meta clientInfo out of every request")                                   \
     X(META_OTHER_VERSION, "meta-other-version", "DISC-006", "client/discover-version",             \
       "2026-07-28: name 2025-11-25 after server/discover listed only 2026-07-28")                  \
-    X(MODERN_RESPONSE, "modern-response", "STDIO-007", "client/no-responses",                      \
+    X(MODERN_RESPONSE, "modern-response", "STDIO-007 RPC-DIR-001", "client/no-responses",          \
       "2026-07-28: write a response (to no request) after server/discover")                        \
     X(NO_VERSION_RETRY, "no-version-retry", "VER-003", "client/version-retry",                     \
-      "2026-07-28: give up on -32022 instead of retrying with a version it lists")
+      "2026-07-28: give up on -32022 instead of retrying with a version it lists")                 \
+    X(META_RESERVED_KEY, "meta-reserved-key", "GEN-META-003", "client/meta-keys",                  \
+      "put a _meta key of its own under io.modelcontextprotocol/ on tools/call")                   \
+    X(EXTENSION_NO_PREFIX, "extension-no-prefix", "VER-009", "client/meta-keys",                   \
+      "2026-07-28: declare an extension without a prefix in clientCapabilities")                   \
+    X(UNDECLARED_PROMPTS, "undeclared-prompts", "CAP-GEN-002", "client/uses-declared",             \
+      "call prompts/list, though the server declared tools only")                                  \
+    X(TASK_CALL, "task-call", "TASK-002", "client/uses-declared",                                  \
+      "call the tool with params.task, though the server declared no tasks")                       \
+    X(NEWER_METHOD, "newer-method", "LIFE-OP-002", "client/negotiated-only",                       \
+      "send tasks/list (a 2025-11-25 method) whatever revision was negotiated")                    \
+    X(CALL_ARGS_ARRAY, "call-args-array", "TOOL-005", "client/tool-calls",                         \
+      "call the tool with arguments that are an array, not an object")                             \
+    X(LEAVE_OWN_VERSION, "leave-own-version", "LIFE-VER-001", "client/own-version",                \
+      "disconnect when the server answers the very revision it asked for")                         \
+    X(SPLIT_MESSAGE, "split-message", "STDIO-001", "client/jsonrpc-lines",                         \
+      "write tools/list over two lines (a newline inside the message)")                            \
+    X(NOT_UTF8, "not-utf8", "RPC-MSG-002", "client/jsonrpc-lines",                                 \
+      "send tools/call with a Latin-1 byte (not UTF-8) in its arguments")                          \
+    X(ELICIT_REFUSE_FORM, "elicit-refuse-form", "ELIC-006 CAP-CLI-004", "client/elicitation",      \
+      "refuse elicitation/create without mode with -32602, though it declares elicitation")        \
+    X(SAMPLING_BAD_CONTENT, "sampling-bad-content", "SAMP-003", "client/sampling",                 \
+      "answer sampling/createMessage with content of type \"video\"")                              \
+    X(MODERN_PING, "modern-ping", "PING-004", "client/modern-methods",                             \
+      "2026-07-28: send ping after server/discover")                                               \
+    X(MRTR_SAME_ID, "mrtr-same-id", "MRTR-012", "client/input-required",                           \
+      "2026-07-28: retry an InputRequiredResult with the original request's id")                   \
+    X(MRTR_STATE_ALTERED, "mrtr-state-altered", "MRTR-011", "client/input-required",               \
+      "2026-07-28: retry with requestState's first character changed")                             \
+    X(MRTR_ARGS_CHANGED, "mrtr-args-changed", "MRTR-014", "client/input-required",                 \
+      "2026-07-28: retry with other tool arguments")                                               \
+    X(MRTR_NO_INPUTS, "mrtr-no-inputs", "MRTR-010", "client/input-required",                       \
+      "2026-07-28: retry without the inputResponses asked for")                                    \
+    X(MRTR_STATE_LEAK, "mrtr-state-leak", "MRTR-013", "client/input-required",                     \
+      "2026-07-28: send tools/list with the requestState before retrying")                         \
+    X(REDISCOVER, "rediscover", "VER-005", "client/no-initialize-after-discover",                  \
+      "2026-07-28: send server/discover again before tools/list")                                  \
+    X(LOG_LEVEL_VERBOSE, "log-level-verbose", "LOG-002", "client/meta-keys",                       \
+      "2026-07-28: ask for the log level \"verbose\" (not RFC 5424's) in every request's _meta")   \
+    X(STOP_ON_EMPTY_PAGE, "stop-on-empty-page", "PAGE-003", "client/cursor-unchanged",             \
+      "stop paging at a page without tools, though it has a nextCursor")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -97,7 +97,8 @@ static cJSON *sampling_result(const rc_client *c)
     cJSON *r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "role", "assistant");
     cJSON *content = cJSON_AddObjectToObject(r, "content");
-    cJSON_AddStringToObject(content, "type", "text");
+    cJSON_AddStringToObject(content, "type",
+                            rc_on(c, RC_FAULT_SAMPLING_BAD_CONTENT) ? "video" : "text");
     cJSON_AddStringToObject(content, "text", "Hello.");
     if (!rc_on(c, RC_FAULT_SAMPLING_NO_MODEL))
         cJSON_AddStringToObject(r, "model", "refclient-canned");
@@ -159,6 +160,9 @@ static void answer_request(rc_client *c, const char *method, const cJSON *id)
         reply(c, id, roots_result(c));
     else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling"))
         reply(c, id, sampling_result(c));
+    else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation") &&
+             rc_on(c, RC_FAULT_ELICIT_REFUSE_FORM))
+        reply_error(c, id, -32602, "Invalid params: unsupported elicitation mode");
     else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation"))
         reply(c, id, elicit_result(c));
     else
@@ -342,6 +346,11 @@ static bool handshake(rc_client *c)
         fprintf(stderr, "refclient: the server's initialize answer is unusable: disconnecting\n");
         return false;
     }
+    if (rc_on(c, RC_FAULT_LEAVE_OWN_VERSION) && strcmp(c->negotiated, c->version) == 0) {
+        fprintf(stderr, "refclient: answered %s, the revision it asked for: leaving (fault)\n",
+                c->version);
+        return false;
+    }
     if (!rc_on(c, RC_FAULT_NO_INITIALIZED)) {
         cJSON *n = cJSON_CreateObject();
         cJSON_AddStringToObject(n, "jsonrpc", "2.0");
@@ -365,9 +374,28 @@ static char *first_tool(const cJSON *answer)
 }
 
 /* tools/list, or with the batch-request fault the same inside a one-element array. */
+/* One message written over two lines: a newline after its first comma (split-message). */
+static void send_split(rc_client *c, cJSON *m)
+{
+    char *s = mcps_json_print(m, NULL);
+    char *comma = s ? strchr(s, ',') : NULL;
+    if (comma) {
+        *comma = '\0';
+        rc_write_line(c, s);
+        *comma = ',';
+        rc_write_line(c, comma);
+    }
+    free(s);
+    cJSON_Delete(m);
+}
+
 static void send_list(rc_client *c)
 {
     cJSON *m = request(2, "tools/list", NULL, false);
+    if (rc_on(c, RC_FAULT_SPLIT_MESSAGE)) {
+        send_split(c, m);
+        return;
+    }
     if (!rc_on(c, RC_FAULT_BATCH_REQUEST)) {
         send_json(c, m);
         return;
@@ -412,7 +440,10 @@ static void next_pages(rc_client *c, const cJSON *first)
 {
     char *cursor = next_cursor(first);
     bool again = rc_on(c, RC_FAULT_PAGE_PAST_END);
+    bool last_had_tools = true;
     for (int page = 0; cursor && page < 8; page++) {
+        if (rc_on(c, RC_FAULT_STOP_ON_EMPTY_PAGE) && page > 0 && !last_had_tools)
+            break; /* the fault: an empty page taken for the end of the list */
         if (rc_on(c, RC_FAULT_CURSOR_ALTERED))
             for (char *p = strchr(cursor, '+'); p; p = strchr(p, '+'))
                 *p = ' '; /* as a careless URL decoding would */
@@ -420,6 +451,9 @@ static void next_pages(rc_client *c, const cJSON *first)
         cJSON_AddStringToObject(params, "cursor", cursor);
         send_json(c, request(20 + page, "tools/list", params, false));
         cJSON *answer = await(c, 20 + page);
+        const cJSON *tools = cJSON_GetObjectItemCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(answer, "result"), "tools");
+        last_had_tools = cJSON_GetArraySize(tools) > 0;
         char *next = next_cursor(answer);
         cJSON_Delete(answer);
         if (!next && again) { /* the fault: once more past the end */
@@ -442,6 +476,38 @@ static void add_progress_token(const rc_client *c, cJSON *params)
         cJSON_AddNumberToObject(meta, "progressToken", 1.5);
     else
         cJSON_AddStringToObject(meta, "progressToken", "refclient-call");
+    if (rc_on(c, RC_FAULT_META_RESERVED_KEY)) /* a key the spec does not define, under its prefix */
+        cJSON_AddStringToObject(meta, "io.modelcontextprotocol/refclient-trace", "1");
+}
+
+/* The tool's arguments: {"text": "hello"} (an array with call-args-array). */
+static void add_arguments(const rc_client *c, cJSON *params)
+{
+    if (rc_on(c, RC_FAULT_CALL_ARGS_ARRAY))
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(params, "arguments"),
+                             cJSON_CreateString("hello"));
+    else
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+}
+
+/* tools/call as a line, with not-utf8 its "hello" spelt with a Latin-1 e-acute byte. */
+static void send_call(rc_client *c, cJSON *m)
+{
+    char *s = mcps_json_print(m, NULL);
+    char *hello = s && rc_on(c, RC_FAULT_NOT_UTF8) ? strstr(s, "\"hello\"") : NULL;
+    if (hello)
+        hello[2] = (char)0xE9;
+    if (s)
+        rc_write_line(c, s);
+    free(s);
+    cJSON_Delete(m);
+}
+
+/* A request it has no business sending (undeclared-prompts, newer-method), and its answer. */
+static void send_extra(rc_client *c, int id, const char *method)
+{
+    send_json(c, request(id, method, NULL, false));
+    cJSON_Delete(await(c, id));
 }
 
 static void list_and_call(rc_client *c)
@@ -449,17 +515,23 @@ static void list_and_call(rc_client *c)
     cJSON *list = list_tools(c);
     if (list)
         next_pages(c, list);
+    if (list && rc_on(c, RC_FAULT_UNDECLARED_PROMPTS))
+        send_extra(c, 5, "prompts/list");
+    if (list && rc_on(c, RC_FAULT_NEWER_METHOD))
+        send_extra(c, 6, "tasks/list");
     char *tool = list ? first_tool(list) : NULL;
     cJSON_Delete(list);
     if (!tool)
         return;
     cJSON *params = cJSON_CreateObject();
     cJSON_AddStringToObject(params, "name", tool);
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+    add_arguments(c, params);
     add_progress_token(c, params);
+    if (rc_on(c, RC_FAULT_TASK_CALL))
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(params, "task"), "ttl", 60000);
     free(tool);
     int id = rc_on(c, RC_FAULT_REUSE_ID) ? 2 : 3;
-    send_json(c, request(id, "tools/call", params, rc_on(c, RC_FAULT_JSONRPC_1)));
+    send_call(c, request(id, "tools/call", params, rc_on(c, RC_FAULT_JSONRPC_1)));
     cJSON_Delete(await(c, id));
 }
 
@@ -473,7 +545,13 @@ static cJSON *stateless_params(const rc_client *c, const char *version, bool too
     cJSON *meta = cJSON_AddObjectToObject(p, "_meta");
     if (!(tools_call && rc_on(c, RC_FAULT_META_NO_VERSION)))
         cJSON_AddStringToObject(meta, "io.modelcontextprotocol/protocolVersion", version);
-    cJSON_AddItemToObject(meta, "io.modelcontextprotocol/clientCapabilities", cJSON_CreateObject());
+    cJSON *caps = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientCapabilities");
+    if (declares(c, "elicitation")) /* not roots or sampling: deprecated there (VER-011) */
+        cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "elicitation"), "form");
+    if (rc_on(c, RC_FAULT_LOG_LEVEL_VERBOSE)) /* not an RFC 5424 level (LOG-002) */
+        cJSON_AddStringToObject(meta, "io.modelcontextprotocol/logLevel", "verbose");
+    if (rc_on(c, RC_FAULT_EXTENSION_NO_PREFIX)) /* an identifier needs a prefix (VER-009) */
+        cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "extensions"), "refclient-ext");
     if (!rc_on(c, RC_FAULT_META_NO_CLIENTINFO)) {
         cJSON *info = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientInfo");
         cJSON_AddStringToObject(info, "name", "refclient");
@@ -524,6 +602,66 @@ static bool result_of(const cJSON *answer)
     return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(answer, "result"));
 }
 
+/* The answers to an InputRequiredResult's inputRequests, each as the server request it
+ * stands for would be answered; a request it does not serve gets no entry. */
+static cJSON *input_responses(const rc_client *c, const cJSON *asks)
+{
+    cJSON *out = cJSON_CreateObject();
+    const cJSON *ask;
+    cJSON_ArrayForEach(ask, asks)
+    {
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(ask, "method");
+        const char *method = cJSON_IsString(m) ? m->valuestring : "";
+        if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation"))
+            cJSON_AddItemToObject(out, ask->string, elicit_result(c));
+        else if (strcmp(method, "roots/list") == 0 && serves(c, "roots"))
+            cJSON_AddItemToObject(out, ask->string, roots_result(c));
+        else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling"))
+            cJSON_AddItemToObject(out, ask->string, sampling_result(c));
+    }
+    return out;
+}
+
+/* An InputRequiredResult (MRTR) for request `params` (id): retried once, a new request with
+ * the same params, the answers asked for and the requestState as given (MRTR-010..014). */
+static cJSON *mrtr_retry(rc_client *c, int id, cJSON *params, cJSON *answer)
+{
+    const cJSON *r = cJSON_GetObjectItemCaseSensitive(answer, "result");
+    const cJSON *state = cJSON_GetObjectItemCaseSensitive(r, "requestState");
+    if (!rc_on(c, RC_FAULT_MRTR_NO_INPUTS))
+        cJSON_AddItemToObject(
+            params, "inputResponses",
+            input_responses(c, cJSON_GetObjectItemCaseSensitive(r, "inputRequests")));
+    if (cJSON_IsString(state)) {
+        cJSON *copy = cJSON_CreateString(state->valuestring);
+        if (rc_on(c, RC_FAULT_MRTR_STATE_ALTERED) && copy->valuestring[0])
+            copy->valuestring[0] = copy->valuestring[0] == 'x' ? 'y' : 'x';
+        cJSON_AddItemToObject(params, "requestState", copy);
+    }
+    if (rc_on(c, RC_FAULT_MRTR_ARGS_CHANGED))
+        cJSON_ReplaceItemInObjectCaseSensitive(
+            cJSON_GetObjectItemCaseSensitive(params, "arguments"), "text",
+            cJSON_CreateString("hello again"));
+    if (rc_on(c, RC_FAULT_MRTR_STATE_LEAK)) { /* another request carrying them meanwhile */
+        cJSON *other = stateless_params(c, c->version, false);
+        cJSON_AddItemToObject(other, "requestState", cJSON_Duplicate(state, true));
+        send_json(c, request(id + 30, "tools/list", other, false));
+        cJSON_Delete(await(c, id + 30));
+    }
+    cJSON_Delete(answer);
+    int again = rc_on(c, RC_FAULT_MRTR_SAME_ID) ? id : id + 20;
+    send_json(c, request(again, "tools/call", params, false));
+    return await(c, again);
+}
+
+/* Whether answer is an InputRequiredResult. */
+static bool input_required(const cJSON *answer)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(answer, "result"), "resultType");
+    return cJSON_IsString(t) && strcmp(t->valuestring, "input_required") == 0;
+}
+
 static int stateless_session(rc_client *c)
 {
     if (!rc_on(c, RC_FAULT_NO_DISCOVER)) {
@@ -538,6 +676,11 @@ static int stateless_session(rc_client *c)
         }
         if (rc_on(c, RC_FAULT_MODERN_RESPONSE))
             rc_write_line(c, "{\"jsonrpc\":\"2.0\",\"id\":\"refclient-stray\",\"result\":{}}");
+        if (rc_on(c, RC_FAULT_REDISCOVER))
+            cJSON_Delete(
+                stateless_call(c, 7, "server/discover", stateless_params(c, c->version, false)));
+        if (rc_on(c, RC_FAULT_MODERN_PING))
+            cJSON_Delete(stateless_call(c, 8, "ping", stateless_params(c, c->version, false)));
         if (rc_on(c, RC_FAULT_INITIALIZE_AFTER_DISCOVER)) {
             send_json(c, request(9, "initialize", initialize_params(c), false));
             cJSON_Delete(await(c, 9));
@@ -552,10 +695,15 @@ static int stateless_session(rc_client *c)
         return 0;
     cJSON *params = stateless_params(c, v, true);
     cJSON_AddStringToObject(params, "name", tool);
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(params, "arguments"), "text", "hello");
+    add_arguments(c, params);
     add_progress_token(c, params);
     free(tool);
-    cJSON_Delete(stateless_call(c, 3, "tools/call", params));
+    cJSON *keep = cJSON_Duplicate(params, true);
+    cJSON *answer = stateless_call(c, 3, "tools/call", params);
+    if (input_required(answer))
+        answer = mrtr_retry(c, 3, cJSON_Duplicate(keep, true), answer);
+    cJSON_Delete(keep);
+    cJSON_Delete(answer);
     return 0;
 }
 

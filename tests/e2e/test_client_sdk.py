@@ -35,12 +35,15 @@ CASES = ["client/initialize-*", "client/initialized-notification", "client/reque
          "client/jsonrpc-lines", "client/shutdown", "client/unsupported-version", "client/ping",
          "client/roots-list", "client/survives-invalid-json", "client/parse-error-answered",
          "client/cursor-unchanged", "client/cancel-survived", "client/batch",
-         "client/progress-tokens", "client/unknown-method", "client/responses"]
+         "client/progress-tokens", "client/unknown-method", "client/responses",
+         # observers of the plain scenario: no start of their own
+         "client/meta-keys", "client/uses-declared", "client/tool-calls", "client/own-version"]
 HTTP_CASES = CASES + ["client/http-*"]
 # The 2026-07-28 checks, and the handshake ones of the plain scenario (its fallback).
 MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
                 "client/meta-*", "client/discover-version", "client/version-retry",
-                "client/no-responses",
+                "client/no-responses", "client/modern-methods", "client/tool-calls",
+                "client/input-required",
                 "client/initialize-first", "client/initialized-notification",
                 "client/request-ids", "client/jsonrpc-lines", "client/shutdown"]
 

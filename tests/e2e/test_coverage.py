@@ -15,6 +15,7 @@ from common import CATALOG, MCPSPEC, ROOT, main_needing_catalog, run  # noqa: E4
 
 SCRIPT = os.path.join(ROOT, "scripts", "coverage")
 TSV = os.path.join(ROOT, "suites", "uncovered.tsv")
+CLIENT_TSV = os.path.join(ROOT, "suites", "uncovered-client.tsv")
 
 
 def coverage(*args):
@@ -77,6 +78,19 @@ class CoverageTest(unittest.TestCase):
         self.assertEqual(client["2026-07-28"]["http"]["covered"], 0)
         self.assertEqual(client["2024-11-05"]["http"]["covered"], 0)
         self.assertGreater(client["2025-11-25"]["http"]["covered"], 0)
+        # Every uncovered stdio client row has a reason in uncovered-client.tsv, none stale;
+        # the percentage is over the testable rows (those without an untestable reason).
+        self.assertEqual(doc["client_no_reason"], [], "client rows without a reason")
+        self.assertEqual(doc["client_stale"], [], "stale client reasons")
+        for rev, cells in client.items():
+            c = cells["stdio"]
+            self.assertLessEqual(c["covered"], c["testable"], rev)
+            self.assertLessEqual(c["testable"], c["total"], rev)
+            for row in c["uncovered"]:
+                self.assertIn(row["reason_kind"], doc["client_reason_kinds"], (rev, row))
+                self.assertTrue(row["reason"], (rev, row))
+            print(f"client {rev} stdio: {c['covered']}/{c['testable']} testable "
+                  f"({c['percent']}%)", file=sys.stderr)
 
     def test_revision_filter(self):
         r = coverage("--json", "--revision", "2025-06-18")
@@ -98,6 +112,30 @@ class CoverageTest(unittest.TestCase):
             self.assertIn(dropped, doc["no_reason"])
             self.assertEqual([s["id"] for s in doc["stale"]], ["PING-001"])
             self.assertFalse(doc["ok"])
+        finally:
+            os.unlink(t.name)
+
+    def test_missing_and_stale_client_reasons_fail_the_check(self):
+        with open(CLIENT_TSV, encoding="utf-8") as f:
+            lines = [ln for ln in f if ln.strip() and not ln.startswith("#")]
+        dropped = lines[0].split("\t")[0]
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as t:
+            t.writelines(lines[1:])
+            # LIFE-INIT-001 is checked by client/initialize-first: a reason for it is stale;
+            # client-only is the server file's kind, refused here.
+            t.write("LIFE-INIT-001\tnot-yet-written\tstale on purpose\n")
+        try:
+            r = coverage("--check", "--json", "--client-uncovered", t.name)
+            self.assertEqual(r.returncode, 1, r.stdout[-2000:] + r.stderr)
+            doc = json.loads(r.stdout)
+            self.assertIn(dropped, doc["client_no_reason"])
+            self.assertEqual([s["id"] for s in doc["client_stale"]], ["LIFE-INIT-001"])
+            self.assertFalse(doc["ok"])
+            with open(t.name, "a", encoding="utf-8") as f:
+                f.write("PING-001\tclient-only\tx\n")
+            r = coverage("--client-uncovered", t.name)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("reason kind 'client-only'", r.stderr)
         finally:
             os.unlink(t.name)
 

@@ -2,7 +2,8 @@
  * test_client.c - the pieces under `mcpspec run --client`: the relay
  * (transport/relay.c) between a relay process and the controller (framing,
  * CRLF, over-long lines, the two ways a connection ends, deadlines) and the
- * {server} expansion (engine/client_run.c).
+ * {server} expansion (engine/client_run.c), and the rules of the client/meta-keys
+ * observer (engine/client_cases.c) on hand-made traces.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 
 #include "base/clock.h"
 #include "engine/client.h"
+#include "engine/client_cases.h"
 #include "transport/relay.h"
 
 /* A relay process on two pipes: *in_w feeds its stdin, *out_r reads its stdout. */
@@ -162,6 +164,83 @@ static void test_server_expansion(void **state)
     mcps_argv_free(out);
 }
 
+/* Grade check id on a trace of one message (JSON text) at revision rev. */
+static mcps_verdict grade_one(const char *id, const char *json, mcps_rev rev, const char **broken)
+{
+    const mcps_client_check *k = NULL;
+    for (size_t i = 0; mcps_client_check_at(i); i++)
+        if (strcmp(mcps_client_check_at(i)->id, id) == 0)
+            k = mcps_client_check_at(i);
+    assert_non_null(k);
+    mcps_client_msg msg = {.json = cJSON_Parse(json), .conn = 1};
+    assert_non_null(msg.json);
+    mcps_client_trace t = {.msgs = &msg, .nmsgs = 1, .connections = 1};
+    mcps_client_grade g = {.rev = rev, .verdict = MCPS_VERDICT_ERROR};
+    k->grade(&t, &g);
+    *broken = g.broken;
+    mcps_buf_free(&g.observed);
+    mcps_buf_free(&g.reason);
+    cJSON_Delete(msg.json);
+    return g.verdict;
+}
+
+/* _meta keys by the label rules, reserved prefixes per revision, at any depth. */
+static void test_meta_keys(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *meta; /* the _meta object of a tools/call */
+        mcps_rev rev;
+        mcps_verdict want;
+        const char *broken;
+    } cases[] = {
+        {"{\"progressToken\":\"p\"}", MCPS_REV_2025_11_25, MCPS_VERDICT_PASS, NULL},
+        {"{\"io.modelcontextprotocol/related-task\":{}}", MCPS_REV_2025_11_25, MCPS_VERDICT_PASS,
+         NULL},
+        {"{\"io.modelcontextprotocol/x\":1}", MCPS_REV_2025_11_25, MCPS_VERDICT_FAIL,
+         "GEN-META-003"},
+        {"{\"dev.mcp/x\":1}", MCPS_REV_2025_11_25, MCPS_VERDICT_FAIL, "GEN-META-003"},
+        {"{\"modelcontextprotocol.io/x\":1}", MCPS_REV_2025_06_18, MCPS_VERDICT_FAIL,
+         "GEN-META-003"},
+        {"{\"modelcontextprotocol.io/x\":1}", MCPS_REV_2025_11_25, MCPS_VERDICT_WARN,
+         "GEN-META-004"},
+        {"{\"-bad/x\":1}", MCPS_REV_2025_06_18, MCPS_VERDICT_FAIL, "GEN-META-001"},
+        {"{\"a.b-/x\":1}", MCPS_REV_2025_06_18, MCPS_VERDICT_FAIL, "GEN-META-001"},
+        {"{\"a/-x\":1}", MCPS_REV_2025_06_18, MCPS_VERDICT_FAIL, "GEN-META-002"},
+        {"{\"com.example/x.y_z\":1}", MCPS_REV_2025_11_25, MCPS_VERDICT_PASS, NULL},
+        {"{\"example.com/x\":1}", MCPS_REV_2025_11_25, MCPS_VERDICT_WARN, "GEN-META-004"},
+        {"{\"example.com/x\":1}", MCPS_REV_2025_06_18, MCPS_VERDICT_PASS, NULL},
+        {"{\"traceparent\":\"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\"}",
+         MCPS_REV_2026_07_28, MCPS_VERDICT_PASS, NULL},
+        {"{\"traceparent\":\"00-00000000000000000000000000000000-00f067aa0ba902b7-01\"}",
+         MCPS_REV_2026_07_28, MCPS_VERDICT_FAIL, "GEN-META-006"},
+        {"{\"io.modelcontextprotocol/clientCapabilities\":{\"extensions\":{\"x\":{}}}}",
+         MCPS_REV_2026_07_28, MCPS_VERDICT_FAIL, "VER-009"},
+        {"{\"io.modelcontextprotocol/clientCapabilities\":{\"extensions\":{\"io.x/y\":{}}}}",
+         MCPS_REV_2026_07_28, MCPS_VERDICT_PASS, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char json[400];
+        const char *broken;
+        snprintf(json, sizeof json,
+                 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{"
+                 "\"name\":\"t\",\"_meta\":%s}}",
+                 cases[i].meta);
+        print_message("%s\n", cases[i].meta);
+        assert_int_equal(grade_one("client/meta-keys", json, cases[i].rev, &broken), cases[i].want);
+        if (cases[i].broken)
+            assert_non_null(strstr(broken, cases[i].broken));
+    }
+    /* inside a content block, as deep as it goes */
+    const char *broken;
+    assert_int_equal(grade_one("client/meta-keys",
+                               "{\"jsonrpc\":\"2.0\",\"id\":\"mcpspec-s1\",\"result\":{\"content\":"
+                               "[{\"type\":\"text\",\"text\":\"x\",\"_meta\":{\"-x/y\":1}}]}}",
+                               MCPS_REV_2025_11_25, &broken),
+                     MCPS_VERDICT_FAIL);
+    assert_string_equal(broken, "GEN-META-001");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_relay_killed_is_not_a_close),
         cmocka_unit_test(test_relay_waits_have_deadlines),
         cmocka_unit_test(test_server_expansion),
+        cmocka_unit_test(test_meta_keys),
     };
     signal(SIGPIPE, SIG_IGN);
     return cmocka_run_group_tests(tests, NULL, NULL);
