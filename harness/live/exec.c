@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define INIT_ID        "live-init"
 #define WIRE_KEEP      (256 * 1024) /* per execution: enough for every stderr line we judge */
@@ -149,9 +150,60 @@ pid_t mcps_live_target_pid(const mcps_live_target *t, const mcps_session *s)
     return s->http ? -1 : mcps_stdio_pid(s->t);
 }
 
+/* Header lines "Name: value" (or "Name:") into obj, replacing a member of the same name. */
+static void set_header(cJSON *obj, const char *name, cJSON *value)
+{
+    for (cJSON *m = obj->child; m; m = m->next)
+        if (strcasecmp(m->string, name) == 0) {
+            cJSON_DeleteItemFromObject(obj, m->string);
+            break;
+        }
+    cJSON_AddItemToObject(obj, name, value);
+}
+
+/* The headers an input goes with: in 2026-07-28 those its body calls for (a string body gets
+ * none from the session), then its corrupted ones over them. */
+static cJSON *input_headers(mcps_session *s, const mcps_live_input *in)
+{
+    cJSON *out = cJSON_CreateObject();
+    if (mcps_session_stateless(s)) {
+        cJSON *msg = mcps_json_parse_simple(in->bytes, in->len);
+        char *lines[MCPS_STATELESS_HEADERS];
+        size_t n = mcps_stateless_header_lines(s, msg, lines);
+        for (size_t i = 0; i < n; i++) {
+            char *colon = strchr(lines[i], ':');
+            if (colon && colon[1] == ' ') {
+                *colon = '\0';
+                set_header(out, lines[i], cJSON_CreateString(colon + 2));
+            }
+            free(lines[i]);
+        }
+        mcps_json_delete(msg);
+    }
+    cJSON *given = cJSON_Parse(in->headers);
+    for (cJSON *m = given ? given->child : NULL; m; m = m->next)
+        set_header(out, m->string, cJSON_Duplicate(m, true));
+    cJSON_Delete(given);
+    return out;
+}
+
+/* Over HTTP an input with headers of its own goes as a suite's `--> http` step would. */
+static bool send_with_headers(mcps_session *s, const mcps_live_input *in)
+{
+    char err[200];
+    cJSON *spec = cJSON_CreateObject();
+    cJSON_AddItemToObject(spec, "headers", input_headers(s, in));
+    cJSON_AddItemToObject(spec, "body", cJSON_CreateString(in->bytes));
+    bool ok = mcps_session_send_http(s, spec, err, sizeof err);
+    cJSON_Delete(spec);
+    return ok;
+}
+
 static bool send_input(mcps_session *s, const mcps_live_input *in, mcps_buf *line)
 {
     char err[200];
+    if (s->http && in->headers)
+        return send_with_headers(s, in);
     mcps_buf_clear(line);
     mcps_buf_append(line, in->bytes, in->len);
     mcps_buf_putc(line, '\n');
@@ -362,7 +414,7 @@ static size_t play_growth(mcps_session *s, const mcps_live_target *t, const mcps
     mcps_live_seq block = {0};
     for (size_t k = 0; k < per_block; k++)
         for (size_t i = 0; i < q->n; i++)
-            mcps_live_seq_push(&block, q->items[i].bytes, q->items[i].len);
+            mcps_live_seq_push_input(&block, &q->items[i]);
     mcps_live_play(s, t, q, 0, j);
     mcps_live_next_batch(s, j);
     mcps_live_growth_base(&g);

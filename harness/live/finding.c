@@ -81,6 +81,24 @@ static void prefix(mcps_buf *b, const char *revision)
     mcps_buf_puts(b, "--> {\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n");
 }
 
+/* An input: `--> raw BYTES`, or with headers of its own the `--> http` step that sends it
+ * (headers.h keeps such bodies to UTF-8 a JSON string can hold). */
+static void input_line(mcps_buf *b, const mcps_live_input *in)
+{
+    if (!in->headers) {
+        mcps_buf_puts(b, "--> raw ");
+        escape_raw(b, in->bytes, in->len);
+        return;
+    }
+    cJSON *step = cJSON_CreateObject();
+    cJSON_AddItemToObject(step, "headers", cJSON_Parse(in->headers));
+    cJSON_AddItemToObject(step, "body", cJSON_CreateString(in->bytes));
+    char *text = cJSON_PrintUnformatted(step);
+    mcps_buf_printf(b, "--> http %s", text ? text : "{}");
+    free(text);
+    cJSON_Delete(step);
+}
+
 static void body(mcps_buf *b, const mcps_live_finding *f, const mcps_live_finding_meta *m)
 {
     mcps_buf_printf(b, "suite %s\ntitle mcpspec fuzz finding %s\nsection basic/lifecycle\n\n",
@@ -91,8 +109,7 @@ static void body(mcps_buf *b, const mcps_live_finding *f, const mcps_live_findin
     mcps_buf_puts(b, "expect After each input the target is still running and answers ping.\n");
     prefix(b, m->revision);
     for (size_t i = 0; i < f->inputs.n; i++) {
-        mcps_buf_puts(b, "--> raw ");
-        escape_raw(b, f->inputs.items[i].bytes, f->inputs.items[i].len);
+        input_line(b, &f->inputs.items[i]);
         mcps_buf_printf(b,
                         "\n--> {\"jsonrpc\":\"2.0\",\"id\":\"live-ping-%zu\",\"method\":\"%s\"}\n"
                         "<-- {\"id\":\"live-ping-%zu\",\"result\":\"$object\"}\n",
@@ -149,6 +166,23 @@ static void header_value(const char *line, const char *key, char *out, size_t n)
         snprintf(out, n, "%s", line + k);
 }
 
+/* A `--> http` step input_line wrote: its body and its headers. */
+static bool read_http(const char *text, mcps_live_seq *inputs)
+{
+    cJSON *step = cJSON_Parse(text);
+    const cJSON *body = cJSON_GetObjectItemCaseSensitive(step, "body");
+    const cJSON *headers = cJSON_GetObjectItemCaseSensitive(step, "headers");
+    bool ok = cJSON_IsString(body) && cJSON_IsObject(headers);
+    if (ok) {
+        char *h = cJSON_PrintUnformatted(headers);
+        mcps_live_input in = {body->valuestring, strlen(body->valuestring), h};
+        mcps_live_seq_push_input(inputs, &in);
+        free(h);
+    }
+    cJSON_Delete(step);
+    return ok;
+}
+
 /* One line of a finding file into the results. */
 static bool read_line(char *line, mcps_live_seq *inputs, char *oracle, size_t olen,
                       mcps_live_finding_head *head)
@@ -159,6 +193,8 @@ static bool read_line(char *line, mcps_live_seq *inputs, char *oracle, size_t ol
     header_value(line, "# oracle: ", oracle, olen);
     header_value(line, "# revision: ", head->revision, sizeof head->revision);
     header_value(line, "# signature: ", head->signature, sizeof head->signature);
+    if (strncmp(line, "--> http ", 9) == 0)
+        return read_http(line + 9, inputs);
     if (strncmp(line, "--> raw", 7) != 0)
         return true;
     const char *text = line + 7;
@@ -191,12 +227,18 @@ bool mcps_live_finding_read(const char *path, mcps_live_seq *inputs, mcps_live_f
             *nl = '\0';
         ok = read_line(p, inputs, oracle_name, sizeof oracle_name, head);
         if (!ok)
-            snprintf(err, errlen, "%s:%zu: bad escape in a --> raw line", path, lineno + 1);
+            snprintf(err, errlen,
+                     "%s:%zu: bad escape in a --> raw line, or a --> http line "
+                     "without a string body and a headers object",
+                     path, lineno + 1);
         p = nl ? nl + 1 : NULL;
     }
     mcps_buf_free(&file);
     if (ok && !inputs->n) {
-        snprintf(err, errlen, "%s: no '--> raw' inputs: not a finding file of mcpspec fuzz", path);
+        snprintf(err, errlen,
+                 "%s: no '--> raw' or '--> http' inputs: not a finding file of "
+                 "mcpspec fuzz",
+                 path);
         ok = false;
     }
     head->oracle = mcps_live_oracle_parse(oracle_name);

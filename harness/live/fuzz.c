@@ -16,6 +16,7 @@
 #include "live/dict.h"
 #include "live/exec.h"
 #include "live/gen.h"
+#include "live/headers.h"
 #include "live/minimize.h"
 #include "live/report.h"
 #include "live/rng.h"
@@ -200,9 +201,12 @@ static bool one_sequence(job *jb, uint64_t n)
     run *r = jb->r;
     const mcps_live_options *o = r->o;
     mcps_live_seq q = {0};
-    mcps_live_gen_seq(&r->dict, mcps_live_rng_derive(o->seed, n), o->max_len, &q);
+    uint64_t seed = mcps_live_rng_derive(o->seed, n);
+    mcps_live_gen_seq(&r->dict, seed, o->max_len, &q);
+    if (o->target.transport.url)
+        mcps_live_headers_corrupt(&q, seed);
     while (o->runs && q.n > jb->budget - jb->executions) /* exactly --runs executions */
-        free(q.items[--q.n].bytes);
+        mcps_live_seq_pop(&q);
     mcps_live_outcome out;
     /* A prefix that fails may be the machine's load (a start-up past --probe-timeout): a few
      * more tries, a second apart, before it is the target's. */

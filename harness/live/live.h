@@ -39,6 +39,7 @@ typedef struct mcps_live_target {
 typedef struct mcps_live_input {
     char *bytes;
     size_t len;
+    char *headers; /* over HTTP: JSON object text of header lines to send instead (headers.h) */
 } mcps_live_input;
 
 typedef struct mcps_live_seq {
@@ -47,6 +48,10 @@ typedef struct mcps_live_seq {
 } mcps_live_seq;
 
 void mcps_live_seq_push(mcps_live_seq *q, const char *bytes, size_t len);
+/* A copy of in, its headers too. */
+void mcps_live_seq_push_input(mcps_live_seq *q, const mcps_live_input *in);
+/* Drop the last input. */
+void mcps_live_seq_pop(mcps_live_seq *q);
 void mcps_live_seq_free(mcps_live_seq *q);
 /* The inputs of q whose index keep[i] is true, copied. */
 void mcps_live_seq_subset(const mcps_live_seq *q, const bool *keep, mcps_live_seq *out);

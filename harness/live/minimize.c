@@ -65,7 +65,7 @@ static void copy(const mcps_live_seq *q, size_t n, mcps_live_seq *out)
 {
     *out = (mcps_live_seq){0};
     for (size_t i = 0; i < n && i < q->n; i++)
-        mcps_live_seq_push(out, q->items[i].bytes, q->items[i].len);
+        mcps_live_seq_push_input(out, &q->items[i]);
 }
 
 bool mcps_live_minimize(const mcps_live_target *t, const mcps_live_seq *q,

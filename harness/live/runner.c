@@ -37,7 +37,7 @@ bool mcps_live_runner_exec(mcps_live_runner *r, const mcps_live_seq *q, mcps_liv
     mcps_live_judge_init(&r->j, out);
     size_t first = r->history.n;
     for (size_t i = 0; i < q->n; i++) {
-        mcps_live_seq_push(&r->history, q->items[i].bytes, q->items[i].len);
+        mcps_live_seq_push_input(&r->history, &q->items[i]);
         r->history_bytes += q->items[i].len;
     }
     mcps_live_play(r->s, r->t, q, first, &r->j);

@@ -1,5 +1,5 @@
 /*
- * seq.c - input sequences: growable, owned copies of each line.
+ * seq.c - input sequences: growable, owned copies of each line (and its HTTP headers).
  */
 #include "live/live.h"
 
@@ -8,22 +8,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-void mcps_live_seq_push(mcps_live_seq *q, const char *bytes, size_t len)
+static void push(mcps_live_seq *q, const char *bytes, size_t len, const char *headers)
 {
     char *copy = malloc(len + 1);
-    if (!copy || !mcps_array_reserve(&q->items, &q->cap, q->n + 1, sizeof *q->items, 16)) {
+    char *hcopy = headers ? strdup(headers) : NULL;
+    if (!copy || (headers && !hcopy) ||
+        !mcps_array_reserve(&q->items, &q->cap, q->n + 1, sizeof *q->items, 16)) {
         free(copy);
+        free(hcopy);
         return;
     }
     memcpy(copy, bytes, len);
     copy[len] = '\0';
-    q->items[q->n++] = (mcps_live_input){copy, len};
+    q->items[q->n++] = (mcps_live_input){copy, len, hcopy};
+}
+
+void mcps_live_seq_push(mcps_live_seq *q, const char *bytes, size_t len)
+{
+    push(q, bytes, len, NULL);
+}
+
+void mcps_live_seq_push_input(mcps_live_seq *q, const mcps_live_input *in)
+{
+    push(q, in->bytes, in->len, in->headers);
+}
+
+void mcps_live_seq_pop(mcps_live_seq *q)
+{
+    if (!q->n)
+        return;
+    q->n--;
+    free(q->items[q->n].bytes);
+    free(q->items[q->n].headers);
 }
 
 void mcps_live_seq_free(mcps_live_seq *q)
 {
-    for (size_t i = 0; i < q->n; i++)
-        free(q->items[i].bytes);
+    while (q->n)
+        mcps_live_seq_pop(q);
     free(q->items);
     *q = (mcps_live_seq){0};
 }
@@ -33,5 +55,5 @@ void mcps_live_seq_subset(const mcps_live_seq *q, const bool *keep, mcps_live_se
     *out = (mcps_live_seq){0};
     for (size_t i = 0; i < q->n; i++)
         if (keep[i])
-            mcps_live_seq_push(out, q->items[i].bytes, q->items[i].len);
+            mcps_live_seq_push_input(out, &q->items[i]);
 }

@@ -49,7 +49,7 @@ static bool try_tree(shrinker *s)
         return false;
     mcps_live_input *in = &s->q->items[s->at];
     mcps_live_input old = *in;
-    *in = (mcps_live_input){text, strlen(text)};
+    *in = (mcps_live_input){text, strlen(text), old.headers};
     s->tests++;
     if (s->test(s->ctx, s->q)) {
         free(old.bytes);

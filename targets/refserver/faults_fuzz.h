@@ -28,5 +28,8 @@
       "range check)")                                                                              \
     X(FUZZ_TRAVERSAL, "fuzz-traversal", "RES-010",                                                 \
       "abort on resources/read or resources/subscribe of a file: URI whose percent-decoded path "  \
-      "climbs above the root with \"..\" (a check made before decoding misses %2e%2e)")
+      "climbs above the root with \"..\" (a check made before decoding misses %2e%2e)")            \
+    X(FUZZ_HEADER_CRASH, "fuzz-header-crash", "RPC-RSP-004",                                       \
+      "with --http: the whole server aborts on a session's MCP-Protocol-Version header of 32 "     \
+      "bytes or more (a fixed buffer whose bound is asserted)")
 #endif

@@ -55,6 +55,8 @@ static bool version_ok(const rs_hserver *h, struct MHD_Connection *conn, const r
     if (!value && rs_hfault(h, RS_FAULT_HTTP_REQUIRE_PROTOCOL_VERSION) && s && s->initialized &&
         s->rev >= MCPS_REV_2025_06_18)
         return false;
+    if (value && rs_hfault(h, RS_FAULT_FUZZ_HEADER_CRASH) && strlen(value) >= 32)
+        abort(); /* fuzz-header-crash: the copy into a 32-byte buffer, asserted */
     if (!value || rs_hfault(h, RS_FAULT_HTTP_IGNORE_PROTOCOL_VERSION))
         return true;
     mcps_rev rev = mcps_rev_parse(value);
