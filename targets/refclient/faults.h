@@ -109,7 +109,25 @@
     X(MODERN_RESPONSE, "modern-response", "STDIO-007", "client/no-responses",                      \
       "2026-07-28: write a response (to no request) after server/discover")                        \
     X(NO_VERSION_RETRY, "no-version-retry", "VER-003", "client/version-retry",                     \
-      "2026-07-28: give up on -32022 instead of retrying with a version it lists")
+      "2026-07-28: give up on -32022 instead of retrying with a version it lists")                 \
+    X(MODERN_BATCH, "modern-batch", "HTTP-048", "client/http-bodies",                              \
+      "HTTP, 2026-07-28: POST tools/list inside a one-element batch")                              \
+    X(HEADER_VERSION_MISMATCH, "header-version-mismatch", "HDR-001", "client/http-version-header", \
+      "HTTP, 2026-07-28: send MCP-Protocol-Version: 2025-11-25 with 2026-07-28 in _meta")          \
+    X(NO_MCP_METHOD, "no-mcp-method", "HDR-005", "client/http-method-header",                      \
+      "HTTP, 2026-07-28: leave Mcp-Method out of every request")                                   \
+    X(NO_PARAM_HEADER, "no-param-header", "HDR-009", "client/http-param-headers",                  \
+      "HTTP, 2026-07-28: send no Mcp-Param-* header for an x-mcp-header argument")                 \
+    X(NO_RESUME, "no-resume", "HTTP-030", "client/http-resume",                                    \
+      "HTTP: give up on a request whose SSE stream closed before the answer, without resuming")    \
+    X(RESUME_EARLY, "resume-early", "HTTP-021", "client/http-resume",                              \
+      "HTTP, 2025-11-25: resume a closed stream at once, ignoring the event's retry")              \
+    X(CANCEL_ON_DROP, "cancel-on-drop", "HTTP-017", "client/http-resume",                          \
+      "HTTP: cancel a request whose SSE stream closed (then resume it all the same)")              \
+    X(RESUME_MODERN, "resume-modern", "HTTP-057", "client/http-stream-retry",                      \
+      "HTTP, 2026-07-28: resume a broken stream with GET and Last-Event-ID instead of sending "    \
+      "the "                                                                                       \
+      "request again")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -76,10 +76,6 @@ int main(int argc, char **argv)
     if (server < 0)
         return rc;
     signal(SIGPIPE, SIG_IGN); /* a server gone turns writes into errors */
-    if (c.url && mcps_rev_parse(c.version) == MCPS_REV_2026_07_28) {
-        fprintf(stderr, "refclient: 2026-07-28 is over stdio only in this cut\n");
-        return 2;
-    }
     if (c.url) {
         if (!rc_http_open(&c))
             return 1;

@@ -524,6 +524,40 @@ static bool result_of(const cJSON *answer)
     return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(answer, "result"));
 }
 
+/* The first tool's x-mcp-header arguments (top-level properties; at most 4), for http.c to
+ * mirror into Mcp-Param-* headers on its tools/call (HDR-009). */
+static void note_mirrors(rc_client *c, const cJSON *list)
+{
+    const cJSON *tool = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(list, "result"), "tools"),
+        0);
+    const cJSON *props = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(tool, "inputSchema"), "properties");
+    const cJSON *p;
+    c->nmirror = 0;
+    cJSON_ArrayForEach(p, props)
+    {
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(p, "x-mcp-header");
+        if (!cJSON_IsString(h) || !p->string || c->nmirror >= 4)
+            continue;
+        snprintf(c->mirror_prop[c->nmirror], sizeof c->mirror_prop[0], "%s", p->string);
+        snprintf(c->mirror_header[c->nmirror], sizeof c->mirror_header[0], "%s", h->valuestring);
+        c->nmirror++;
+    }
+}
+
+/* tools/list, or with the modern-batch fault the same inside a one-element array (HTTP-048). */
+static cJSON *stateless_list(rc_client *c, const char *version)
+{
+    if (!rc_on(c, RC_FAULT_MODERN_BATCH))
+        return stateless_call(c, 2, "tools/list", stateless_params(c, version, false));
+    cJSON *batch = cJSON_CreateArray();
+    cJSON_AddItemToArray(batch,
+                         request(2, "tools/list", stateless_params(c, version, false), false));
+    send_json(c, batch);
+    return await(c, 2);
+}
+
 static int stateless_session(rc_client *c)
 {
     if (!rc_on(c, RC_FAULT_NO_DISCOVER)) {
@@ -545,8 +579,9 @@ static int stateless_session(rc_client *c)
     }
     /* the other-version fault names a version the server did not list (DISC-006) */
     const char *v = rc_on(c, RC_FAULT_META_OTHER_VERSION) ? "2025-11-25" : c->version;
-    cJSON *list = stateless_call(c, 2, "tools/list", stateless_params(c, v, false));
+    cJSON *list = stateless_list(c, v);
     char *tool = result_of(list) ? first_tool(list) : NULL;
+    note_mirrors(c, list);
     cJSON_Delete(list);
     if (!tool)
         return 0;
