@@ -579,6 +579,8 @@ static void on_request(player *p, const cJSON *msg, const char *method)
  * then opens the second, as over stdio. */
 static void http_session(player *p, const cJSON *msg)
 {
+    if (cJSON_IsArray(msg)) /* a batch: its first message (2025-03-26; a fault later) */
+        msg = msg->child;
     const cJSON *m = msg ? cJSON_GetObjectItemCaseSensitive(msg, "method") : NULL;
     if (!p->cfg->http || !cJSON_IsString(m) || !cJSON_GetObjectItemCaseSensitive(msg, "id") ||
         p->t->connections >= MAX_CONNECTIONS)

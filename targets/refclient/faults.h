@@ -111,7 +111,7 @@
     X(NO_VERSION_RETRY, "no-version-retry", "VER-003", "client/version-retry",                     \
       "2026-07-28: give up on -32022 instead of retrying with a version it lists")                 \
     X(MODERN_BATCH, "modern-batch", "HTTP-048", "client/http-bodies",                              \
-      "HTTP, 2026-07-28: POST tools/list inside a one-element batch")                              \
+      "HTTP, 2026-07-28: POST server/discover inside a one-element batch")                         \
     X(HEADER_VERSION_MISMATCH, "header-version-mismatch", "HDR-001", "client/http-version-header", \
       "HTTP, 2026-07-28: send MCP-Protocol-Version: 2025-11-25 with 2026-07-28 in _meta")          \
     X(NO_MCP_METHOD, "no-mcp-method", "HDR-005", "client/http-method-header",                      \

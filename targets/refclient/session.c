@@ -546,22 +546,23 @@ static void note_mirrors(rc_client *c, const cJSON *list)
     }
 }
 
-/* tools/list, or with the modern-batch fault the same inside a one-element array (HTTP-048). */
-static cJSON *stateless_list(rc_client *c, const char *version)
+/* server/discover, or with the modern-batch fault the same inside a one-element array
+ * (HTTP-048: a 2026-07-28 POST body is one message). */
+static cJSON *discover(rc_client *c)
 {
     if (!rc_on(c, RC_FAULT_MODERN_BATCH))
-        return stateless_call(c, 2, "tools/list", stateless_params(c, version, false));
+        return stateless_call(c, 1, "server/discover", stateless_params(c, c->version, false));
     cJSON *batch = cJSON_CreateArray();
-    cJSON_AddItemToArray(batch,
-                         request(2, "tools/list", stateless_params(c, version, false), false));
+    cJSON_AddItemToArray(
+        batch, request(1, "server/discover", stateless_params(c, c->version, false), false));
     send_json(c, batch);
-    return await(c, 2);
+    return await(c, 1);
 }
 
 static int stateless_session(rc_client *c)
 {
     if (!rc_on(c, RC_FAULT_NO_DISCOVER)) {
-        cJSON *d = stateless_call(c, 1, "server/discover", stateless_params(c, c->version, false));
+        cJSON *d = discover(c);
         const cJSON *versions = cJSON_GetObjectItemCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(d, "result"), "supportedVersions");
         bool ok = result_of(d) && lists_version(versions, c->version);
@@ -579,7 +580,7 @@ static int stateless_session(rc_client *c)
     }
     /* the other-version fault names a version the server did not list (DISC-006) */
     const char *v = rc_on(c, RC_FAULT_META_OTHER_VERSION) ? "2025-11-25" : c->version;
-    cJSON *list = stateless_list(c, v);
+    cJSON *list = stateless_call(c, 2, "tools/list", stateless_params(c, v, false));
     char *tool = result_of(list) ? first_tool(list) : NULL;
     note_mirrors(c, list);
     cJSON_Delete(list);
