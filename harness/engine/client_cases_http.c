@@ -303,6 +303,35 @@ static int http_param_headers(const mcps_client_trace *t, mcps_client_grade *g)
                 judged, MCPS_CLIENT_PARAM_HEADER);
 }
 
+/* HTTP-058: a dual-era client whose 2026-07-28 request a legacy endpoint refused (400, no
+ * modern error in the body) falls back to initialize. */
+static int http_era_fallback(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t i = 0;
+    while (i < t->nhttp && !(modern_post(&t->http_reqs[i]) && t->http_reqs[i].status == 400))
+        i++;
+    if (i == t->nhttp)
+        return skip(g, "no 2026-07-28 request of the client's was refused by the legacy endpoint");
+    const char *what = t->http_reqs[i].rpc;
+    for (i++; i < t->nhttp; i++) {
+        const mcps_http_seen *e = &t->http_reqs[i];
+        if (e->initialize)
+            return pass(g,
+                        "%s refused with 400 and no modern error: the client fell back to "
+                        "initialize",
+                        what);
+        if (modern_post(e))
+            return broke(g, "HTTP-058",
+                         "%s refused with 400 and no modern error (-32022, -32021, -32020); the "
+                         "client went on with %s, a 2026-07-28 request, not initialize",
+                         what, e->rpc);
+    }
+    return info(g,
+                "%s refused with 400 and no modern error; the client did not go on (allowed "
+                "for a client that speaks 2026-07-28 only)",
+                what);
+}
+
 /* ---- a broken stream ---- */
 
 /* The first GET with Last-Event-ID after the stream was broken; NULL when none. */
@@ -424,6 +453,11 @@ static const mcps_client_check http_checks[] = {
      "2026-07-28: an x-mcp-header argument is mirrored into its Mcp-Param-* header",
      "basic/transports", "HDR-009 HDR-010", MCPS_CSC_MODERN, false, http_param_headers,
      MCPS_CT_HTTP, true, HTTP_MODERN},
+    {"client/http-era-fallback",
+     "2026-07-28 refused by a legacy endpoint (400, no modern error): a dual-era client "
+     "initializes",
+     "basic/transports", "HTTP-058", MCPS_CSC_PLAIN, false, http_era_fallback, MCPS_CT_HTTP, true,
+     HTTP_MODERN},
     {"client/http-resume",
      "A stream closed after an event with an id is resumed with GET and Last-Event-ID",
      "basic/transports", "HTTP-030 HTTP-021 HTTP-017", MCPS_CSC_RESUME, false, http_resume,

@@ -124,6 +124,9 @@
       "HTTP, 2025-11-25: resume a closed stream at once, ignoring the event's retry")              \
     X(CANCEL_ON_DROP, "cancel-on-drop", "HTTP-017", "client/http-resume",                          \
       "HTTP: cancel a request whose SSE stream closed (then resume it all the same)")              \
+    X(ERA_IGNORE_400, "era-ignore-400", "HTTP-058", "client/http-era-fallback",                    \
+      "HTTP, --protocol-version auto: go on with 2026-07-28 requests after a legacy endpoint "     \
+      "refused server/discover (400, no modern error), instead of initializing")                   \
     X(RESUME_MODERN, "resume-modern", "HTTP-057", "client/http-stream-retry",                      \
       "HTTP, 2026-07-28: resume a broken stream with GET and Last-Event-ID instead of sending "    \
       "the "                                                                                       \

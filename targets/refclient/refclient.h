@@ -21,6 +21,7 @@
 typedef struct rc_client {
     bool faults[RC_FAULT_COUNT];
     const char *version; /* the protocolVersion it asks for */
+    bool auto_era;       /* --protocol-version auto: 2026-07-28 first, else the handshake */
     bool caps;           /* declare roots, sampling, elicitation (--no-caps: none) */
     double timeout;      /* seconds to wait for each answer */
     pid_t server;

@@ -47,7 +47,7 @@ MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
 MODERN_HTTP_CASES = [c for c in MODERN_CASES if c not in (
     "client/discover-first", "client/no-responses", "client/shutdown")] + [
     "client/http-version-header", "client/http-method-header", "client/http-param-headers",
-    "client/http-stream-retry", "client/http-bodies"]
+    "client/http-stream-retry", "client/http-bodies", "client/http-era-fallback"]
 
 
 class SdkClientTest(unittest.TestCase):

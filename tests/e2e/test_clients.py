@@ -148,8 +148,18 @@ class RefclientTest(unittest.TestCase):
                 self.assertEqual({v[k] for k in MODERN_HTTP_CHECKS}, {"SKIP"}, v)
 
     def test_clean_2026_over_http(self):
-        report = self.clean("--protocol-version", "2026-07-28", http=True)
+        runs = (("--protocol-version", "2026-07-28"), ("--protocol-version", "auto"))
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            report, dual = pool.map(lambda a: self.clean(*a, http=True), runs)
+        # dual-era: server/discover first; the legacy endpoint's 400 (no modern error) makes it
+        # initialize (HTTP-058); every scenario is played, the modern ones statelessly
+        v = verdicts(dual)
+        for check in MODERN_HTTP_CHECKS | {"client/http-era-fallback", "client/http-resume",
+                                           "client/initialize-first", "client/batch"}:
+            self.assertEqual(v[check], "PASS", check)
         v = verdicts(report)
+        # modern-only: it does not go on after the legacy endpoint's 400 (allowed)
+        self.assertEqual(v["client/http-era-fallback"], "INFO")
         over_http = (MODERN_CHECKS - {"client/discover-first", "client/no-responses"}
                      | MODERN_HTTP_CHECKS | {"client/http-bodies", "client/http-accept"})
         self.assertEqual({k: v[k] for k in over_http}, {k: "PASS" for k in over_http})
@@ -166,6 +176,7 @@ class RefclientTest(unittest.TestCase):
         name, _, check, description = row
         extra = " --no-caps" if name == "refuse-wrong-code" else ""
         extra += " --protocol-version 2026-07-28" if "2026-07-28:" in description else ""
+        extra += " --protocol-version auto" if "auto:" in description else ""
         where = "--url {url}" if http else "-- {server}"
         with tempfile.TemporaryDirectory() as out:
             # Short waits: some faults leave a request of the client's unanswered.
@@ -211,7 +222,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 45)
+        self.assertEqual(len(checks), 46)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
