@@ -84,10 +84,12 @@ bool mcps_play_send_raw(mcps_play *p, const char *bytes, size_t len);
 
 /*
  * Streamable HTTP: serve the client on h (owned by the caller) instead of relay connections.
- * Then next() hands out POST bodies (answering notifications and responses 202, GET 405) and
- * CLOSED for a DELETE of the session; send() routes a response to the POST that carried its
- * request (a JSON body, or the last event of its SSE stream) and anything else as an SSE
- * event on the newest open POST; the initialize answer issues Mcp-Session-Id.
+ * Then next() hands out POST bodies (answering notifications and responses 202, a batch of
+ * responses too, GET 405 unless it resumes a broken stream) and CLOSED for a DELETE of the
+ * session; send() routes a response to the POST that carried its request (a JSON body, or the
+ * last event of its SSE stream; for a 2026-07-28 request an error goes with 404 for -32601,
+ * else 400) and anything else as an SSE event on the newest open POST; the initialize answer
+ * issues Mcp-Session-Id.
  */
 bool mcps_play_http_init(mcps_play *p, mcps_httpd *h);
 /* Send msg; over HTTP as an SSE stream even when it is the only message of its POST. */
