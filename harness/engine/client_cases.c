@@ -908,9 +908,8 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
                 return 0;
             continue;
         }
-        if (t->http && cJSON_IsArray(m->json) && g->rev == MCPS_REV_2025_03_26)
-            return info(g, "a batch (JSON array) body: allowed in 2025-03-26 (HTTP-007), but "
-                           "mcpspec's scripted server takes none (answered 400)");
+        if (t->http && cJSON_IsArray(m->json) && strcmp(t->answered, "2025-03-26") == 0)
+            continue; /* allowed there (HTTP-007): client/http-bodies judges its shape */
         if (t->http && cJSON_IsArray(m->json))
             return broke(g, "HTTP-008", "a batch (JSON array) body: %s",
                          text_of(m, buf, sizeof buf));
@@ -1807,7 +1806,7 @@ static const mcps_client_check checks[] = {
      "basic/utilities/progress", "PROG-006 PROG-004 PROG-007 PROG-009", MCPS_CSC_PROGRESS, false,
      progress_for_request, MCPS_CT_BOTH, false, HS},
     {"client/batch", "A batch of the server's requests is answered (2025-03-26)", "basic",
-     "BATCH-001", MCPS_CSC_BATCH, false, batch_answered, MCPS_CT_STDIO, false,
+     "BATCH-001", MCPS_CSC_BATCH, false, batch_answered, MCPS_CT_BOTH, false,
      MCPS_REV_BIT(MCPS_REV_2025_03_26)},
     {"client/meta-keys",
      "Every _meta key the client writes is well formed, and none is under a reserved prefix "
@@ -1837,7 +1836,7 @@ static const mcps_client_check checks[] = {
      MCPS_CT_HTTP, false, HS_FROM_2025_06},
     {"client/http-accept", "Every POST accepts both application/json and text/event-stream",
      "basic/transports", "HTTP-006 HTTP-023", MCPS_CSC_PLAIN, true, http_accept, MCPS_CT_HTTP,
-     false, HS},
+     false, MCPS_REV_ALL},
     {"client/http-session-404", "A 404 for the session is answered with a new initialize",
      "basic/transports", "HTTP-039", MCPS_CSC_SESSION_404, false, http_session_404, MCPS_CT_HTTP,
      false, HS},
@@ -1850,14 +1849,14 @@ static const mcps_client_check checks[] = {
      "After a DiscoverResult, no initialize and no second "
      "probe",
      "basic/lifecycle", "VER-001 STDIO-009 VER-005", MCPS_CSC_MODERN, false, no_initialize,
-     MCPS_CT_STDIO, true, MODERN_REVS},
+     MCPS_CT_BOTH, true, MODERN_REVS},
     {"client/meta-protocol-version",
      "Every request carries _meta protocolVersion and clientCapabilities", "basic",
-     "VER-001 STATE-001", MCPS_CSC_MODERN, false, meta_version, MCPS_CT_STDIO, true, MODERN_REVS},
+     "VER-001 STATE-001", MCPS_CSC_MODERN, false, meta_version, MCPS_CT_BOTH, true, MODERN_REVS},
     {"client/meta-client-info", "Every request carries _meta clientInfo", "basic", "STATE-003",
-     MCPS_CSC_MODERN, false, meta_client_info, MCPS_CT_STDIO, true, MODERN_REVS},
+     MCPS_CSC_MODERN, false, meta_client_info, MCPS_CT_BOTH, true, MODERN_REVS},
     {"client/discover-version", "Requests name a version server/discover listed", "basic/lifecycle",
-     "DISC-006", MCPS_CSC_MODERN, false, discover_version, MCPS_CT_STDIO, true, MODERN_REVS},
+     "DISC-006", MCPS_CSC_MODERN, false, discover_version, MCPS_CT_BOTH, true, MODERN_REVS},
     {"client/no-responses", "To a 2026-07-28 stdio server, the client writes no responses",
      "basic/transports", "STDIO-007 RPC-DIR-001", MCPS_CSC_MODERN, false, no_responses,
      MCPS_CT_STDIO, true, MODERN_REVS},
@@ -1872,10 +1871,11 @@ static const mcps_client_check checks[] = {
      MCPS_CSC_MODERN_INPUT, false, input_required_retry, MCPS_CT_STDIO, true, MODERN_REVS},
     {"client/version-retry", "After -32022, the client retries with a supported version",
      "basic/lifecycle", "VER-003 STDIO-009", MCPS_CSC_MODERN_REFUSE, false, version_retry,
-     MCPS_CT_STDIO, true, MODERN_REVS},
+     MCPS_CT_BOTH, true, MODERN_REVS},
 };
 
 const mcps_client_check *mcps_client_check_at(size_t i)
 {
-    return i < sizeof checks / sizeof *checks ? &checks[i] : NULL;
+    size_t n = sizeof checks / sizeof *checks;
+    return i < n ? &checks[i] : mcps_client_http_check_at(i - n);
 }

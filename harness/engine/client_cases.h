@@ -34,12 +34,14 @@ typedef struct mcps_client_check {
 #define MCPS_CT_BOTH  3u
 
 /* The revisions a client is tested on over Streamable HTTP ({url}): the transport came with
- * 2025-03-26, and 2026-07-28 clients are tested over stdio only in this cut. */
+ * 2025-03-26 (2024-11-05's HTTP+SSE is not served). */
 #define MCPS_CLIENT_HTTP_REVS                                                                      \
     (MCPS_REV_BIT(MCPS_REV_2025_03_26) | MCPS_REV_BIT(MCPS_REV_2025_06_18) |                       \
-     MCPS_REV_BIT(MCPS_REV_2025_11_25))
+     MCPS_REV_BIT(MCPS_REV_2025_11_25) | MCPS_REV_BIT(MCPS_REV_2026_07_28))
 
-/* Check i, or NULL past the last. */
+/* Check i, or NULL past the last: client_cases.c's, then client_cases_http.c's. */
 const mcps_client_check *mcps_client_check_at(size_t i);
+/* The checks only Streamable HTTP shows (client_cases_http.c): check i of them, or NULL. */
+const mcps_client_check *mcps_client_http_check_at(size_t i);
 
 #endif

@@ -39,6 +39,10 @@ typedef enum mcps_client_scenario {
     MCPS_CSC_MODERN,        /* 2026-07-28: answer server/discover, serve stateless requests */
     MCPS_CSC_MODERN_REFUSE, /* 2026-07-28: the first modern request gets -32022 */
     MCPS_CSC_MODERN_INPUT,  /* 2026-07-28: the first tools/call gets an InputRequiredResult */
+    MCPS_CSC_RESUME,        /* HTTP: the stream of its first request after initialize closes after
+                               one event with an id; the answer waits for a GET resuming it */
+    MCPS_CSC_MODERN_BREAK,  /* HTTP, 2026-07-28: the stream of its first request after
+                               server/discover closes after one event; the request is lost */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -83,7 +87,10 @@ typedef struct mcps_client_trace {
                         sessions (each initialize starts one) */
     mcps_http_seen *http_reqs;
     size_t nhttp;
-    bool deleted; /* the client ended its session with DELETE */
+    bool deleted;      /* the client ended its session with DELETE */
+    int64_t broke_ms;  /* RESUME, MODERN_BREAK: when the stream was broken (mcps_clock_ms) */
+    char broke_id[64]; /* ...the id of the request it carried, as text */
+    char broke_method[48];
     mcps_wire_log log;
     double seconds;
     size_t sent, received;
@@ -113,6 +120,14 @@ void mcps_client_trace_free(mcps_client_trace *t);
 /* Page 2 is empty but not the last (PAGE-003: no fixed page size); its nextCursor leads to
  * page 3, the last. */
 #define MCPS_CLIENT_CURSOR2 "eyJwIjozfQ==/+{\"page\": 3}"
+
+/* 2026-07-28: the scripted tool's text argument is an x-mcp-header one, mirrored by an HTTP
+ * client into Mcp-Param-Text (HDR-009). */
+#define MCPS_CLIENT_PARAM_HEADER "Text"
+
+/* The event id and `retry:` of the stream the resume scenarios break (HTTP-030, HTTP-021). */
+#define MCPS_CLIENT_EVENT_ID "mcpspec-ev-1"
+#define MCPS_CLIENT_RETRY_MS 400
 
 /* 2026-07-28's _meta keys on every client request (STATE-001, STATE-003). */
 #define MCPS_CLIENT_META_VERSION "io.modelcontextprotocol/protocolVersion"

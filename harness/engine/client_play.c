@@ -65,7 +65,7 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
         "plain",       "slow-init", "older",         "unsupported",  "ping",       "roots",
         "sampling",    "elicit",    "junk-id",       "junk-json",    "junk-notif", "junk-duplicate",
         "huge",        "unknown",   "paged",         "cancel",       "progress",   "batch",
-        "session-404", "modern",    "modern-refuse", "modern-input",
+        "session-404", "modern",    "modern-refuse", "modern-input", "resume",     "modern-break",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -153,6 +153,18 @@ static cJSON *tool_list(void)
     return tool_list_of("echo");
 }
 
+/* 2026-07-28's tool list: its text argument is mirrored into a header (HDR-009). */
+static cJSON *mirrored_tool_list(void)
+{
+    cJSON *r = tool_list();
+    cJSON *tool = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "tools"), 0);
+    cJSON *props = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(tool, "inputSchema"), "properties");
+    cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(props, "text"), "x-mcp-header",
+                            MCPS_CLIENT_PARAM_HEADER);
+    return r;
+}
+
 static cJSON *tool_result(void)
 {
     cJSON *r = cJSON_CreateObject();
@@ -220,7 +232,8 @@ static void refuse_version(player *p, const cJSON *id, const char *requested)
 
 static bool modern_scenario(mcps_client_scenario sc)
 {
-    return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT;
+    return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
+           sc == MCPS_CSC_MODERN_BREAK;
 }
 
 bool mcps_client_input_elicits(const cJSON *m)
@@ -250,6 +263,39 @@ static cJSON *input_required(const cJSON *req)
     return r;
 }
 
+/* RESUME and MODERN_BREAK (HTTP): break the stream of the client's request msg after one event
+ * with an id. RESUME keeps the request (its answer goes on the GET resuming it); MODERN_BREAK
+ * drops it (2026-07-28 has no resumption). True when it was broken. */
+static bool break_stream(player *p, const cJSON *msg, const char *method)
+{
+    mcps_client_trace *t = p->t;
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    bool keep = t->scenario == MCPS_CSC_RESUME;
+    if (!p->cfg->http || t->injected ||
+        !mcps_play_break(&p->play, id, MCPS_CLIENT_EVENT_ID, MCPS_CLIENT_RETRY_MS, keep))
+        return false;
+    t->injected = true;
+    t->inject_at = t->nmsgs;
+    t->inject_method = keep ? "a broken stream to resume" : "a broken stream";
+    t->broke_ms = mcps_clock_ms();
+    mcps_rpc_id_text(id, t->broke_id, sizeof t->broke_id);
+    snprintf(t->broke_method, sizeof t->broke_method, "%s", method);
+    return true;
+}
+
+/* A legacy (handshake-era) Streamable HTTP server's answer to a 2026-07-28 request: 400, as
+ * a request without a session gets there (the body no modern error: HTTP-058 has the client
+ * fall back to initialize). */
+static bool legacy_probe(player *p, const cJSON *msg, const char *method, const char *version)
+{
+    if (!p->cfg->http || modern_scenario(p->t->scenario) || strcmp(method, "initialize") == 0 ||
+        !(version || strcmp(method, "server/discover") == 0))
+        return false;
+    send_error(p, cJSON_GetObjectItemCaseSensitive(msg, "id"), -32000,
+               "Bad Request: no valid session ID provided");
+    return true;
+}
+
 /* A 2026-07-28 server: every request judged on its own _meta; the refuse scenario turns
  * the first one down with -32022 whatever it names, so that the client has to retry. */
 static void answer_modern(player *p, const cJSON *req, const char *method, const char *version)
@@ -267,7 +313,7 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
         p->t->discovered = true;
         send_owned(p, response(id, discover_result()));
     } else if (strcmp(method, "tools/list") == 0)
-        send_owned(p, response(id, cacheable(tool_list(), 0)));
+        send_owned(p, response(id, cacheable(mirrored_tool_list(), 0)));
     else if (strcmp(method, "tools/call") == 0 && p->t->scenario == MCPS_CSC_MODERN_INPUT &&
              !p->t->input_asked) {
         p->t->input_asked = true;
@@ -525,9 +571,14 @@ static void on_request(player *p, const cJSON *msg, const char *method)
      * dual-era client falls back to initialize there (STDIO-009) */
     if (modern_scenario(t->scenario) && strcmp(method, "initialize") != 0 &&
         (version || t->modern[0] || strcmp(method, "server/discover") == 0)) {
+        if (t->scenario == MCPS_CSC_MODERN_BREAK && strcmp(method, "server/discover") != 0 &&
+            break_stream(p, msg, method))
+            return;
         answer_modern(p, msg, method, version);
         return;
     }
+    if (legacy_probe(p, msg, method, version))
+        return;
     if (strcmp(method, "initialize") == 0) {
         const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
         const cJSON *v = cJSON_GetObjectItemCaseSensitive(params, "protocolVersion");
@@ -551,22 +602,37 @@ static void on_request(player *p, const cJSON *msg, const char *method)
             p->answered = false;
             return;
         }
-        if (!p->held && inject(p, msg))
+        if (t->scenario == MCPS_CSC_RESUME)
+            break_stream(p, msg, method); /* answered below: the answer waits for the GET */
+        else if (!p->held && inject(p, msg))
             return;
     }
     answer_request(p, msg, method);
 }
 
-/* Over HTTP each initialize starts a session: a connection, as the checks count them. */
+/* Over HTTP each initialize starts a session: a connection, as the checks count them. A
+ * 2026-07-28 request before any (server/discover, or _meta protocolVersion) starts the first
+ * one too: that revision has no sessions, and a dual-era client that falls back to initialize
+ * then opens the second, as over stdio. */
 static void http_session(player *p, const cJSON *msg)
 {
+    if (cJSON_IsArray(msg)) /* a batch: its first message (2025-03-26; a fault later) */
+        msg = msg->child;
     const cJSON *m = msg ? cJSON_GetObjectItemCaseSensitive(msg, "method") : NULL;
-    if (!p->cfg->http || !cJSON_IsString(m) || strcmp(m->valuestring, "initialize") != 0 ||
-        !cJSON_GetObjectItemCaseSensitive(msg, "id") || p->t->connections >= MAX_CONNECTIONS)
+    if (!p->cfg->http || !cJSON_IsString(m) || !cJSON_GetObjectItemCaseSensitive(msg, "id") ||
+        p->t->connections >= MAX_CONNECTIONS)
+        return;
+    bool init = strcmp(m->valuestring, "initialize") == 0;
+    bool stateless = !p->t->connections && (strcmp(m->valuestring, "server/discover") == 0 ||
+                                            mcps_client_meta_version(msg));
+    if (!init && !stateless)
         return;
     p->t->connections++;
     p->answered = false;
-    mcps_play_event(&p->play, "session %u: the client sent initialize", p->t->connections);
+    if (init)
+        mcps_play_event(&p->play, "session %u: the client sent initialize", p->t->connections);
+    else
+        mcps_play_event(&p->play, "the client spoke 2026-07-28 first (no session)");
 }
 
 /* One JSON-RPC object from the client: a request is served, the answer to ours kept. */

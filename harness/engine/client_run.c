@@ -363,7 +363,8 @@ typedef struct plain_seen {
 
 static bool modern_scenario(mcps_client_scenario sc)
 {
-    return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT;
+    return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
+           sc == MCPS_CSC_MODERN_BREAK;
 }
 
 /* The scenarios of the era a client showed, in the plain one, that it does not speak are not

@@ -35,6 +35,16 @@ typedef struct mcps_http_seen {
     bool has_accept;
     char accept[160];
     int status; /* what we answered (0: nothing yet) */
+    /* 2026-07-28's standard headers (HDR-001, HDR-005) and the body's _meta version */
+    bool has_mcp_method, has_mcp_name;
+    char mcp_method[64], mcp_name[128];
+    char meta_version[40]; /* params._meta protocolVersion of the body ("" none) */
+    char body_name[128];   /* params.name (resources/read: params.uri), what Mcp-Name mirrors */
+    char mcp_params[256];  /* the Mcp-Param-* headers (HDR-009), "Name: value\n" each */
+    bool has_last_event_id;
+    char last_event_id[64]; /* a resumption (HTTP-030) */
+    char rpc_id[64];        /* the body's request id, as text ("" none) */
+    int64_t at_ms;          /* when it came (mcps_clock_ms) */
 } mcps_http_seen;
 
 struct mcps_play_http; /* play_http.c */
@@ -74,16 +84,23 @@ bool mcps_play_send_raw(mcps_play *p, const char *bytes, size_t len);
 
 /*
  * Streamable HTTP: serve the client on h (owned by the caller) instead of relay connections.
- * Then next() hands out POST bodies (answering notifications and responses 202, GET 405) and
- * CLOSED for a DELETE of the session; send() routes a response to the POST that carried its
- * request (a JSON body, or the last event of its SSE stream) and anything else as an SSE
- * event on the newest open POST; the initialize answer issues Mcp-Session-Id.
+ * Then next() hands out POST bodies (answering notifications and responses 202, a batch of
+ * responses too, GET 405 unless it resumes a broken stream) and CLOSED for a DELETE of the
+ * session; send() routes a response to the POST that carried its request (a JSON body, or the
+ * last event of its SSE stream; for a 2026-07-28 request an error goes with 404 for -32601,
+ * else 400) and anything else as an SSE event on the newest open POST; the initialize answer
+ * issues Mcp-Session-Id.
  */
 bool mcps_play_http_init(mcps_play *p, mcps_httpd *h);
 /* Send msg; over HTTP as an SSE stream even when it is the only message of its POST. */
 bool mcps_play_send_stream(mcps_play *p, const cJSON *msg);
 /* Answer the open request with this id 404 and forget the live session (HTTP-039). */
 bool mcps_play_expire(mcps_play *p, const cJSON *id);
+/* Break the SSE stream of the open request with this id: one event (id event_id, `retry:`
+ * retry_ms, no data), then the connection closes. keep: its answer, once sent, waits for a GET
+ * carrying Last-Event-ID: event_id, which gets it on an SSE stream (HTTP-030); else the request
+ * is dropped (2026-07-28 has no resumption: HTTP-057). False when no such request is open. */
+bool mcps_play_break(mcps_play *p, const cJSON *id, const char *event_id, int retry_ms, bool keep);
 /* Every HTTP request seen so far (p keeps them). */
 const mcps_http_seen *mcps_play_http_seen(const mcps_play *p, size_t *n);
 /* Whether a POST is waiting on us (the client expects more). */

@@ -10,12 +10,19 @@
  * id or the protocol version header is served all the same (a real server
  * would say 400), so one missing header does not hide the rest of what the
  * client does; the checks read the record instead.
+ *
+ * For 2026-07-28 requests (a body with _meta protocolVersion, or server/discover) it
+ * answers as that revision's endpoint does: no session, an error -32601 with 404 (HTTP-053)
+ * and other errors with 400. A stream it is told to break (mcps_play_break) ends after one
+ * event with an id; a kept request's answer then waits for the client's GET with that
+ * Last-Event-ID (resumption, 2025-03-26 to 2025-11-25).
  */
 #include "session/play_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "base/array.h"
@@ -29,7 +36,12 @@ typedef struct pending {
     uint64_t handle;
     cJSON *id;
     bool initialize;
-    size_t seen; /* its record */
+    bool modern;       /* a 2026-07-28 request: errors get 4xx statuses */
+    size_t seen;       /* its record */
+    char event_id[64]; /* its stream was broken after this event; it waits for a GET resuming */
+    bool resumed;      /* ...and the GET came: handle is the GET's */
+    char *queued;      /* its answer, sent before the GET came */
+    size_t queued_len;
 } pending;
 
 struct mcps_play_http {
@@ -56,8 +68,10 @@ void mcps_play_http_free(mcps_play *p)
 {
     if (!p->http)
         return;
-    for (size_t i = 0; i < p->http->nopen; i++)
+    for (size_t i = 0; i < p->http->nopen; i++) {
         cJSON_Delete(p->http->open[i].id);
+        free(p->http->open[i].queued);
+    }
     free(p->http->seen);
     free(p->http->body);
     free(p->http);
@@ -81,6 +95,27 @@ static void set_status(struct mcps_play_http *s, size_t seen, int status)
         s->seen[seen].status = status;
 }
 
+/* The Mcp-Param-* header lines of req into out, "Name: value\n" each (as many as fit). */
+static void param_headers(const mcps_httpd_req *req, char *out, size_t n)
+{
+    const char *p = req->head, *end = req->head + req->head_len;
+    size_t used = 0;
+    out[0] = '\0';
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        size_t len = (size_t)((eol ? eol : end) - p);
+        if (len && p[len - 1] == '\r')
+            len--;
+        if (len > 10 && strncasecmp(p, "Mcp-Param-", 10) == 0 && used + len + 2 <= n) {
+            memcpy(out + used, p, len);
+            used += len;
+            out[used++] = '\n';
+            out[used] = '\0';
+        }
+        p = eol ? eol + 1 : end;
+    }
+}
+
 /* Record req's headers; the index of the record (nseen when it could not be kept). */
 static size_t note(mcps_play *p, const mcps_httpd_req *req)
 {
@@ -98,9 +133,18 @@ static size_t note(mcps_play *p, const mcps_httpd_req *req)
         e->has_session && !e->session_ok && s->ended[0] && strcmp(sid, s->ended) == 0;
     e->has_version = mcps_httpd_header(req, "MCP-Protocol-Version", e->version, sizeof e->version);
     e->has_accept = mcps_httpd_header(req, "Accept", e->accept, sizeof e->accept);
-    mcps_play_event(p, "HTTP %s %s (Mcp-Session-Id: %s; MCP-Protocol-Version: %s; Accept: %s)",
-                    req->verb, req->target, e->has_session ? sid : "-",
-                    e->has_version ? e->version : "-", e->has_accept ? e->accept : "-");
+    e->has_mcp_method = mcps_httpd_header(req, "Mcp-Method", e->mcp_method, sizeof e->mcp_method);
+    e->has_mcp_name = mcps_httpd_header(req, "Mcp-Name", e->mcp_name, sizeof e->mcp_name);
+    e->has_last_event_id =
+        mcps_httpd_header(req, "Last-Event-ID", e->last_event_id, sizeof e->last_event_id);
+    e->at_ms = mcps_clock_ms();
+    param_headers(req, e->mcp_params, sizeof e->mcp_params);
+    mcps_play_event(
+        p, "HTTP %s %s (Mcp-Session-Id: %s; MCP-Protocol-Version: %s; Accept: %s%s%s%s%s)",
+        req->verb, req->target, e->has_session ? sid : "-", e->has_version ? e->version : "-",
+        e->has_accept ? e->accept : "-", e->has_mcp_method ? "; Mcp-Method: " : "",
+        e->has_mcp_method ? e->mcp_method : "", e->has_last_event_id ? "; Last-Event-ID: " : "",
+        e->has_last_event_id ? e->last_event_id : "");
     return s->nseen++;
 }
 
@@ -109,6 +153,44 @@ static void answer(mcps_play *p, const mcps_httpd_req *req, size_t seen, int sta
 {
     mcps_httpd_respond(p->http->h, req->handle, status, headers, NULL, NULL, 0);
     set_status(p->http, seen, status);
+}
+
+/* A batch body (2025-03-26) of responses and notifications only: accepted like one of them. */
+static bool answers_only(const cJSON *batch)
+{
+    const cJSON *e;
+    if (!batch->child)
+        return false;
+    cJSON_ArrayForEach(e, batch)
+    {
+        mcps_rpc_info info;
+        mcps_rpc_classify(e, MCPS_REV_NONE, &info);
+        if (info.kind == MCPS_RPC_REQUEST || info.kind == MCPS_RPC_INVALID ||
+            info.kind == MCPS_RPC_BATCH)
+            return false;
+    }
+    return true;
+}
+
+/* What the request in body msg says of itself: its _meta version and id, in its record. */
+static bool describe(mcps_http_seen *e, const cJSON *msg, const mcps_rpc_info *info)
+{
+    const cJSON *meta =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(msg, "params"), "_meta");
+    const cJSON *v =
+        cJSON_GetObjectItemCaseSensitive(meta, "io.modelcontextprotocol/protocolVersion");
+    if (!e)
+        return cJSON_IsString(v);
+    snprintf(e->meta_version, sizeof e->meta_version, "%s",
+             cJSON_IsString(v) ? v->valuestring : "");
+    if (info->kind == MCPS_RPC_REQUEST)
+        mcps_rpc_id_text(info->id, e->rpc_id, sizeof e->rpc_id);
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(
+        params, info->method && strcmp(info->method, "resources/read") == 0 ? "uri" : "name");
+    if (cJSON_IsString(name))
+        snprintf(e->body_name, sizeof e->body_name, "%s", name->valuestring);
+    return cJSON_IsString(v);
 }
 
 static void new_session(struct mcps_play_http *s, char *out, size_t n)
@@ -141,10 +223,16 @@ static mcps_tevent_kind on_post(mcps_play *p, const mcps_httpd_req *req, size_t 
                                                        : "";
     if (e)
         snprintf(e->rpc, sizeof e->rpc, "%s", what);
-    if (!*msg || cJSON_IsArray(*msg)) {
-        answer(p, req, seen, 400, NULL); /* mcpspec's scripted server takes no batches */
+    if (*msg && cJSON_IsArray(*msg) && answers_only(*msg)) {
+        answer(p, req, seen, 202, NULL); /* answers to a batch of ours (2025-03-26) */
         return MCPS_TEV_MESSAGE;
     }
+    if (!*msg || cJSON_IsArray(*msg)) {
+        answer(p, req, seen, 400, NULL); /* mcpspec's scripted server takes no batch requests */
+        return MCPS_TEV_MESSAGE;
+    }
+    bool modern =
+        describe(e, *msg, &info) || (info.method && strcmp(info.method, "server/discover") == 0);
     if (info.kind != MCPS_RPC_REQUEST || s->nopen >= MAX_PENDING) {
         answer(p, req, seen, info.kind == MCPS_RPC_REQUEST ? 503 : 202, NULL);
         return MCPS_TEV_MESSAGE;
@@ -152,6 +240,7 @@ static mcps_tevent_kind on_post(mcps_play *p, const mcps_httpd_req *req, size_t 
     pending *o = &s->open[s->nopen++];
     *o = (pending){.handle = req->handle, .id = cJSON_Duplicate(info.id, true), .seen = seen};
     o->initialize = info.method && strcmp(info.method, "initialize") == 0;
+    o->modern = modern && !o->initialize;
     if (e)
         e->initialize = o->initialize;
     return MCPS_TEV_MESSAGE;
@@ -172,10 +261,39 @@ static mcps_tevent_kind on_delete(mcps_play *p, const mcps_httpd_req *req, size_
     return MCPS_TEV_CLOSED;
 }
 
+static bool stream_answer(mcps_play *p, size_t i, const char *bytes, size_t len);
+static void drop(struct mcps_play_http *s, size_t i);
+
+/* A GET with Last-Event-ID naming a stream we broke: it carries that request's answer. */
+static bool resume(mcps_play *p, const mcps_httpd_req *req, size_t seen)
+{
+    struct mcps_play_http *s = p->http;
+    const mcps_http_seen *e = seen < s->nseen ? &s->seen[seen] : NULL;
+    for (size_t i = 0; e && e->has_last_event_id && i < s->nopen; i++) {
+        pending *o = &s->open[i];
+        if (!o->event_id[0] || o->resumed || strcmp(o->event_id, e->last_event_id) != 0)
+            continue;
+        o->handle = req->handle;
+        o->resumed = true;
+        set_status(s, seen, 200);
+        mcps_play_event(p, "the client resumed the broken stream (Last-Event-ID: %s)", o->event_id);
+        if (!mcps_httpd_stream_open(s->h, o->handle, NULL))
+            return true;
+        if (o->queued) {
+            stream_answer(p, i, o->queued, o->queued_len);
+            drop(s, i);
+        }
+        return true;
+    }
+    return false;
+}
+
 static mcps_tevent_kind on_request(mcps_play *p, const mcps_httpd_req *req, cJSON **msg)
 {
     size_t seen = note(p, req);
     bool expired = seen < p->http->nseen && p->http->seen[seen].expired_session;
+    if (strcmp(req->verb, "GET") == 0 && resume(p, req, seen))
+        return MCPS_TEV_TIMEOUT;
     if (strcmp(req->verb, "GET") == 0) {
         answer(p, req, seen, 405, "Allow: POST, DELETE\r\n"); /* no server-initiated stream */
         return MCPS_TEV_TIMEOUT;
@@ -219,6 +337,7 @@ mcps_tevent_kind mcps_play_http_next(mcps_play *p, int64_t deadline_ms, cJSON **
 static void drop(struct mcps_play_http *s, size_t i)
 {
     cJSON_Delete(s->open[i].id);
+    free(s->open[i].queued);
     memmove(&s->open[i], &s->open[i + 1], (s->nopen - i - 1) * sizeof *s->open);
     s->nopen--;
 }
@@ -268,9 +387,45 @@ static void answer_headers(struct mcps_play_http *s, size_t i, char *out, size_t
     s->session_no++;
 }
 
+/* The answer to a resumed request, on the GET's stream, with an event id of its own. */
+static bool stream_answer(mcps_play *p, size_t i, const char *bytes, size_t len)
+{
+    struct mcps_play_http *s = p->http;
+    char id[80];
+    snprintf(id, sizeof id, "%s-2", s->open[i].event_id);
+    bool ok = mcps_httpd_stream_event(s->h, s->open[i].handle, id, bytes, len);
+    mcps_httpd_stream_close(s->h, s->open[i].handle);
+    return ok;
+}
+
+/* The HTTP status of a 2026-07-28 answer: an error is 4xx (HTTP-053, VER-002, STATE-002). */
+static int modern_status(const char *bytes, size_t len)
+{
+    cJSON *m = mcps_play_parse(bytes, len);
+    const cJSON *code =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(m, "error"), "code");
+    int status = !cJSON_IsNumber(code) ? 200 : code->valuedouble == -32601 ? 404 : 400;
+    cJSON_Delete(m);
+    return status;
+}
+
 static bool final(mcps_play *p, size_t i, const char *bytes, size_t len, bool stream)
 {
     struct mcps_play_http *s = p->http;
+    pending *o = &s->open[i];
+    if (o->event_id[0] && !o->resumed) { /* its stream is broken: the GET will carry it */
+        free(o->queued);
+        o->queued = malloc(len);
+        if (o->queued)
+            memcpy(o->queued, bytes, len);
+        o->queued_len = o->queued ? len : 0;
+        return true;
+    }
+    if (o->resumed) {
+        bool ok = stream_answer(p, i, bytes, len);
+        drop(s, i);
+        return ok;
+    }
     char headers[128] = "";
     bool streaming = mcps_httpd_streaming(s->h, s->open[i].handle);
     if (!streaming)
@@ -281,12 +436,27 @@ static bool final(mcps_play *p, size_t i, const char *bytes, size_t len, bool st
              mcps_httpd_stream_event(s->h, s->open[i].handle, NULL, bytes, len);
         mcps_httpd_stream_close(s->h, s->open[i].handle);
     } else {
-        ok = mcps_httpd_respond(s->h, s->open[i].handle, 200, headers, "application/json", bytes,
+        int status = s->open[i].modern ? modern_status(bytes, len) : 200;
+        ok = mcps_httpd_respond(s->h, s->open[i].handle, status, headers, "application/json", bytes,
                                 len);
-        set_status(s, s->open[i].seen, 200);
+        set_status(s, s->open[i].seen, status);
     }
     drop(s, i);
     return ok;
+}
+
+/* The newest open request whose client is still there (nopen when none); the requests whose
+ * client went away are dropped, except a broken stream's, which waits for its GET. */
+static size_t newest_open(struct mcps_play_http *s)
+{
+    for (size_t i = s->nopen; i-- > 0;) {
+        if (s->open[i].event_id[0] && !s->open[i].resumed)
+            continue;
+        if (mcps_httpd_open(s->h, s->open[i].handle))
+            return i;
+        drop(s, i);
+    }
+    return s->nopen;
 }
 
 bool mcps_play_http_send(mcps_play *p, const char *bytes, size_t len, bool stream)
@@ -298,17 +468,16 @@ bool mcps_play_http_send(mcps_play *p, const char *bytes, size_t len, bool strea
         ok = final(p, i, bytes, len, stream);
     else {
         /* the server's own message: on the newest POST still waiting, as an SSE event */
-        while (s->nopen && !mcps_httpd_open(s->h, s->open[s->nopen - 1].handle))
-            drop(s, s->nopen - 1);
-        if (!s->nopen) {
+        size_t n = newest_open(s);
+        if (n == s->nopen) {
             mcps_play_event(p, "no request of the client's is open to carry the message above");
             return false;
         }
         char headers[128] = "";
-        if (!mcps_httpd_streaming(s->h, s->open[s->nopen - 1].handle))
-            answer_headers(s, s->nopen - 1, headers, sizeof headers);
-        ok = ensure_stream(p, s->nopen - 1, headers) &&
-             mcps_httpd_stream_event(s->h, s->open[s->nopen - 1].handle, NULL, bytes, len);
+        if (!mcps_httpd_streaming(s->h, s->open[n].handle))
+            answer_headers(s, n, headers, sizeof headers);
+        ok = ensure_stream(p, n, headers) &&
+             mcps_httpd_stream_event(s->h, s->open[n].handle, NULL, bytes, len);
     }
     p->sent++;
     if (!ok)
@@ -330,6 +499,32 @@ bool mcps_play_expire(mcps_play *p, const cJSON *id)
         snprintf(s->ended, sizeof s->ended, "%s", s->session);
         s->session[0] = '\0';
         mcps_play_event(p, "answered 404: the scripted server forgot the session");
+        return true;
+    }
+    return false;
+}
+
+bool mcps_play_break(mcps_play *p, const cJSON *id, const char *event_id, int retry_ms, bool keep)
+{
+    struct mcps_play_http *s = p->http;
+    for (size_t i = 0; s && i < s->nopen; i++) {
+        pending *o = &s->open[i];
+        if (!mcps_rpc_id_equal(o->id, id) || o->event_id[0])
+            continue;
+        char headers[128] = "", prime[160];
+        answer_headers(s, i, headers, sizeof headers);
+        int n = snprintf(prime, sizeof prime, "id: %s\nretry: %d\ndata: \n\n", event_id, retry_ms);
+        if (ensure_stream(p, i, headers))
+            mcps_httpd_stream_raw(s->h, o->handle, prime, (size_t)n);
+        mcps_httpd_stream_close(s->h, o->handle);
+        mcps_play_event(p,
+                        "the stream was closed after one event (id %s, retry %d ms), before the "
+                        "answer",
+                        event_id, retry_ms);
+        if (keep)
+            snprintf(o->event_id, sizeof o->event_id, "%s", event_id);
+        else
+            drop(s, i);
         return true;
     }
     return false;

@@ -470,6 +470,16 @@ bool mcps_httpd_stream_event(mcps_httpd *h, uint64_t handle, const char *id, con
     return ok;
 }
 
+bool mcps_httpd_stream_raw(mcps_httpd *h, uint64_t handle, const char *text, size_t len)
+{
+    mcps_httpd_conn *c = by_handle(h, handle);
+    if (!c || c->state != MCPS_HTTPD_STREAMING || c->peer_closed)
+        return false;
+    if (!write_all(c->fd, text, len))
+        c->peer_closed = true;
+    return !c->peer_closed;
+}
+
 void mcps_httpd_stream_close(mcps_httpd *h, uint64_t handle)
 {
     mcps_httpd_conn *c = by_handle(h, handle);

@@ -89,6 +89,8 @@ bool mcps_httpd_stream_open(mcps_httpd *h, uint64_t handle, const char *headers)
 /* One SSE event (data split on its newlines; id when not NULL) on an open stream. */
 bool mcps_httpd_stream_event(mcps_httpd *h, uint64_t handle, const char *id, const char *data,
                              size_t len);
+/* Raw SSE text on an open stream (fields such as `retry:` or comment lines), as given. */
+bool mcps_httpd_stream_raw(mcps_httpd *h, uint64_t handle, const char *text, size_t len);
 /* End the stream (close the connection). */
 void mcps_httpd_stream_close(mcps_httpd *h, uint64_t handle);
 /* Whether the request is still waiting or streaming with its client there. */

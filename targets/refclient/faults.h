@@ -149,7 +149,28 @@
     X(LOG_LEVEL_VERBOSE, "log-level-verbose", "LOG-002", "client/meta-keys",                       \
       "2026-07-28: ask for the log level \"verbose\" (not RFC 5424's) in every request's _meta")   \
     X(STOP_ON_EMPTY_PAGE, "stop-on-empty-page", "PAGE-003", "client/cursor-unchanged",             \
-      "stop paging at a page without tools, though it has a nextCursor")
+      "stop paging at a page without tools, though it has a nextCursor")                           \
+    X(MODERN_BATCH, "modern-batch", "HTTP-048", "client/http-bodies",                              \
+      "HTTP, 2026-07-28: POST server/discover inside a one-element batch")                         \
+    X(HEADER_VERSION_MISMATCH, "header-version-mismatch", "HDR-001", "client/http-version-header", \
+      "HTTP, 2026-07-28: send MCP-Protocol-Version: 2025-11-25 with 2026-07-28 in _meta")          \
+    X(NO_MCP_METHOD, "no-mcp-method", "HDR-005", "client/http-method-header",                      \
+      "HTTP, 2026-07-28: leave Mcp-Method out of every request")                                   \
+    X(NO_PARAM_HEADER, "no-param-header", "HDR-009", "client/http-param-headers",                  \
+      "HTTP, 2026-07-28: send no Mcp-Param-* header for an x-mcp-header argument")                 \
+    X(NO_RESUME, "no-resume", "HTTP-030", "client/http-resume",                                    \
+      "HTTP: give up on a request whose SSE stream closed before the answer, without resuming")    \
+    X(RESUME_EARLY, "resume-early", "HTTP-021", "client/http-resume",                              \
+      "HTTP, 2025-11-25: resume a closed stream at once, ignoring the event's retry")              \
+    X(CANCEL_ON_DROP, "cancel-on-drop", "HTTP-017", "client/http-resume",                          \
+      "HTTP: cancel a request whose SSE stream closed (then resume it all the same)")              \
+    X(ERA_IGNORE_400, "era-ignore-400", "HTTP-058", "client/http-era-fallback",                    \
+      "HTTP, --protocol-version auto: go on with 2026-07-28 requests after a legacy endpoint "     \
+      "refused server/discover (400, no modern error), instead of initializing")                   \
+    X(RESUME_MODERN, "resume-modern", "HTTP-057", "client/http-stream-retry",                      \
+      "HTTP, 2026-07-28: resume a broken stream with GET and Last-Event-ID instead of sending "    \
+      "the "                                                                                       \
+      "request again")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -9,9 +9,20 @@
  * the session marks it lost, and session.c starts over (HTTP-039); the
  * session ends with DELETE (HTTP-040). What arrives (JSON bodies, SSE data)
  * is queued as messages, so session.c reads them as it reads stdio lines.
+ *
+ * When the SSE stream of a request ends after an event with an id but
+ * before the answer, the request is recovered: up to 2025-11-25 by a GET
+ * with Last-Event-ID after the event's `retry` (HTTP-030, HTTP-021), never by
+ * cancelling it (HTTP-017); on 2026-07-28, whose streams are not resumable,
+ * by POSTing it again under a new id (HTTP-057), whose answer is handed to
+ * session.c under the old one. On 2026-07-28 every POST also carries
+ * MCP-Protocol-Version equal to its _meta version (HDR-001), Mcp-Method and,
+ * for what names something, Mcp-Name (HDR-005), and the x-mcp-header
+ * arguments of the tool it calls as Mcp-Param-* headers (HDR-009).
  */
 #include "refclient.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +46,14 @@ typedef struct rc_xfer {
     bool sse;          /* Content-Type: text/event-stream */
     bool initialize;   /* it carries initialize: its answer issues the session */
     bool with_session; /* it carried Mcp-Session-Id */
+    char *body;        /* the message POSTed (NULL for a GET) */
+    double req_id;     /* its request id, when has_id (refclient's ids are integers) */
+    bool has_id;
+    bool answered;          /* a response to it came on this transfer */
+    char last_event_id[64]; /* the last SSE event id seen */
+    long retry_ms;          /* the last SSE retry field (-1: none) */
+    bool remap;             /* a request sent again: its answer's id becomes remap_to */
+    double remap_to;
 } rc_xfer;
 
 typedef struct rc_http {
@@ -76,8 +95,43 @@ static void push(rc_http *h, const char *bytes, size_t len)
     h->queue[h->qlen++] = m;
 }
 
-/* One SSE event's data lines, joined by newlines; comments and other fields ignored. */
-static void sse_event(rc_http *h, const char *ev, size_t len)
+/* A message from the server on x: a response to x's request marks it answered (and a request
+ * sent again gets its first id back), then it is queued. */
+static void deliver(rc_xfer *x, const char *bytes, size_t len)
+{
+    cJSON *m = mcps_json_parse_simple(bytes, len);
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    if (m && !cJSON_GetObjectItemCaseSensitive(m, "method") && cJSON_IsNumber(id) && x->has_id &&
+        id->valuedouble == x->req_id) {
+        x->answered = true;
+        if (x->remap) {
+            cJSON_ReplaceItemInObjectCaseSensitive(m, "id", cJSON_CreateNumber(x->remap_to));
+            char *s = mcps_json_print(m, NULL);
+            if (s)
+                push(x->c->http, s, strlen(s));
+            free(s);
+            cJSON_Delete(m);
+            return;
+        }
+    }
+    cJSON_Delete(m);
+    push(x->c->http, bytes, len);
+}
+
+/* The value of SSE field name on line p (l bytes), or NULL. */
+static const char *sse_field(const char *p, size_t l, const char *name, size_t *vl)
+{
+    size_t n = strlen(name);
+    if (l < n + 1 || strncmp(p, name, n) != 0 || p[n] != ':')
+        return NULL;
+    const char *v = p + n + 1 + (l > n + 1 && p[n + 1] == ' ');
+    *vl = l - (size_t)(v - p);
+    return v;
+}
+
+/* One SSE event: its data lines joined by newlines, queued unless empty (a priming event);
+ * its id and retry remembered; comments and other fields ignored. */
+static void sse_event(rc_xfer *x, const char *ev, size_t len)
 {
     char *data = malloc(len + 1);
     size_t n = 0;
@@ -88,19 +142,22 @@ static void sse_event(rc_http *h, const char *ev, size_t len)
         size_t l = (size_t)(stop - p);
         if (l && p[l - 1] == '\r')
             l--;
-        if (l >= 5 && strncmp(p, "data:", 5) == 0) {
-            const char *v = p + 5 + (l > 5 && p[5] == ' ');
-            size_t vl = l - (size_t)(v - p);
+        size_t vl;
+        const char *v;
+        if ((v = sse_field(p, l, "data", &vl))) {
             if (any)
                 data[n++] = '\n';
             memcpy(data + n, v, vl);
             n += vl;
             any = true;
-        }
+        } else if ((v = sse_field(p, l, "id", &vl)))
+            snprintf(x->last_event_id, sizeof x->last_event_id, "%.*s", (int)vl, v);
+        else if ((v = sse_field(p, l, "retry", &vl)))
+            x->retry_ms = strtol(v, NULL, 10);
         p = stop + 1;
     }
-    if (data && any)
-        push(h, data, n);
+    if (data && any && n)
+        deliver(x, data, n);
     free(data);
 }
 
@@ -119,7 +176,7 @@ static void sse_frame(rc_xfer *x)
         if (!end)
             return;
         size_t n = (size_t)(end - x->in);
-        sse_event(x->c->http, x->in, n);
+        sse_event(x, x->in, n);
         memmove(x->in, end + sep, x->inlen - n - sep);
         x->inlen -= n + sep;
     }
@@ -183,13 +240,62 @@ static struct curl_slist *session_headers(const rc_client *c, struct curl_slist 
     return l;
 }
 
-static bool is_initialize(const char *line)
+static const char *string_of(const cJSON *o, const char *name)
 {
-    cJSON *m = mcps_json_parse_simple(line, strlen(line));
-    const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
-    bool yes = cJSON_IsString(method) && strcmp(method->valuestring, "initialize") == 0;
-    cJSON_Delete(m);
-    return yes;
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static struct curl_slist *header(struct curl_slist *l, const char *name, const char *value)
+{
+    char line[300];
+    snprintf(line, sizeof line, "%s: %s", name, value);
+    return curl_slist_append(l, line);
+}
+
+/* An argument mirrored into a header: strings as they are, integers in decimal, booleans as
+ * true or false (HDR-010); NULL for what is not mirrored (absent, null, anything else). */
+static const char *mirrored(const cJSON *v, char *buf, size_t n)
+{
+    if (cJSON_IsString(v))
+        return v->valuestring;
+    if (cJSON_IsBool(v))
+        return cJSON_IsTrue(v) ? "true" : "false";
+    if (cJSON_IsNumber(v) && mcps_json_number_is_integer(v)) {
+        snprintf(buf, n, "%.0f", v->valuedouble);
+        return buf;
+    }
+    return NULL;
+}
+
+/* 2026-07-28's standard headers of request m (HDR-001, HDR-005, HDR-009); l unchanged for an
+ * earlier revision's message. */
+static struct curl_slist *modern_headers(const rc_client *c, const cJSON *m, struct curl_slist *l)
+{
+    const cJSON *params = cJSON_GetObjectItemCaseSensitive(m, "params");
+    const char *v = string_of(cJSON_GetObjectItemCaseSensitive(params, "_meta"),
+                              "io.modelcontextprotocol/protocolVersion");
+    const char *method = string_of(m, "method");
+    if (!v || !method)
+        return l;
+    l = header(l, "MCP-Protocol-Version",
+               rc_on(c, RC_FAULT_HEADER_VERSION_MISMATCH) ? "2025-11-25" : v);
+    if (!rc_on(c, RC_FAULT_NO_MCP_METHOD))
+        l = header(l, "Mcp-Method", method);
+    const char *name = string_of(params, strcmp(method, "resources/read") == 0 ? "uri" : "name");
+    if (name && (strcmp(method, "tools/call") == 0 || strcmp(method, "prompts/get") == 0 ||
+                 strcmp(method, "resources/read") == 0))
+        l = header(l, "Mcp-Name", name); /* refclient's names are plain ASCII (HDR-007) */
+    const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
+    for (int i = 0; strcmp(method, "tools/call") == 0 && i < c->nmirror; i++) {
+        char buf[32], hname[100];
+        const char *value =
+            mirrored(cJSON_GetObjectItemCaseSensitive(args, c->mirror_prop[i]), buf, sizeof buf);
+        snprintf(hname, sizeof hname, "Mcp-Param-%s", c->mirror_header[i]);
+        if (value && !rc_on(c, RC_FAULT_NO_PARAM_HEADER))
+            l = header(l, hname, value);
+    }
+    return l;
 }
 
 static void xfer_free(rc_xfer *x)
@@ -197,28 +303,29 @@ static void xfer_free(rc_xfer *x)
     curl_easy_cleanup(x->easy);
     curl_slist_free_all(x->headers);
     free(x->in);
+    free(x->body);
     free(x);
 }
 
-bool rc_http_post(rc_client *c, const char *line)
+/* A new transfer on c's endpoint (its handlers set, not started); NULL when none can be. */
+static rc_xfer *xfer_new(rc_client *c)
 {
-    rc_http *h = c->http;
     rc_xfer *x = calloc(1, sizeof *x);
-    if (!x || h->nxfers >= MAX_XFERS || !(x->easy = curl_easy_init())) {
+    if (!x || c->http->nxfers >= MAX_XFERS || !(x->easy = curl_easy_init())) {
         free(x);
-        return false;
+        return NULL;
     }
     x->c = c;
-    x->initialize = is_initialize(line);
+    x->retry_ms = -1;
     x->with_session = c->session[0] && !rc_on(c, RC_FAULT_NO_SESSION_ID);
-    x->headers = curl_slist_append(NULL, "Content-Type: application/json");
-    x->headers = curl_slist_append(x->headers, rc_on(c, RC_FAULT_ACCEPT_JSON_ONLY)
-                                                   ? "Accept: application/json"
-                                                   : "Accept: application/json, text/event-stream");
-    x->headers = curl_slist_append(x->headers, "Expect:");
-    x->headers = session_headers(c, x->headers);
+    return x;
+}
+
+/* Start x; false (x freed) when it could not be. */
+static bool xfer_start(rc_client *c, rc_xfer *x)
+{
+    rc_http *h = c->http;
     curl_easy_setopt(x->easy, CURLOPT_URL, c->url);
-    curl_easy_setopt(x->easy, CURLOPT_COPYPOSTFIELDS, line);
     curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->headers);
     curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
@@ -237,6 +344,99 @@ bool rc_http_post(rc_client *c, const char *line)
     return true;
 }
 
+bool rc_http_post(rc_client *c, const char *line)
+{
+    rc_xfer *x = xfer_new(c);
+    cJSON *m = x ? mcps_json_parse_simple(line, strlen(line)) : NULL;
+    if (!x || !(x->body = strdup(line))) {
+        if (x)
+            xfer_free(x);
+        cJSON_Delete(m);
+        return false;
+    }
+    const char *method = string_of(m, "method");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    x->initialize = method && strcmp(method, "initialize") == 0;
+    x->has_id = method && cJSON_IsNumber(id);
+    x->req_id = x->has_id ? id->valuedouble : 0;
+    x->headers = curl_slist_append(NULL, "Content-Type: application/json");
+    x->headers = curl_slist_append(x->headers, rc_on(c, RC_FAULT_ACCEPT_JSON_ONLY)
+                                                   ? "Accept: application/json"
+                                                   : "Accept: application/json, text/event-stream");
+    x->headers = curl_slist_append(x->headers, "Expect:");
+    x->headers = session_headers(c, x->headers);
+    x->headers = modern_headers(c, m, x->headers);
+    cJSON_Delete(m);
+    curl_easy_setopt(x->easy, CURLOPT_COPYPOSTFIELDS, line);
+    return xfer_start(c, x);
+}
+
+/* GET the endpoint with Last-Event-ID: the stream of a request, resumed (HTTP-030). */
+static void resume_get(rc_client *c, const rc_xfer *broken)
+{
+    rc_xfer *x = xfer_new(c);
+    if (!x)
+        return;
+    x->has_id = broken->has_id;
+    x->req_id = broken->req_id;
+    x->headers = curl_slist_append(NULL, "Accept: text/event-stream");
+    x->headers = header(x->headers, "Last-Event-ID", broken->last_event_id);
+    x->headers = session_headers(c, x->headers);
+    curl_easy_setopt(x->easy, CURLOPT_HTTPGET, 1L);
+    xfer_start(c, x);
+}
+
+/* POST a request again under a new id (2026-07-28: the lost stream is not resumable). */
+static void send_again(rc_client *c, const rc_xfer *broken)
+{
+    cJSON *m = mcps_json_parse_simple(broken->body, strlen(broken->body));
+    double fresh = broken->req_id + 1000;
+    /* replaced, not set: the codec prints a number as the text it was parsed from */
+    cJSON_ReplaceItemInObjectCaseSensitive(m, "id", cJSON_CreateNumber(fresh));
+    char *line = m ? mcps_json_print(m, NULL) : NULL;
+    cJSON_Delete(m);
+    if (line && rc_http_post(c, line)) {
+        rc_xfer *x = c->http->xfers[c->http->nxfers - 1];
+        x->remap = true;
+        x->remap_to = broken->req_id;
+    }
+    free(line);
+}
+
+/* notifications/cancelled for the request of x (only the cancel-on-drop fault does). */
+static void cancel(rc_client *c, const rc_xfer *x)
+{
+    char line[200];
+    snprintf(line, sizeof line,
+             "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{"
+             "\"requestId\":%.0f,\"reason\":\"the stream closed\"}}",
+             x->req_id);
+    rc_http_post(c, line);
+}
+
+/* The stream of x's request ended after an event with an id, unanswered: recover it. */
+static void recover(rc_client *c, const rc_xfer *x)
+{
+    bool modern = mcps_rev_parse(c->version) == MCPS_REV_2026_07_28;
+    if (modern && !rc_on(c, RC_FAULT_RESUME_MODERN)) {
+        send_again(c, x);
+        return;
+    }
+    if (rc_on(c, RC_FAULT_NO_RESUME)) {
+        fprintf(stderr, "refclient: a stream closed before its answer: giving up (fault)\n");
+        return;
+    }
+    if (rc_on(c, RC_FAULT_CANCEL_ON_DROP))
+        cancel(c, x);
+    if (x->retry_ms > 0 && !rc_on(c, RC_FAULT_RESUME_EARLY)) { /* at most 10 s: bounded */
+        long ms = x->retry_ms < 10000 ? x->retry_ms : 10000;
+        struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+        while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+            ;
+    }
+    resume_get(c, x);
+}
+
 /* A transfer ended: queue a JSON body, note a lost session. */
 static void finish(rc_client *c, CURL *easy)
 {
@@ -249,8 +449,10 @@ static void finish(rc_client *c, CURL *easy)
         c->session_lost = true;
         c->session[0] = '\0';
     }
-    if (!x->sse && status == 200 && x->inlen)
-        push(h, x->in, x->inlen);
+    if (!x->sse && x->inlen && (status == 200 || (x->has_id && status >= 400 && status < 500)))
+        deliver(x, x->in, x->inlen); /* 2026-07-28 errors come with 4xx (HTTP-053, VER-002) */
+    if (x->sse && status == 200 && x->has_id && !x->answered && x->last_event_id[0])
+        recover(c, x);
     curl_multi_remove_handle(h->multi, easy);
     for (size_t i = 0; i < h->nxfers; i++)
         if (h->xfers[i] == x) {

@@ -25,7 +25,8 @@ static int usage(FILE *out, int rc)
             "  --url URL               Streamable HTTP to URL instead of a stdio SERVER\n"
             "  --fault NAME            switch on a fault (repeatable; --list-faults)\n"
             "  --protocol-version REV  the revision to ask for (default 2025-11-25); 2026-07-28:\n"
-            "                          stateless (server/discover, _meta), stdio only\n"
+            "                          stateless (server/discover, _meta); auto: 2026-07-28\n"
+            "                          first, initialize (2025-11-25) if the server is legacy\n"
             "  --no-caps               declare no roots, sampling or elicitation\n"
             "  --timeout S             seconds to wait for each answer (default 10)\n"
             "  --verbose               log every line on stderr\n"
@@ -53,9 +54,10 @@ static int parse(rc_client *c, int argc, char **argv, int *rc)
             c->faults[f] = true, i++;
         else if (i + 1 < argc && strcmp(a, "--url") == 0)
             c->url = argv[++i];
-        else if (i + 1 < argc && strcmp(a, "--protocol-version") == 0)
+        else if (i + 1 < argc && strcmp(a, "--protocol-version") == 0) {
             c->version = argv[++i];
-        else if (i + 1 < argc && strcmp(a, "--timeout") == 0 && atof(argv[i + 1]) > 0)
+            c->auto_era = strcmp(c->version, "auto") == 0;
+        } else if (i + 1 < argc && strcmp(a, "--timeout") == 0 && atof(argv[i + 1]) > 0)
             c->timeout = atof(argv[++i]);
         else {
             fprintf(stderr, "refclient: bad argument '%s'\n", a);
@@ -76,10 +78,6 @@ int main(int argc, char **argv)
     if (server < 0)
         return rc;
     signal(SIGPIPE, SIG_IGN); /* a server gone turns writes into errors */
-    if (c.url && mcps_rev_parse(c.version) == MCPS_REV_2026_07_28) {
-        fprintf(stderr, "refclient: 2026-07-28 is over stdio only in this cut\n");
-        return 2;
-    }
     if (c.url) {
         if (!rc_http_open(&c))
             return 1;

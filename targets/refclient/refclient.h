@@ -21,6 +21,7 @@
 typedef struct rc_client {
     bool faults[RC_FAULT_COUNT];
     const char *version; /* the protocolVersion it asks for */
+    bool auto_era;       /* --protocol-version auto: 2026-07-28 first, else the handshake */
     bool caps;           /* declare roots, sampling, elicitation (--no-caps: none) */
     double timeout;      /* seconds to wait for each answer */
     pid_t server;
@@ -33,6 +34,10 @@ typedef struct rc_client {
     char session[128];    /* Mcp-Session-Id issued ("" none) */
     char negotiated[32];  /* the revision the server answered ("" before) */
     bool session_lost;    /* a request carrying the session was answered 404 */
+    /* 2026-07-28 over HTTP: the first tool's x-mcp-header arguments, mirrored into
+     * Mcp-Param-{header} on its tools/call (HDR-009) */
+    char mirror_prop[4][64], mirror_header[4][64];
+    int nmirror;
 } rc_client;
 
 bool rc_on(const rc_client *c, rc_fault f);

@@ -662,14 +662,70 @@ static bool input_required(const cJSON *answer)
     return cJSON_IsString(t) && strcmp(t->valuestring, "input_required") == 0;
 }
 
+/* The first tool's x-mcp-header arguments (top-level properties; at most 4), for http.c to
+ * mirror into Mcp-Param-* headers on its tools/call (HDR-009). */
+static void note_mirrors(rc_client *c, const cJSON *list)
+{
+    const cJSON *tool = cJSON_GetArrayItem(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(list, "result"), "tools"),
+        0);
+    const cJSON *props = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(tool, "inputSchema"), "properties");
+    const cJSON *p;
+    c->nmirror = 0;
+    cJSON_ArrayForEach(p, props)
+    {
+        const cJSON *h = cJSON_GetObjectItemCaseSensitive(p, "x-mcp-header");
+        if (!cJSON_IsString(h) || !p->string || c->nmirror >= 4)
+            continue;
+        snprintf(c->mirror_prop[c->nmirror], sizeof c->mirror_prop[0], "%s", p->string);
+        snprintf(c->mirror_header[c->nmirror], sizeof c->mirror_header[0], "%s", h->valuestring);
+        c->nmirror++;
+    }
+}
+
+/* server/discover, or with the modern-batch fault the same inside a one-element array
+ * (HTTP-048: a 2026-07-28 POST body is one message). */
+static cJSON *discover(rc_client *c)
+{
+    int id = c->auto_era ? 90 : 1; /* auto: not initialize's id, which may follow on stdio */
+    if (!rc_on(c, RC_FAULT_MODERN_BATCH))
+        return stateless_call(c, id, "server/discover", stateless_params(c, c->version, false));
+    cJSON *batch = cJSON_CreateArray();
+    cJSON_AddItemToArray(
+        batch, request(id, "server/discover", stateless_params(c, c->version, false), false));
+    send_json(c, batch);
+    return await(c, id);
+}
+
+/* An error only a 2026-07-28 server sends (HTTP-058): -32022, -32021 or -32020. */
+static bool modern_error(const cJSON *answer)
+{
+    const cJSON *code =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(answer, "error"), "code");
+    return cJSON_IsNumber(code) && code->valuedouble >= -32022 && code->valuedouble <= -32020;
+}
+
+/* --protocol-version auto: whether the discover answer d says "a legacy server" (an error
+ * that is not a modern one, or none): then it falls back to initialize (STDIO-009, HTTP-058). */
+static bool legacy_answer(const rc_client *c, const cJSON *d)
+{
+    return c->auto_era && !result_of(d) && !modern_error(d) && !rc_on(c, RC_FAULT_ERA_IGNORE_400);
+}
+
 static int stateless_session(rc_client *c)
 {
     if (!rc_on(c, RC_FAULT_NO_DISCOVER)) {
-        cJSON *d = stateless_call(c, 1, "server/discover", stateless_params(c, c->version, false));
+        cJSON *d = discover(c);
         const cJSON *versions = cJSON_GetObjectItemCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(d, "result"), "supportedVersions");
         bool ok = result_of(d) && lists_version(versions, c->version);
+        bool legacy = legacy_answer(c, d);
+        /* the era-ignore-400 fault goes on as if the refusal said nothing */
+        ok |= c->auto_era && rc_on(c, RC_FAULT_ERA_IGNORE_400) && !modern_error(d);
         cJSON_Delete(d);
+        if (legacy)
+            return 2;
         if (!ok) {
             fprintf(stderr, "refclient: the server does not speak %s: disconnecting\n", c->version);
             return 1;
@@ -689,7 +745,12 @@ static int stateless_session(rc_client *c)
     /* the other-version fault names a version the server did not list (DISC-006) */
     const char *v = rc_on(c, RC_FAULT_META_OTHER_VERSION) ? "2025-11-25" : c->version;
     cJSON *list = stateless_call(c, 2, "tools/list", stateless_params(c, v, false));
+    if (legacy_answer(c, list)) { /* -32601 for server/discover from a dual-era server */
+        cJSON_Delete(list);
+        return 2;
+    }
     char *tool = result_of(list) ? first_tool(list) : NULL;
+    note_mirrors(c, list);
     cJSON_Delete(list);
     if (!tool)
         return 0;
@@ -709,6 +770,14 @@ static int stateless_session(rc_client *c)
 
 int rc_session(rc_client *c)
 {
+    if (c->auto_era) { /* 2026-07-28 first; a legacy server's refusal: the handshake instead */
+        c->version = "2026-07-28";
+        int r = stateless_session(c);
+        if (r != 2)
+            return r;
+        fprintf(stderr, "refclient: not a 2026-07-28 server: initializing with 2025-11-25\n");
+        c->version = "2025-11-25";
+    }
     if (mcps_rev_parse(c->version) == MCPS_REV_2026_07_28)
         return stateless_session(c);
     if (!handshake(c))

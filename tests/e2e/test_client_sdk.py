@@ -7,7 +7,7 @@ StreamableHTTPClientTransport). Each SDK's verdicts on each transport must
 equal its snapshot, tests/snapshots/client-sdk-v1.tsv, client-sdk-v2.tsv,
 client-sdk-v1-http.tsv and client-sdk-v2-http.tsv; the v2 SDK with
 versionNegotiation "auto" (2026-07-28: server/discover first) over stdio,
-client-sdk-v2-2026.tsv
+client-sdk-v2-2026.tsv, and over Streamable HTTP, client-sdk-v2-2026-http.tsv
 (MCPSPEC_UPDATE_SNAPSHOTS=1 to accept a change). The SDKs come from
 scripts/real-servers' install (.cache/servers, or MCPSPEC_NODE_MODULES):
 without it, or without node, exit 77 (skipped).
@@ -46,14 +46,19 @@ MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
                 "client/input-required",
                 "client/initialize-first", "client/initialized-notification",
                 "client/request-ids", "client/jsonrpc-lines", "client/shutdown"]
+# Over Streamable HTTP: those that apply there, and 2026-07-28's HTTP ones.
+MODERN_HTTP_CASES = [c for c in MODERN_CASES if c not in (
+    "client/discover-first", "client/no-responses", "client/shutdown")] + [
+    "client/http-version-header", "client/http-method-header", "client/http-param-headers",
+    "client/http-stream-retry", "client/http-bodies", "client/http-era-fallback"]
 
 
 class SdkClientTest(unittest.TestCase):
-    def run_client(self, sdk, cases=CASES, codes=(0, 1), http=False):
+    def run_client(self, sdk, cases=CASES, codes=(0, 1), http=False, extra=()):
         """The client on one SDK under mcpspec run --client: its report."""
         where = "--url {url}" if http else "-- {server}"
         args = [MCPSPEC, "run", "--client", "node %s %s %s" % (CLIENT, sdk, where), "--quiet",
-                "--env", "MCPSPEC_NODE_MODULES=" + MODULES]
+                "--env", "MCPSPEC_NODE_MODULES=" + MODULES, *extra]
         for c in cases:
             args += ["--case", c]
         with tempfile.TemporaryDirectory() as out:
@@ -69,20 +74,32 @@ class SdkClientTest(unittest.TestCase):
         return sorted("%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"])
                       for c in report["cases"])
 
+    def snapshot(self, name, title, report):
+        text = ("# revision\tcase\tverdict (tests/e2e/test_client_sdk.py, %s)\n" % title
+                + "\n".join(sorted("%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"])
+                                   for c in report["cases"])) + "\n")
+        if UPDATE:
+            with open(SNAPSHOT % name, "w", encoding="utf-8") as f:
+                f.write(text)
+        with open(SNAPSHOT % name, encoding="utf-8") as f:
+            self.assertEqual(f.read(), text)
+
     def test_2026_client(self):
         """The v2 SDK in its "auto" mode asks server/discover first (2026-07-28): judged on
         the 2026-07-28 checks (the scripted server answers the probe with a DiscoverResult,
         or with -32022 first), and, where the server answers the probe -32601 as a legacy one
         does, on the handshake it falls back to (snapshot client-sdk-v2-2026.tsv)."""
         report = self.run_client("v2 --era auto", MODERN_CASES)
-        text = ("# revision\tcase\tverdict (tests/e2e/test_client_sdk.py, SDK v2 --era auto)\n"
-                + "\n".join(sorted("%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"])
-                                   for c in report["cases"])) + "\n")
-        if UPDATE:
-            with open(SNAPSHOT % "v2-2026", "w", encoding="utf-8") as f:
-                f.write(text)
-        with open(SNAPSHOT % "v2-2026", encoding="utf-8") as f:
-            self.assertEqual(f.read(), text)
+        self.snapshot("v2-2026", "SDK v2 --era auto", report)
+
+    def test_2026_client_http(self):
+        """The same over Streamable HTTP (snapshot client-sdk-v2-2026-http.tsv): a legacy
+        endpoint answers the probe 400 without a modern error, and the SDK falls back to
+        initialize (HTTP-058). --timeout 2: after a broken 2026-07-28 stream the SDK waits on
+        its GET (HTTP-057), and the case ends on silence."""
+        report = self.run_client("v2 --era auto", MODERN_HTTP_CASES, http=True,
+                                 extra=("--timeout", "2"))
+        self.snapshot("v2-2026-http", "SDK v2 --era auto, Streamable HTTP", report)
 
     def test_sdk_clients(self):
         runs = (("v1", False), ("v2", False), ("v1", True), ("v2", True))

@@ -2,9 +2,9 @@
 """`mcpspec run --client`: mcpspec plays the server to a client under test, over
 stdio ({server}) and Streamable HTTP ({url}).
 
-refclient (targets/refclient) is the proof: clean, on every handshake revision
-(over HTTP: 2025-03-26 on) and with or without capabilities, no check FAILs or
-WARNs; each of its faults makes its own check fail (FAIL, or WARN for a SHOULD),
+refclient (targets/refclient) is the proof: clean, on every revision (over
+HTTP: 2025-03-26 on, 2026-07-28 included) and with or without capabilities, no
+check FAILs or WARNs; each of its faults makes its own check fail (FAIL, or WARN for a SHOULD),
 the HTTP faults over HTTP and the others over both transports. The hostile
 clients of tests/clients/hostile/ (never connects, floods, drops mid-request,
 restarts its server in a loop, floods the HTTP endpoint) end within their
@@ -61,6 +61,9 @@ MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/meta-protocol-version", "client/meta-client-info",
                  "client/discover-version", "client/version-retry", "client/no-responses",
                  "client/modern-methods", "client/input-required"}
+# The 2026-07-28 checks only Streamable HTTP shows (client_cases_http.c).
+MODERN_HTTP_CHECKS = {"client/http-version-header", "client/http-method-header",
+                      "client/http-param-headers", "client/http-stream-retry"}
 
 
 class RefclientTest(unittest.TestCase):
@@ -133,23 +136,54 @@ class RefclientTest(unittest.TestCase):
                 v = verdicts(report)
                 self.assertEqual(report["transport"], "streamable-http")
                 self.assertNotIn("client/shutdown", v)  # stdio's; over HTTP: http-delete
-                self.assertNotIn("client/batch", v)  # stdio only in this cut
+                # the batch of two pings rides the SSE stream; refclient answers each in a POST;
+                # the stream closed after its first event is resumed with Last-Event-ID
                 for check in ("client/http-session-id", "client/http-accept",
                               "client/http-session-404", "client/http-delete",
                               "client/ping", "client/roots-list", "client/cursor-unchanged",
-                              "client/cancel-survived", "client/progress"):
+                              "client/cancel-survived", "client/progress", "client/batch",
+                              "client/http-resume"):
                     self.assertEqual(v[check], "PASS", check)
                 self.assertEqual(v["client/http-protocol-version"],
                                  "SKIP" if args[-1] == "2025-03-26" else "PASS")
+                self.assertEqual({v[k] for k in MODERN_HTTP_CHECKS}, {"SKIP"}, v)
+
+    def test_clean_2026_over_http(self):
+        runs = (("--protocol-version", "2026-07-28"), ("--protocol-version", "auto"))
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            report, dual = pool.map(lambda a: self.clean(*a, http=True), runs)
+        # dual-era: server/discover first; the legacy endpoint's 400 (no modern error) makes it
+        # initialize (HTTP-058); every scenario is played, the modern ones statelessly
+        v = verdicts(dual)
+        for check in MODERN_HTTP_CHECKS | {"client/http-era-fallback", "client/http-resume",
+                                           "client/initialize-first", "client/batch"}:
+            self.assertEqual(v[check], "PASS", check)
+        v = verdicts(report)
+        # modern-only: it does not go on after the legacy endpoint's 400 (allowed)
+        self.assertEqual(v["client/http-era-fallback"], "INFO")
+        over_http = (MODERN_CHECKS - {"client/discover-first", "client/no-responses",
+                                      "client/modern-methods", "client/input-required"}
+                     | MODERN_HTTP_CHECKS | {"client/http-bodies", "client/http-accept"})
+        self.assertEqual({k: v[k] for k in over_http}, {k: "PASS" for k in over_http})
+        # no session, no handshake: the session checks have nothing to judge
+        for check in ("client/http-session-id", "client/http-delete", "client/initialize-first"):
+            self.assertEqual(v[check], "SKIP", check)
+        resume = [c for c in report["cases"] if c["id"] == "client/http-resume"][0]
+        self.assertIn("not played", resume["reason"])  # a handshake-era scenario
+        self.assertEqual(report["cases"][0]["revision"], "2026-07-28")
 
     @staticmethod
     def fault_case(row, http=False):
         """Run refclient with one fault, only the fault's check: (its case, stderr)."""
         name, _, check, description = row
         extra = " --no-caps" if name == "refuse-wrong-code" else ""
-        # the faults of 2026-07-28 say so first (an observer's, such as extension-no-prefix, too)
-        modern = check in MODERN_CHECKS or description.startswith("2026-07-28:")
-        extra += " --protocol-version 2026-07-28" if modern else ""
+        # the faults of 2026-07-28 say so ("HTTP, 2026-07-28: ..." too; an observer's, such as
+        # extension-no-prefix, too); a dual-era one says "auto:"
+        modern = check in MODERN_CHECKS or "2026-07-28:" in description
+        if "auto:" in description:
+            extra += " --protocol-version auto"
+        elif modern:
+            extra += " --protocol-version 2026-07-28"
         where = "--url {url}" if http else "-- {server}"
         with tempfile.TemporaryDirectory() as out:
             # Short waits: some faults leave a request of the client's unanswered.
@@ -179,7 +213,7 @@ class RefclientTest(unittest.TestCase):
         # and progress carried on the SSE stream).
         sample = ("ping-first", "no-wait", "ping-error", "crash-invalid-json", "reuse-id",
                   "stray-line", "sampling-no-model", "cursor-altered", "crash-on-cancel",
-                  "progress-after-answer")
+                  "progress-after-answer", "no-batch", "meta-no-clientinfo")
         rows = [row for row in faults() if row[0] in sample]
         self.assertEqual(len(rows), len(sample))
         with ThreadPoolExecutor(max_workers=4) as pool:
@@ -250,6 +284,11 @@ class RefclientTest(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("client/http-session-404", r.stdout)
         self.assertIn("HTTP-039", r.stdout)
+        by = {c["id"]: c["revisions_by_transport"] for c in json.loads(r.stdout)["checks"]}
+        self.assertEqual(by["client/http-resume"]["streamable-http"],
+                         ["2025-03-26", "2025-06-18", "2025-11-25"])
+        self.assertEqual(by["client/meta-protocol-version"]["streamable-http"], ["2026-07-28"])
+        self.assertNotIn("stdio", by["client/http-stream-retry"])
 
     def test_serve_needs_a_socket(self):
         r = subprocess.run([MCPSPEC, "serve"], capture_output=True, text=True, timeout=10)

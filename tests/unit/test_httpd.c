@@ -147,11 +147,15 @@ static void test_sse_stream(void **state)
     assert_true(mcps_httpd_stream_open(&h, req.handle, NULL));
     assert_true(mcps_httpd_streaming(&h, req.handle));
     assert_true(mcps_httpd_stream_event(&h, req.handle, "7", "a\nb", 3));
+    /* raw fields (a priming event with retry, as the resume scenario sends), as given */
+    assert_true(mcps_httpd_stream_raw(&h, req.handle, "id: 8\nretry: 400\ndata: \n\n", 25));
     mcps_httpd_stream_close(&h, req.handle);
     assert_false(mcps_httpd_open(&h, req.handle));
+    assert_false(mcps_httpd_stream_raw(&h, req.handle, "x", 1));
     char *got = hear_all(fd);
     assert_non_null(strstr(got, "Content-Type: text/event-stream\r\n"));
-    assert_non_null(strstr(got, "\r\n\r\nid: 7\ndata: a\ndata: b\n\n"));
+    assert_non_null(
+        strstr(got, "\r\n\r\nid: 7\ndata: a\ndata: b\n\nid: 8\nretry: 400\ndata: \n\n"));
     close(fd);
     mcps_httpd_close(&h);
 }
