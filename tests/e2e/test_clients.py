@@ -229,7 +229,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 46)
+        self.assertEqual(len(checks), 53)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
