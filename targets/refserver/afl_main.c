@@ -13,6 +13,7 @@
  */
 #include "server.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -95,7 +96,7 @@ static int play_stdin(const rs_afl_args *a)
     char *buf = malloc(RS_AFL_MAX_INPUT);
     size_t len = 0;
     ssize_t n = 1;
-    while (buf && len < RS_AFL_MAX_INPUT && n > 0) {
+    while (buf && len < RS_AFL_MAX_INPUT && (n > 0 || (n < 0 && errno == EINTR))) {
         n = read(0, buf + len, RS_AFL_MAX_INPUT - len);
         len += n > 0 ? (size_t)n : 0;
     }
@@ -108,7 +109,7 @@ static int play_stdin(const rs_afl_args *a)
 static int run(const rs_afl_args *a)
 {
     if (!getenv("__AFL_SHM_ID"))
-        return play_stdin(a); /* the AFL build, run by hand or by mcpspec replay */
+        return play_stdin(a); /* the AFL build run by hand: a finding checked */
     __AFL_INIT();
     const unsigned char *buf = __AFL_FUZZ_TESTCASE_BUF;
     int status = RS_EXIT_OK;
@@ -132,8 +133,13 @@ static int parse(rs_afl_args *a)
             usage(stdout);
             return RS_EXIT_OK;
         }
-        if (strcmp(a->argv[i], "--revision") == 0 && i + 1 < a->argc)
-            a->revision = a->argv[++i];
+        if (strcmp(a->argv[i], "--revision") != 0)
+            continue;
+        if (i + 1 == a->argc) {
+            fprintf(stderr, "refserver-afl: --revision needs a value\n");
+            return RS_EXIT_USAGE;
+        }
+        a->revision = a->argv[++i];
     }
     if (!mcps_rev_is_handshake(mcps_rev_parse(a->revision))) {
         fprintf(stderr, "refserver-afl: --revision %s: not a revision with initialize\n",
