@@ -26,7 +26,7 @@
 #define DEFAULT_REVISION "2025-11-25"
 
 typedef struct fuzz_options {
-    const char *server, *url, *config, *revision, *out, *cwd, *file;
+    const char *server, *url, *config, *revision, *out, *cwd, *file, *afl_target, *afl_dict;
     const char *env[MAX_ENV + 1];
     size_t nenv;
     const char *headers[MAX_HEADERS + 1];
@@ -72,7 +72,13 @@ static int usage(const fuzz_options *o, const char *why)
             "                       only, for an ASan build, whose quarantine holds memory)\n"
             "  --quiet              no progress line\n"
             "  --afl                coverage-guided: afl-fuzz runs CMD (built with\n"
-            "                       afl-clang-fast, scripts/afl-build) on session files\n");
+            "                       afl-clang-fast, scripts/afl-build) on session files\n"
+            "  --afl-target CMD     with --afl: afl-fuzz runs CMD instead, which plays the\n"
+            "                       session prefix itself and reads the requests alone\n"
+            "                       (build/afl/refserver-afl); seeds carry no prefix, and\n"
+            "                       findings are replayed on --server with it\n"
+            "  --afl-dict FILE      with --afl: a second dictionary for afl-fuzz (-x), such as\n"
+            "                       the one AFL_LLVM_DICT2FILE writes (scripts/afl-build)\n");
     fprintf(out,
             "  --server CMD         the MCP server (split like a shell, run without one)\n"
             "  --url URL            fuzz the server at this Streamable HTTP endpoint; with\n"
@@ -179,6 +185,10 @@ static int parse_option(mcps_args *a, fuzz_options *o)
         o->quiet = true;
     else if (!o->replay && mcps_args_flag(a, "--afl"))
         o->afl = true;
+    else if (!o->replay && mcps_args_option(a, "--afl-target"))
+        o->afl_target = a->value;
+    else if (!o->replay && mcps_args_option(a, "--afl-dict"))
+        o->afl_dict = a->value;
     else if (a->error[0])
         return usage(o, a->error);
     else if (mcps_args_is_option(a)) {
@@ -237,7 +247,7 @@ static cJSON *apply_config(fuzz_options *o, char *err, size_t errlen)
     return calls;
 }
 
-static int execute(fuzz_options *o, char **argv, const cJSON *calls)
+static int execute(fuzz_options *o, char **argv, char **afl_argv, const cJSON *calls)
 {
     mcps_target_config launch = {.kind = MCPS_TRANSPORT_STREAMABLE_HTTP,
                                  .argv = argv,
@@ -290,6 +300,8 @@ static int execute(fuzz_options *o, char **argv, const cJSON *calls)
             .jobs = o->jobs,
             .progress = o->quiet ? NULL : stderr,
             .tty = !o->quiet && isatty(STDERR_FILENO),
+            .afl_target = afl_argv,
+            .afl_dict = o->afl_dict,
         };
         rc = o->afl ? mcps_live_afl(&lo) : mcps_live_fuzz(&lo);
     }
@@ -316,6 +328,8 @@ static int check(fuzz_options *o)
                         "(leave --server out to fuzz a running server with N sessions)");
     if (o->replay && !o->file)
         return usage(o, "the finding FILE is required");
+    if ((o->afl_target || o->afl_dict) && !o->afl)
+        return usage(o, "--afl-target and --afl-dict go with --afl");
     if (o->afl && o->jobs > 1)
         return usage(o, "--jobs is for the black-box mode (afl-fuzz runs one instance)");
     if (o->revision && mcps_rev_parse(o->revision) == MCPS_REV_NONE)
@@ -362,12 +376,15 @@ static int main_of(int argc, char **argv, bool replay)
     if (rc < 0) {
         char err[200];
         char **argv_t = o.server ? mcps_argv_split(o.server, err, sizeof err) : NULL;
-        if (o.server && !argv_t) {
+        char **argv_a =
+            argv_t && o.afl_target ? mcps_argv_split(o.afl_target, err, sizeof err) : NULL;
+        if ((o.server && !argv_t) || (o.afl_target && !argv_a)) {
             rc = usage(&o, err);
         } else {
-            rc = execute(&o, argv_t, calls);
-            mcps_argv_free(argv_t);
+            rc = execute(&o, argv_t, argv_a, calls);
         }
+        mcps_argv_free(argv_t);
+        mcps_argv_free(argv_a);
     }
     cJSON_Delete(calls);
     mcps_target_file_free(&o.target_file);

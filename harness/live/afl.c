@@ -91,16 +91,19 @@ static int run_afl(const mcps_live_options *o, const afl_paths *p, char *err, si
     char secs[32], seed[32];
     snprintf(secs, sizeof secs, "%.0f", seconds > 1 ? seconds : 1);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-    const char *head[] = {"afl-fuzz", "-i", p->in, "-o", p->aout, "-x",
-                          p->dict,    "-V", secs,  "-s", seed,    "--"};
-    size_t nh = sizeof head / sizeof *head, nt = 0;
-    while (o->target.transport.argv[nt])
+    const char *head[] = {"afl-fuzz", "-i", p->in, "-o", p->aout, "-x",       p->dict,
+                          "-V",       secs, "-s",  seed, "-x",    o->afl_dict};
+    /* The second -x only with a second dictionary. */
+    size_t nh = sizeof head / sizeof *head - (o->afl_dict ? 0 : 2), nt = 0;
+    char *const *target = o->afl_target ? o->afl_target : o->target.transport.argv;
+    while (target[nt])
         nt++;
-    char **argv = calloc(nh + nt + 1, sizeof *argv);
+    char **argv = calloc(nh + nt + 2, sizeof *argv);
     if (!argv)
         return -1;
-    memcpy(argv, head, sizeof head);
-    memcpy(argv + nh, o->target.transport.argv, nt * sizeof *argv);
+    memcpy(argv, head, nh * sizeof *argv);
+    argv[nh++] = "--";
+    memcpy(argv + nh, target, nt * sizeof *argv);
     /* A CI box: no UI, no CPU governor or core-pattern demands, no core pinning; a seed that
      * crashes the target is left out rather than stopping AFL at start-up. Set in the child. */
     static char *const afl_env[] = {"AFL_NO_UI=1",
@@ -202,7 +205,7 @@ static int fuzz_with_afl(const mcps_live_options *o, const afl_paths *p, mcps_li
     mcps_live_dict d;
     mcps_live_dict_init(&d);
     bool ok = mcps_live_dict_discover(&d, &o->target, err, errlen) &&
-              mcps_live_afl_seeds(&d, o->target.revision, p->in, err, errlen) &&
+              mcps_live_afl_seeds(&d, o->target.revision, !o->afl_target, p->in, err, errlen) &&
               mcps_live_afl_dict(&d, p->dict, err, errlen);
     mcps_live_dict_free(&d);
     if (!ok)

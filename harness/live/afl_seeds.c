@@ -3,7 +3,8 @@
  * Seeds are small on purpose: AFL mutates a byte anywhere in the file, so
  * every byte of a seed that does not matter dilutes the bytes that do. Each
  * seed is the prefix and one request, or a prompts/get followed by another
- * request (the shape of a bug that needs a sequence).
+ * request (the shape of a bug that needs a sequence); without the prefix
+ * when the target AFL runs plays it itself (--afl-target).
  */
 #include "live/afl_seeds.h"
 
@@ -149,14 +150,14 @@ static bool write_all(const cJSON *gets, const cJSON *others, const char *prefix
     return true;
 }
 
-bool mcps_live_afl_seeds(const mcps_live_dict *d, const char *revision, const char *dir, char *err,
-                         size_t errlen)
+bool mcps_live_afl_seeds(const mcps_live_dict *d, const char *revision, bool with_prefix,
+                         const char *dir, char *err, size_t errlen)
 {
     cJSON *gets = cJSON_CreateArray(), *others = cJSON_CreateArray();
     list_requests(d, others);
     prompt_requests(d, gets, others);
     resource_requests(d, others);
-    char *prefix = mcps_live_afl_prefix(revision);
+    char *prefix = with_prefix ? mcps_live_afl_prefix(revision) : strdup("");
     bool ok = prefix && write_all(gets, others, prefix, dir, err, errlen);
     if (!prefix)
         snprintf(err, errlen, "out of memory");

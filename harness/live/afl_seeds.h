@@ -13,9 +13,10 @@
 
 #define MCPS_LIVE_AFL_SEEDS 64 /* seed files, at most: AFL calibrates each at start */
 
-/* Write dir/seed-NNN files for d; false with err. */
-bool mcps_live_afl_seeds(const mcps_live_dict *d, const char *revision, const char *dir, char *err,
-                         size_t errlen);
+/* Write dir/seed-NNN files for d, each starting with the prefix for revision, or without it
+ * (the target plays it itself); false with err. */
+bool mcps_live_afl_seeds(const mcps_live_dict *d, const char *revision, bool with_prefix,
+                         const char *dir, char *err, size_t errlen);
 /* Write AFL's dictionary (name="value" lines) to path; false with err. */
 bool mcps_live_afl_dict(const mcps_live_dict *d, const char *path, char *err, size_t errlen);
 /* The prefix a session file starts with: initialize for revision, then

@@ -27,6 +27,11 @@ typedef struct mcps_live_options {
     size_t jobs;          /* target instances at once (0: 1), at most MCPS_LIVE_MAX_JOBS */
     FILE *progress;       /* progress and findings as they come; NULL: quiet */
     bool tty;             /* progress is a terminal: one line rewritten in place */
+    /* --afl only: the command afl-fuzz runs instead of the server, one that plays the session
+     * prefix itself and reads the requests alone (seeds are then written without the prefix);
+     * NULL: afl-fuzz runs the server on whole sessions. */
+    char *const *afl_target;
+    const char *afl_dict; /* --afl only: a second dictionary for afl-fuzz (-x), or NULL */
 } mcps_live_options;
 
 /* Run; returns the exit code: 0 nothing found, 1 found, 3 the run could not be done. The

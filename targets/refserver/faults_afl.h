@@ -3,10 +3,10 @@
  * afl_faults.c. One X(ENUM_SUFFIX, "name", "REQUIREMENT-IDS", "one-line description") per
  * fault; faults.h joins the areas into one table. Fuzz-only like faults_fuzz.h (the "fuzz-"
  * prefix): a bug behind a magic value that no list exposes, so black-box generation cannot
- * guess it while AFL's edge coverage sees each byte that matches. scripts/bench-fuzz-afl
- * compares the two modes on it (fuzz/README.md has the figures: neither found it in
- * 4 minutes on a loaded 2-core box); tests/e2e/test_fuzz_afl.py proves the mode's
- * pipeline on fuzz-sequence-crash instead.
+ * guess it while AFL++ can get it from the comparison (CMPLOG, or the compiler's dictionary).
+ * scripts/bench-fuzz-afl compares the two modes on it (fuzz/README.md has the figures:
+ * neither found it in 5 minutes on a loaded 2-core box, where CMPLOG did not work);
+ * tests/e2e/test_fuzz_afl.py proves the mode's pipeline on fuzz-sequence-crash instead.
  */
 #ifndef RS_FAULTS_AFL_H
 #define RS_FAULTS_AFL_H
@@ -14,5 +14,5 @@
 #define RS_FAULTS_AFL(X)                                                                           \
     X(FUZZ_AFL_MAGIC, "fuzz-afl-magic", "RPC-RSP-004",                                             \
       "abort on completion/complete with the argument value \"Mq7#zK!e\" once prompts/get "        \
-      "\"plain\" was answered (needs coverage to guess)")
+      "\"plain\" was answered (needs the comparison seen from inside to guess)")
 #endif

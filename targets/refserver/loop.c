@@ -49,6 +49,18 @@ static void read_input(rs_server *s)
     drain_lines(s);
 }
 
+void rs_play(rs_server *s, const char *bytes, size_t len)
+{
+    if (!mcps_framer_feed(&s->framer, bytes, len)) {
+        rs_debug(s, "out of memory buffering input");
+        s->done = true;
+        return;
+    }
+    drain_lines(s);
+    if (!s->done)
+        at_eof(s);
+}
+
 /* Until the next slow step, task expiry or client deadline; -1 (forever) when there is none. */
 static int poll_timeout(const rs_server *s)
 {

@@ -6,18 +6,13 @@
 #include "http.h"
 #include "server.h"
 
-#include "codec/json.h"
-
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
-
-enum { RS_EXIT_OK = 0, RS_EXIT_FAIL = 1, RS_EXIT_USAGE = 2 };
 
 static void usage(FILE *out)
 {
@@ -41,43 +36,6 @@ static void usage(FILE *out)
                  "  --bind ADDR    listening IPv4 address (default 127.0.0.1)\n"
                  "  --port-file FILE  write the port there once listening\n"
                  "  --auth TOKEN   require Authorization: Bearer TOKEN\n");
-}
-
-static int set_root(rs_server *s, const char *dir)
-{
-    struct stat st;
-    free(s->root);
-    s->root = realpath(dir, NULL);
-    if (!s->root || stat(s->root, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "refserver: --root %s: not a directory\n", dir);
-        return RS_EXIT_USAGE;
-    }
-    return -1;
-}
-
-static int take_away(rs_server *s, const char *name)
-{
-    rs_cap cap;
-    if (!rs_cap_parse(name, &cap)) {
-        fprintf(stderr,
-                "refserver: --without %s: not one of tools, resources, prompts, logging, "
-                "completions, tasks\n",
-                name);
-        return RS_EXIT_USAGE;
-    }
-    s->refused[cap] = true;
-    return -1;
-}
-
-static int add_fault(rs_server *s, const char *name)
-{
-    rs_fault f;
-    if (!rs_fault_lookup(name, &f)) {
-        fprintf(stderr, "refserver: unknown fault '%s' (see --list-faults)\n", name);
-        return RS_EXIT_USAGE;
-    }
-    s->faults[f] = true;
-    return -1;
 }
 
 static int set_port(rs_http_opts *http, const char *text)
@@ -131,19 +89,9 @@ static int parse_args(int argc, char **argv, rs_server *s, rs_http_opts *http, b
         } else if (strcmp(a, "--version") == 0) {
             printf("refserver %s\n", MCPS_VERSION);
             return RS_EXIT_OK;
-        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
-            s->verbose = true;
-        } else if (strcmp(a, "--modern-only") == 0) {
-            s->modern_only = true;
-        } else if (strcmp(a, "--fault") == 0 && has_value) {
-            status = add_fault(s, argv[++i]);
-        } else if (strcmp(a, "--without") == 0 && has_value) {
-            status = take_away(s, argv[++i]);
-        } else if (strcmp(a, "--root") == 0 && has_value) {
-            status = set_root(s, argv[++i]);
         } else if (http_option(a, has_value)) {
             status = parse_http(argv, &i, http, use_http);
-        } else {
+        } else if ((status = rs_option(s, argc, argv, &i)) == RS_OPTION_OTHER) {
             fprintf(stderr, "refserver: bad argument '%s'\n", a);
             usage(stderr);
             return RS_EXIT_USAGE;
@@ -152,25 +100,6 @@ static int parse_args(int argc, char **argv, rs_server *s, rs_http_opts *http, b
             return status;
     }
     return -1;
-}
-
-static void server_init(rs_server *s)
-{
-    *s = (rs_server){.in_fd = 0, .out_fd = 1, .rev = MCPS_REV_NONE, .log_level = RS_LOG_INFO};
-    mcps_framer_init(&s->framer, RS_MAX_LINE);
-}
-
-static void server_free(rs_server *s)
-{
-    rs_jobs_free(s);
-    rs_calls_free(s);
-    mcps_json_delete(s->client_caps);
-    rs_tasks_free(s);
-    rs_subs_free(s);
-    rs_listen_free(s);
-    mcps_framer_free(&s->framer);
-    free(s->root);
-    free(s->announced);
 }
 
 /* The path of the program NAME in this executable's own folder; false if it does not fit. */
@@ -239,7 +168,7 @@ int main(int argc, char **argv)
     rs_server s;
     rs_http_opts http = {0};
     bool use_http = false;
-    server_init(&s);
+    rs_server_init(&s);
     int status = parse_args(argc, argv, &s, &http, &use_http);
     if (status < 0 && use_http) {
         status = run_http(&s, &http, argc, argv);
@@ -252,6 +181,6 @@ int main(int argc, char **argv)
             rs_write_text(&s, "refserver ready (this banner is not JSON)\n");
         status = rs_run(&s) ? RS_EXIT_FAIL : RS_EXIT_OK;
     }
-    server_free(&s);
+    rs_server_free(&s);
     return status;
 }

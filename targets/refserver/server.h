@@ -102,7 +102,6 @@ typedef struct rs_server {
     rs_listen *listens;        /* 2026-07-28: open subscriptions/listen streams (listen.c) */
     bool fuzz_armed;           /* fuzz-sequence-crash, fuzz-afl-magic: the arming prompt answered */
     void *fuzz_hoard;          /* fuzz-leak: the blocks kept so far, each pointing to the last */
-    unsigned afl_depth;        /* fuzz-afl-magic: bytes of the magic matched (afl_faults.c) */
     /* input and output */
     mcps_framer framer;
     bool eof;  /* stdin reached end of file */
@@ -228,6 +227,17 @@ void rs_handle_line(rs_server *s, const char *line, size_t len, bool oversize);
 
 /* ---- loop.c ---- */
 int rs_run(rs_server *s);
+/* Handle bytes as the whole of the input: its lines, then end of input (no timers run). */
+void rs_play(rs_server *s, const char *bytes, size_t len);
+
+/* ---- setup.c: shared by main.c and afl_main.c ---- */
+enum { RS_EXIT_OK = 0, RS_EXIT_FAIL = 1, RS_EXIT_USAGE = 2 };
+#define RS_OPTION_OTHER (-2)
+/* The session option at argv[*i] (*i moved past its value): -1 when taken, RS_OPTION_OTHER
+ * when it is not one, else the exit status of a bad value (said on stderr). */
+int rs_option(rs_server *s, int argc, char **argv, int *i);
+void rs_server_init(rs_server *s);
+void rs_server_free(rs_server *s);
 
 /* ---- lifecycle.c ---- */
 void rs_initialize(rs_server *s, const rs_req *req, rs_reply *r);

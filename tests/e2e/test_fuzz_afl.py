@@ -7,6 +7,12 @@ its 15 s, the crash becomes a minimized finding of the black-box mode's format, 
 the clean one (exit 0). The run ends within --time plus its grace and leaves no
 process behind; without afl-fuzz, --afl exits 3 with a message.
 
+With --afl-target build/afl/refserver-afl (the persistent entry, which plays the
+session prefix itself): afl-fuzz runs it persistently on prefix-less seeds, the
+sequence crash becomes a finding replayed on the normal refserver, and the
+uninstrumented refserver-afl (the release build) plays the finding's requests from
+stdin once and aborts with the fault, not without it.
+
 Exits 77 (skipped) without afl-fuzz or afl-clang-fast, and under the sanitize
 preset (AFL's forkserver and ASan's shadow memory do not mix, and it would double
 the CI time for nothing the release build does not prove)."""
@@ -24,8 +30,11 @@ from common import BIN_DIR, MCPSPEC, ROOT, run
 
 AFL_DIR = os.path.join(ROOT, "build", "afl")
 AFL_REFSERVER = os.path.join(AFL_DIR, "refserver")
+AFL_ENTRY = os.path.join(AFL_DIR, "refserver-afl")
 REFSERVER = os.path.join(BIN_DIR, "refserver")
+PLAIN_ENTRY = os.path.join(BIN_DIR, "refserver-afl")
 SECONDS = 15
+ENTRY_SECONDS = 5
 GRACE = 25  # discovery, AFL's start-up and kill grace, the import and its minimization
 
 
@@ -33,10 +42,17 @@ def ensure_afl_build():
     """build/afl/refserver, built when missing or older than refserver's sources."""
     src = os.path.join(ROOT, "targets", "refserver")
     newest = max(os.path.getmtime(os.path.join(src, f)) for f in os.listdir(src))
-    if os.path.exists(AFL_REFSERVER) and os.path.getmtime(AFL_REFSERVER) >= newest:
+    if all(os.path.exists(p) and os.path.getmtime(p) >= newest
+           for p in (AFL_REFSERVER, AFL_ENTRY)):
         return
     subprocess.run([os.path.join(ROOT, "scripts", "afl-build")], check=True,
                    stdout=subprocess.DEVNULL, timeout=300)
+
+
+def unescape_raw(text):
+    """A `--> raw` line's bytes (finding.c escapes a backslash and other bytes as \\xNN)."""
+    return re.sub(r"\\(\\|x([0-9a-fA-F]{2}))",
+                  lambda m: "\\" if m.group(1) == "\\" else chr(int(m.group(2), 16)), text)
 
 
 def descendants_of(names):
@@ -102,6 +118,41 @@ class FuzzAflTest(unittest.TestCase):
                          .returncode, 1, "replay does not reproduce")
         clean = run([MCPSPEC, "replay", path, "--server", REFSERVER], timeout=30)
         self.assertEqual(clean.returncode, 0, clean.stdout + clean.stderr)
+
+    def test_persistent_entry(self):
+        out = os.path.join(self.dir, "entry")
+        fault = "--fault fuzz-sequence-crash"
+        r = run([MCPSPEC, "fuzz", "--afl", "--server", "%s %s" % (REFSERVER, fault),
+                 "--afl-target", "%s %s" % (AFL_ENTRY, fault), "--time", str(ENTRY_SECONDS),
+                 "--out", out, "--seed", "1"], timeout=ENTRY_SECONDS + GRACE + 30)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        with open(os.path.join(out, "afl", "out", "default", "fuzzer_stats"),
+                  encoding="utf-8") as f:
+            stats = f.read()
+        self.assertRegex(stats, r"target_mode\s*: persistent shmem_testcase")
+        self.assertIn(AFL_ENTRY, stats)
+        seeds = os.path.join(out, "afl", "in")
+        for name in os.listdir(seeds):
+            with open(os.path.join(seeds, name), encoding="utf-8") as f:
+                self.assertNotIn('"initialize"', f.read(), name)
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            report = json.load(f)
+        crashes = [f for f in report["findings"] if f["oracle"] == "crash" and f["reproduced"]]
+        self.assertTrue(crashes, report["findings"])
+        path = os.path.join(out, crashes[0]["file"])
+        self.assertEqual(run([MCPSPEC, "replay", path, "--server", "%s %s" % (REFSERVER, fault)],
+                             timeout=30).returncode, 1, "replay does not reproduce")
+        # The finding's requests, as AFL's input for the entry: one JSON-RPC message a line.
+        with open(path, encoding="utf-8") as f:
+            lines = [unescape_raw(m.group(1)) for m in re.finditer(r"^--> raw (.*)$", f.read(),
+                                                                    re.M)]
+        data = "".join(line + "\n" for line in lines).encode("latin-1")
+        faulty = subprocess.run([PLAIN_ENTRY] + fault.split(), input=data, capture_output=True,
+                                timeout=10)
+        self.assertEqual(faulty.returncode, -6, faulty.stderr)
+        clean = subprocess.run([PLAIN_ENTRY], input=data, capture_output=True, timeout=10)
+        self.assertEqual(clean.returncode, 0, clean.stderr)
+        self.assertEqual(len(clean.stdout.splitlines()), len(lines), clean.stdout)
 
     def test_without_afl_fuzz_exits_3(self):
         env = dict(os.environ, PATH="/nonexistent")
