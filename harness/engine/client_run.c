@@ -364,7 +364,7 @@ typedef struct plain_seen {
 static bool modern_scenario(mcps_client_scenario sc)
 {
     return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
-           sc == MCPS_CSC_MODERN_BREAK;
+           sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED || sc == MCPS_CSC_MODERN_ODD;
 }
 
 /* The scenarios of the era a client showed, in the plain one, that it does not speak are not
