@@ -60,7 +60,9 @@ def http_check(check):
 MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/meta-protocol-version", "client/meta-client-info",
                  "client/discover-version", "client/version-retry", "client/no-responses",
-                 "client/modern-methods", "client/input-required"}
+                 "client/modern-methods", "client/input-required",
+                 # client_cases_modern.c's, over HTTP too
+                 "client/modern-paging", "client/extension-fallback", "client/opaque-codes"}
 # The 2026-07-28 checks only Streamable HTTP shows (client_cases_http.c).
 MODERN_HTTP_CHECKS = {"client/http-version-header", "client/http-method-header",
                       "client/http-param-headers", "client/http-stream-retry"}
@@ -162,7 +164,9 @@ class RefclientTest(unittest.TestCase):
         # modern-only: it does not go on after the legacy endpoint's 400 (allowed)
         self.assertEqual(v["client/http-era-fallback"], "INFO")
         over_http = (MODERN_CHECKS - {"client/discover-first", "client/no-responses",
-                                      "client/modern-methods", "client/input-required"}
+                                      "client/modern-methods", "client/input-required",
+                 # client_cases_modern.c's, over HTTP too
+                 "client/modern-paging", "client/extension-fallback", "client/opaque-codes"}
                      | MODERN_HTTP_CHECKS | {"client/http-bodies", "client/http-accept"})
         self.assertEqual({k: v[k] for k in over_http}, {k: "PASS" for k in over_http})
         # no session, no handshake: the session checks have nothing to judge
@@ -229,7 +233,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 53)
+        self.assertEqual(len(checks), 56)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
