@@ -3,7 +3,8 @@
  * need scenarios of their own: a paged tools/list whose cursors include ""
  * (a real cursor) and an empty page (modern-paged), and a server that
  * advertises an extension nobody knows and answers the first tools/call with
- * a code from -32000..-32019 (modern-odd).
+ * a code from -32000..-32019 (modern-odd); and, over stdio, a legacy server
+ * refusing a dual-era client's 2026-07-28 probe with -32600 (probe-code).
  *
  * A table of its own, appended after client_cases_http.c's by
  * mcps_client_check_at, so that these grow apart from the handshake era's and
@@ -39,7 +40,18 @@ static int pass(mcps_client_grade *g, const char *fmt, ...)
     return 0;
 }
 
+static int info(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int info(mcps_client_grade *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verdict(g, MCPS_VERDICT_INFO, &g->observed, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
 static int skip(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 static int skip(mcps_client_grade *g, const char *fmt, ...)
 {
     va_list ap;
@@ -196,6 +208,40 @@ static int opaque_codes(const mcps_client_trace *t, mcps_client_grade *g)
                 MCPS_CLIENT_ODD_CODE);
 }
 
+/* ---- probe-code: a legacy server refusing the 2026-07-28 probe with -32600 ---- */
+
+/* Whether message i speaks 2026-07-28: server/discover, or a request with a _meta version. */
+static bool modern_at(const mcps_client_trace *t, size_t i)
+{
+    return request_is(t, i, "server/discover") ||
+           (request_is(t, i, NULL) && mcps_client_meta_version(t->msgs[i].json));
+}
+
+static int probe_fallback(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t probe = 0;
+    while (probe < t->nmsgs && !modern_at(t, probe) && !request_is(t, probe, "initialize"))
+        probe++;
+    if (probe >= t->nmsgs || !modern_at(t, probe))
+        return skip(g, "the client sent no 2026-07-28 probe before initialize");
+    for (size_t j = probe + 1; j < t->nmsgs; j++) {
+        if (request_is(t, j, "initialize"))
+            return pass(g,
+                        "its 2026-07-28 probe answered %d (not -32601), the client fell back to "
+                        "initialize",
+                        MCPS_CLIENT_PROBE_CODE);
+        if (modern_at(t, j))
+            return broke(g, "STDIO-010",
+                         "its 2026-07-28 probe answered %d by a legacy server, the client went on "
+                         "with 2026-07-28 requests, not initialize (a fallback tied to -32601?)",
+                         MCPS_CLIENT_PROBE_CODE);
+    }
+    return info(g,
+                "its 2026-07-28 probe answered %d, the client did not go on (allowed for a "
+                "client that speaks 2026-07-28 only)",
+                MCPS_CLIENT_PROBE_CODE);
+}
+
 #define MODERN MCPS_REV_BIT(MCPS_REV_2026_07_28)
 
 static const mcps_client_check modern_checks[] = {
@@ -210,6 +256,10 @@ static const mcps_client_check modern_checks[] = {
     {"client/opaque-codes",
      "2026-07-28: an error coded -32001 is opaque: no re-probe, no fallback, no other version",
      "basic", "RPC-CODE-003", MCPS_CSC_MODERN_ODD, false, opaque_codes, MCPS_CT_BOTH, true, MODERN},
+    {"client/probe-fallback",
+     "2026-07-28 probe refused by a legacy server with -32600: a dual-era client initializes",
+     "basic/transports", "STDIO-010", MCPS_CSC_PROBE_CODE, false, probe_fallback, MCPS_CT_STDIO,
+     true, MODERN},
 };
 
 const mcps_client_check *mcps_client_modern_check_at(size_t i)

@@ -47,6 +47,8 @@ typedef enum mcps_client_scenario {
                                page 3 empty (client_cases_modern.c) */
     MCPS_CSC_MODERN_ODD,    /* 2026-07-28: the DiscoverResult advertises an unknown extension; the
                                first tools/call gets -32001 (client_cases_modern.c) */
+    MCPS_CSC_PROBE_CODE,    /* stdio: a legacy server answering a 2026-07-28 probe before
+                               initialize with -32600, not -32601 (client_cases_modern.c) */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -133,6 +135,8 @@ void mcps_client_trace_free(mcps_client_trace *t);
  * the code of the error its first tools/call gets (-32000..-32019: no meaning, RPC-CODE-003). */
 #define MCPS_CLIENT_ODD_EXTENSION "dev.mcpspec/unknown-extension"
 #define MCPS_CLIENT_ODD_CODE      (-32001)
+/* The probe-code scenario's answer to a 2026-07-28 probe: a legacy code other than -32601. */
+#define MCPS_CLIENT_PROBE_CODE (-32600)
 
 /* 2026-07-28: the scripted tool's text argument is an x-mcp-header one, mirrored by an HTTP
  * client into Mcp-Param-Text (HDR-009). */

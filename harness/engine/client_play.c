@@ -351,6 +351,18 @@ static bool odd_call(const player *p, const char *method)
     return calls == 1; /* the one being answered is in the trace already */
 }
 
+/* PROBE_CODE (stdio): a legacy server that answers a 2026-07-28 request before initialize with
+ * a code of its own, not -32601 (STDIO-010: a client's fallback hangs on no one code). */
+static bool odd_probe(player *p, const cJSON *msg, const char *method, const char *version)
+{
+    if (p->t->scenario != MCPS_CSC_PROBE_CODE || p->cfg->http || p->answered ||
+        strcmp(method, "initialize") == 0 || !(version || strcmp(method, "server/discover") == 0))
+        return false;
+    send_error(p, cJSON_GetObjectItemCaseSensitive(msg, "id"), MCPS_CLIENT_PROBE_CODE,
+               "Invalid Request: the server is not initialized");
+    return true;
+}
+
 /* A 2026-07-28 server: every request judged on its own _meta; the refuse scenario turns
  * the first one down with -32022 whatever it names, so that the client has to retry. */
 static void answer_modern(player *p, const cJSON *req, const char *method, const char *version)
@@ -636,7 +648,7 @@ static void on_request(player *p, const cJSON *msg, const char *method)
         answer_modern(p, msg, method, version);
         return;
     }
-    if (legacy_probe(p, msg, method, version))
+    if (legacy_probe(p, msg, method, version) || odd_probe(p, msg, method, version))
         return;
     if (strcmp(method, "initialize") == 0) {
         const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");

@@ -180,7 +180,10 @@
     X(LEAVE_ON_EXTENSION, "leave-on-extension", "VER-010", "client/extension-fallback",            \
       "2026-07-28: disconnect when the DiscoverResult advertises an extension")                    \
     X(CODE_REDISCOVER, "code-rediscover", "RPC-CODE-003", "client/opaque-codes",                   \
-      "2026-07-28: probe server/discover again after a -32001 error, as if it meant a stale era")
+      "2026-07-28: probe server/discover again after a -32001 error, as if it meant a stale era")  \
+    X(PROBE_CODE_IGNORED, "probe-code-ignored", "STDIO-010", "client/probe-fallback",              \
+      "--protocol-version auto: go on with 2026-07-28 requests when server/discover is answered "  \
+      "an error other than -32601, instead of initializing")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -739,11 +739,18 @@ static bool modern_error(const cJSON *answer)
     return cJSON_IsNumber(code) && code->valuedouble >= -32022 && code->valuedouble <= -32020;
 }
 
+/* The probe-code-ignored fault: an error other than -32601 not taken for a legacy server's. */
+static bool probe_code_ignored(const rc_client *c, const cJSON *d)
+{
+    return rc_on(c, RC_FAULT_PROBE_CODE_IGNORED) && error_code(d) && error_code(d) != -32601;
+}
+
 /* --protocol-version auto: whether the discover answer d says "a legacy server" (an error
  * that is not a modern one, or none): then it falls back to initialize (STDIO-009, HTTP-058). */
 static bool legacy_answer(const rc_client *c, const cJSON *d)
 {
-    return c->auto_era && !result_of(d) && !modern_error(d) && !rc_on(c, RC_FAULT_ERA_IGNORE_400);
+    return c->auto_era && !result_of(d) && !modern_error(d) && !rc_on(c, RC_FAULT_ERA_IGNORE_400) &&
+           !probe_code_ignored(c, d);
 }
 
 static int stateless_session(rc_client *c)
@@ -756,7 +763,8 @@ static int stateless_session(rc_client *c)
                   !(rc_on(c, RC_FAULT_LEAVE_ON_EXTENSION) && extensions_of(d));
         bool legacy = legacy_answer(c, d);
         /* the era-ignore-400 fault goes on as if the refusal said nothing */
-        ok |= c->auto_era && rc_on(c, RC_FAULT_ERA_IGNORE_400) && !modern_error(d);
+        ok |= c->auto_era && (rc_on(c, RC_FAULT_ERA_IGNORE_400) || probe_code_ignored(c, d)) &&
+              !modern_error(d);
         cJSON_Delete(d);
         if (legacy)
             return 2;

@@ -108,6 +108,13 @@ class RefclientTest(unittest.TestCase):
         ping = [c for c in report["cases"] if c["id"] == "client/ping"][0]
         self.assertIn("not played", ping["reason"])
 
+    def test_clean_dual_era_probe(self):
+        # a legacy server refusing the probe with -32600, not -32601: refclient auto initializes
+        with tempfile.TemporaryDirectory() as out:
+            run_client(REFCLIENT + " --protocol-version auto -- {server}", out,
+                       ["--case", "client/probe-fallback", "--timeout", "2"])
+            self.assertEqual(verdicts(load(out))["client/probe-fallback"], "PASS")
+
     def test_clean_every_revision(self):
         revs = ("2024-11-05", "2025-03-26", "2025-06-18")
         with ThreadPoolExecutor(max_workers=3) as pool:
@@ -233,7 +240,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 56)
+        self.assertEqual(len(checks), 57)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
