@@ -63,6 +63,8 @@ MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/modern-methods", "client/input-required",
                  # client_cases_modern.c's, over HTTP too
                  "client/modern-paging", "client/extension-fallback", "client/opaque-codes"}
+# The 2026-07-28 checks of a dual-era client (refclient --protocol-version auto), stdio.
+DUAL_ERA_CHECKS = {"client/probe-fallback"}
 # The 2026-07-28 checks only Streamable HTTP shows (client_cases_http.c).
 MODERN_HTTP_CHECKS = {"client/http-version-header", "client/http-method-header",
                       "client/http-param-headers", "client/http-stream-retry"}
@@ -87,12 +89,13 @@ class RefclientTest(unittest.TestCase):
     def test_clean_newest(self):
         report = self.clean()
         v = verdicts(report)
-        self.assertEqual({v[k] for k in v if k not in MODERN_CHECKS | {"client/cancellations"}},
+        self.assertEqual({v[k] for k in v
+                          if k not in MODERN_CHECKS | DUAL_ERA_CHECKS | {"client/cancellations"}},
                          {"PASS"}, v)
         # refclient never cancels a request of its own (its fault cancel-initialize does)
         self.assertEqual(v["client/cancellations"], "SKIP")
         # a handshake-only client: the 2026-07-28 scenarios are not played, their checks SKIP
-        self.assertEqual({v[k] for k in MODERN_CHECKS}, {"SKIP"}, v)
+        self.assertEqual({v[k] for k in MODERN_CHECKS | DUAL_ERA_CHECKS}, {"SKIP"}, v)
         self.assertEqual(report["cases"][0]["revision"], "2025-11-25")
 
     def test_clean_2026(self):
