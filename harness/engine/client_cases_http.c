@@ -470,5 +470,6 @@ static const mcps_client_check http_checks[] = {
 
 const mcps_client_check *mcps_client_http_check_at(size_t i)
 {
-    return i < sizeof http_checks / sizeof *http_checks ? &http_checks[i] : NULL;
+    size_t n = sizeof http_checks / sizeof *http_checks;
+    return i < n ? &http_checks[i] : mcps_client_modern_check_at(i - n);
 }

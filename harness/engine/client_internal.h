@@ -43,6 +43,12 @@ typedef enum mcps_client_scenario {
                                one event with an id; the answer waits for a GET resuming it */
     MCPS_CSC_MODERN_BREAK,  /* HTTP, 2026-07-28: the stream of its first request after
                                server/discover closes after one event; the request is lost */
+    MCPS_CSC_MODERN_PAGED,  /* 2026-07-28: tools/list in four pages, page 2's nextCursor "",
+                               page 3 empty (client_cases_modern.c) */
+    MCPS_CSC_MODERN_ODD,    /* 2026-07-28: the DiscoverResult advertises an unknown extension; the
+                               first tools/call gets -32001 (client_cases_modern.c) */
+    MCPS_CSC_PROBE_CODE,    /* stdio: a legacy server answering a 2026-07-28 probe before
+                               initialize with -32600, not -32601 (client_cases_modern.c) */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -120,6 +126,17 @@ void mcps_client_trace_free(mcps_client_trace *t);
 /* Page 2 is empty but not the last (PAGE-003: no fixed page size); its nextCursor leads to
  * page 3, the last. */
 #define MCPS_CLIENT_CURSOR2 "eyJwIjozfQ==/+{\"page\": 3}"
+
+/* The modern-paged scenario's cursors: page 2's, opaque like MCPS_CLIENT_CURSOR; page 3's is
+ * "" (a real cursor, PAGE-008); page 4's, the last. */
+#define MCPS_CLIENT_MODERN_CURSOR  "eyJwIjoyfQ==/+{\"era\": \"2026\"}"
+#define MCPS_CLIENT_MODERN_CURSOR4 "eyJwIjo0fQ==+/{\"page\": 4}"
+/* The modern-odd scenario: the extension its DiscoverResult advertises (nobody knows it), and
+ * the code of the error its first tools/call gets (-32000..-32019: no meaning, RPC-CODE-003). */
+#define MCPS_CLIENT_ODD_EXTENSION "dev.mcpspec/unknown-extension"
+#define MCPS_CLIENT_ODD_CODE      (-32001)
+/* The probe-code scenario's answer to a 2026-07-28 probe: a legacy code other than -32601. */
+#define MCPS_CLIENT_PROBE_CODE (-32600)
 
 /* 2026-07-28: the scripted tool's text argument is an x-mcp-header one, mirrored by an HTTP
  * client into Mcp-Param-Text (HDR-009). */

@@ -62,10 +62,12 @@ typedef struct player {
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
 {
     static const char *const names[MCPS_CSC_COUNT] = {
-        "plain",       "slow-init", "older",         "unsupported",  "ping",       "roots",
-        "sampling",    "elicit",    "junk-id",       "junk-json",    "junk-notif", "junk-duplicate",
-        "huge",        "unknown",   "paged",         "cancel",       "progress",   "batch",
-        "session-404", "modern",    "modern-refuse", "modern-input", "resume",     "modern-break",
+        "plain",         "slow-init",      "older",  "unsupported",  "ping",
+        "roots",         "sampling",       "elicit", "junk-id",      "junk-json",
+        "junk-notif",    "junk-duplicate", "huge",   "unknown",      "paged",
+        "cancel",        "progress",       "batch",  "session-404",  "modern",
+        "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
+        "modern-odd",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -204,13 +206,18 @@ static cJSON *cacheable(cJSON *result, int ttl_ms)
     return stamped(result);
 }
 
-static cJSON *discover_result(void)
+/* MODERN_ODD's also advertises an extension nobody knows: the client goes on with the core
+ * (VER-010). */
+static cJSON *discover_result(mcps_client_scenario sc)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "supportedVersions"),
                          cJSON_CreateString(MCPS_CLIENT_MODERN));
     cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
     cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged");
+    if (sc == MCPS_CSC_MODERN_ODD)
+        cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "extensions"),
+                                MCPS_CLIENT_ODD_EXTENSION);
     return cacheable(r, 60000);
 }
 
@@ -233,7 +240,7 @@ static void refuse_version(player *p, const cJSON *id, const char *requested)
 static bool modern_scenario(mcps_client_scenario sc)
 {
     return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
-           sc == MCPS_CSC_MODERN_BREAK;
+           sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED || sc == MCPS_CSC_MODERN_ODD;
 }
 
 bool mcps_client_input_elicits(const cJSON *m)
@@ -296,6 +303,66 @@ static bool legacy_probe(player *p, const cJSON *msg, const char *method, const 
     return true;
 }
 
+/* MODERN_PAGED's tools/list: page 1 (no cursor) leads to page 2, whose nextCursor is "" (a real
+ * cursor, PAGE-008) so that only a client that pages meets it; page 3 is empty but not the last
+ * (PAGE-003); page 4 is (PAGE-007). Any other cursor is invalid (-32602). */
+static cJSON *modern_page(const cJSON *cursor)
+{
+    const char *c = cJSON_IsString(cursor) ? cursor->valuestring : NULL;
+    cJSON *r = NULL;
+    if (!cursor) {
+        r = mirrored_tool_list();
+        cJSON_AddStringToObject(r, "nextCursor", MCPS_CLIENT_MODERN_CURSOR);
+    } else if (c && strcmp(c, MCPS_CLIENT_MODERN_CURSOR) == 0) {
+        r = tool_list_of("echo-2");
+        cJSON_AddStringToObject(r, "nextCursor", "");
+    } else if (c && !c[0]) {
+        r = cJSON_CreateObject();
+        cJSON_AddArrayToObject(r, "tools");
+        cJSON_AddStringToObject(r, "nextCursor", MCPS_CLIENT_MODERN_CURSOR4);
+    } else if (c && strcmp(c, MCPS_CLIENT_MODERN_CURSOR4) == 0)
+        r = tool_list_of("echo-3");
+    return r;
+}
+
+static void answer_modern_page(player *p, const cJSON *req)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    cJSON *r = modern_page(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(req, "params"), "cursor"));
+    if (r)
+        send_owned(p, response(id, cacheable(r, 0)));
+    else
+        send_error(p, id, -32602, "Invalid params: unknown cursor");
+}
+
+/* Whether MODERN_ODD's first tools/call is due its opaque error: none was asked before. */
+static bool odd_call(const player *p, const char *method)
+{
+    if (p->t->scenario != MCPS_CSC_MODERN_ODD || strcmp(method, "tools/call") != 0)
+        return false;
+    size_t calls = 0;
+    for (size_t i = 0; i < p->t->nmsgs; i++) {
+        const cJSON *m = p->t->msgs[i].json
+                             ? cJSON_GetObjectItemCaseSensitive(p->t->msgs[i].json, "method")
+                             : NULL;
+        calls += cJSON_IsString(m) && strcmp(m->valuestring, "tools/call") == 0;
+    }
+    return calls == 1; /* the one being answered is in the trace already */
+}
+
+/* PROBE_CODE (stdio): a legacy server that answers a 2026-07-28 request before initialize with
+ * a code of its own, not -32601 (STDIO-010: a client's fallback hangs on no one code). */
+static bool odd_probe(player *p, const cJSON *msg, const char *method, const char *version)
+{
+    if (p->t->scenario != MCPS_CSC_PROBE_CODE || p->cfg->http || p->answered ||
+        strcmp(method, "initialize") == 0 || !(version || strcmp(method, "server/discover") == 0))
+        return false;
+    send_error(p, cJSON_GetObjectItemCaseSensitive(msg, "id"), MCPS_CLIENT_PROBE_CODE,
+               "Invalid Request: the server is not initialized");
+    return true;
+}
+
 /* A 2026-07-28 server: every request judged on its own _meta; the refuse scenario turns
  * the first one down with -32022 whatever it names, so that the client has to retry. */
 static void answer_modern(player *p, const cJSON *req, const char *method, const char *version)
@@ -311,8 +378,12 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
         refuse_version(p, id, version);
     else if (discover) {
         p->t->discovered = true;
-        send_owned(p, response(id, discover_result()));
-    } else if (strcmp(method, "tools/list") == 0)
+        send_owned(p, response(id, discover_result(p->t->scenario)));
+    } else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_MODERN_PAGED)
+        answer_modern_page(p, req);
+    else if (odd_call(p, method))
+        send_error(p, id, MCPS_CLIENT_ODD_CODE, "mcpspec: an error whose code means nothing");
+    else if (strcmp(method, "tools/list") == 0)
         send_owned(p, response(id, cacheable(mirrored_tool_list(), 0)));
     else if (strcmp(method, "tools/call") == 0 && p->t->scenario == MCPS_CSC_MODERN_INPUT &&
              !p->t->input_asked) {
@@ -577,7 +648,7 @@ static void on_request(player *p, const cJSON *msg, const char *method)
         answer_modern(p, msg, method, version);
         return;
     }
-    if (legacy_probe(p, msg, method, version))
+    if (legacy_probe(p, msg, method, version) || odd_probe(p, msg, method, version))
         return;
     if (strcmp(method, "initialize") == 0) {
         const cJSON *params = cJSON_GetObjectItemCaseSensitive(msg, "params");

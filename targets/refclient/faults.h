@@ -170,7 +170,20 @@
     X(RESUME_MODERN, "resume-modern", "HTTP-057", "client/http-stream-retry",                      \
       "HTTP, 2026-07-28: resume a broken stream with GET and Last-Event-ID instead of sending "    \
       "the "                                                                                       \
-      "request again")
+      "request again")                                                                             \
+    X(MODERN_EMPTY_CURSOR_END, "modern-empty-cursor-end", "PAGE-008", "client/modern-paging",      \
+      "2026-07-28: take nextCursor \"\" for the end of the list")                                  \
+    X(MODERN_STOP_ON_EMPTY_PAGE, "modern-stop-on-empty-page", "PAGE-003", "client/modern-paging",  \
+      "2026-07-28: stop paging at a page without tools, though it has a nextCursor")               \
+    X(MODERN_PAGE_PAST_END, "modern-page-past-end", "PAGE-007", "client/modern-paging",            \
+      "2026-07-28: ask for another page after the last one (a page without nextCursor)")           \
+    X(LEAVE_ON_EXTENSION, "leave-on-extension", "VER-010", "client/extension-fallback",            \
+      "2026-07-28: disconnect when the DiscoverResult advertises an extension")                    \
+    X(CODE_REDISCOVER, "code-rediscover", "RPC-CODE-003", "client/opaque-codes",                   \
+      "2026-07-28: probe server/discover again after a -32001 error, as if it meant a stale era")  \
+    X(PROBE_CODE_IGNORED, "probe-code-ignored", "STDIO-010", "client/probe-fallback",              \
+      "--protocol-version auto: go on with 2026-07-28 requests when server/discover is answered "  \
+      "an error other than -32601, instead of initializing")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -426,35 +426,51 @@ static cJSON *list_tools(rc_client *c)
     return await(c, 4);
 }
 
-/* The nextCursor of a list answer (malloc'd), or NULL at the last page. */
-static char *next_cursor(const cJSON *answer)
+/* The nextCursor of a list answer (malloc'd), or NULL at the last page. "" is a real cursor
+ * (PAGE-008), but not with the modern-empty-cursor-end fault. */
+static char *next_cursor(const rc_client *c, const cJSON *answer)
 {
     const cJSON *next = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(answer, "result"), "nextCursor");
+    if (cJSON_IsString(next) && !next->valuestring[0] && rc_on(c, RC_FAULT_MODERN_EMPTY_CURSOR_END))
+        return NULL;
     return cJSON_IsString(next) ? strdup(next->valuestring) : NULL;
 }
 
-/* The pages after the first: each asked with the cursor exactly as given (PAGE-004) until
- * a page has no nextCursor (PAGE-007); a bounded number of them. */
-static void next_pages(rc_client *c, const cJSON *first)
+static cJSON *stateless_params(const rc_client *c, const char *version, bool tools_call);
+
+/* A page request's params: the cursor, and on 2026-07-28 (version) the _meta every request
+ * carries. */
+static cJSON *page_params(const rc_client *c, const char *version, const char *cursor)
 {
-    char *cursor = next_cursor(first);
-    bool again = rc_on(c, RC_FAULT_PAGE_PAST_END);
+    cJSON *params = version ? stateless_params(c, version, false) : cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "cursor", cursor);
+    return params;
+}
+
+/* The pages after the first: each asked with the cursor exactly as given (PAGE-004) until
+ * a page has no nextCursor (PAGE-007); a bounded number of them. version: 2026-07-28's, or
+ * NULL in the handshake era (its own ids, then: 20 on). */
+static void next_pages(rc_client *c, const cJSON *first, const char *version)
+{
+    char *cursor = next_cursor(c, first);
+    bool again = rc_on(c, RC_FAULT_PAGE_PAST_END) || rc_on(c, RC_FAULT_MODERN_PAGE_PAST_END);
+    bool stop_empty =
+        rc_on(c, RC_FAULT_STOP_ON_EMPTY_PAGE) || rc_on(c, RC_FAULT_MODERN_STOP_ON_EMPTY_PAGE);
     bool last_had_tools = true;
+    int base = version ? 40 : 20;
     for (int page = 0; cursor && page < 8; page++) {
-        if (rc_on(c, RC_FAULT_STOP_ON_EMPTY_PAGE) && page > 0 && !last_had_tools)
+        if (stop_empty && page > 0 && !last_had_tools)
             break; /* the fault: an empty page taken for the end of the list */
         if (rc_on(c, RC_FAULT_CURSOR_ALTERED))
             for (char *p = strchr(cursor, '+'); p; p = strchr(p, '+'))
                 *p = ' '; /* as a careless URL decoding would */
-        cJSON *params = cJSON_CreateObject();
-        cJSON_AddStringToObject(params, "cursor", cursor);
-        send_json(c, request(20 + page, "tools/list", params, false));
-        cJSON *answer = await(c, 20 + page);
+        send_json(c, request(base + page, "tools/list", page_params(c, version, cursor), false));
+        cJSON *answer = await(c, base + page);
         const cJSON *tools = cJSON_GetObjectItemCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(answer, "result"), "tools");
         last_had_tools = cJSON_GetArraySize(tools) > 0;
-        char *next = next_cursor(answer);
+        char *next = next_cursor(c, answer);
         cJSON_Delete(answer);
         if (!next && again) { /* the fault: once more past the end */
             again = false;
@@ -514,7 +530,7 @@ static void list_and_call(rc_client *c)
 {
     cJSON *list = list_tools(c);
     if (list)
-        next_pages(c, list);
+        next_pages(c, list, NULL);
     if (list && rc_on(c, RC_FAULT_UNDECLARED_PROMPTS))
         send_extra(c, 5, "prompts/list");
     if (list && rc_on(c, RC_FAULT_NEWER_METHOD))
@@ -698,6 +714,23 @@ static cJSON *discover(rc_client *c)
     return await(c, id);
 }
 
+/* The code of answer's error; 0 when it is no error. */
+static int error_code(const cJSON *answer)
+{
+    const cJSON *code =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(answer, "error"), "code");
+    return cJSON_IsNumber(code) ? code->valueint : 0;
+}
+
+/* Whether a DiscoverResult advertises extensions (the leave-on-extension fault's cue). */
+static bool extensions_of(const cJSON *d)
+{
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(d, "result"), "capabilities");
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(caps, "extensions");
+    return cJSON_IsObject(ext) && ext->child;
+}
+
 /* An error only a 2026-07-28 server sends (HTTP-058): -32022, -32021 or -32020. */
 static bool modern_error(const cJSON *answer)
 {
@@ -706,11 +739,18 @@ static bool modern_error(const cJSON *answer)
     return cJSON_IsNumber(code) && code->valuedouble >= -32022 && code->valuedouble <= -32020;
 }
 
+/* The probe-code-ignored fault: an error other than -32601 not taken for a legacy server's. */
+static bool probe_code_ignored(const rc_client *c, const cJSON *d)
+{
+    return rc_on(c, RC_FAULT_PROBE_CODE_IGNORED) && error_code(d) && error_code(d) != -32601;
+}
+
 /* --protocol-version auto: whether the discover answer d says "a legacy server" (an error
  * that is not a modern one, or none): then it falls back to initialize (STDIO-009, HTTP-058). */
 static bool legacy_answer(const rc_client *c, const cJSON *d)
 {
-    return c->auto_era && !result_of(d) && !modern_error(d) && !rc_on(c, RC_FAULT_ERA_IGNORE_400);
+    return c->auto_era && !result_of(d) && !modern_error(d) && !rc_on(c, RC_FAULT_ERA_IGNORE_400) &&
+           !probe_code_ignored(c, d);
 }
 
 static int stateless_session(rc_client *c)
@@ -719,10 +759,12 @@ static int stateless_session(rc_client *c)
         cJSON *d = discover(c);
         const cJSON *versions = cJSON_GetObjectItemCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(d, "result"), "supportedVersions");
-        bool ok = result_of(d) && lists_version(versions, c->version);
+        bool ok = result_of(d) && lists_version(versions, c->version) &&
+                  !(rc_on(c, RC_FAULT_LEAVE_ON_EXTENSION) && extensions_of(d));
         bool legacy = legacy_answer(c, d);
         /* the era-ignore-400 fault goes on as if the refusal said nothing */
-        ok |= c->auto_era && rc_on(c, RC_FAULT_ERA_IGNORE_400) && !modern_error(d);
+        ok |= c->auto_era && (rc_on(c, RC_FAULT_ERA_IGNORE_400) || probe_code_ignored(c, d)) &&
+              !modern_error(d);
         cJSON_Delete(d);
         if (legacy)
             return 2;
@@ -751,6 +793,8 @@ static int stateless_session(rc_client *c)
     }
     char *tool = result_of(list) ? first_tool(list) : NULL;
     note_mirrors(c, list);
+    if (tool)
+        next_pages(c, list, v);
     cJSON_Delete(list);
     if (!tool)
         return 0;
@@ -763,6 +807,8 @@ static int stateless_session(rc_client *c)
     cJSON *answer = stateless_call(c, 3, "tools/call", params);
     if (input_required(answer))
         answer = mrtr_retry(c, 3, cJSON_Duplicate(keep, true), answer);
+    if (rc_on(c, RC_FAULT_CODE_REDISCOVER) && error_code(answer) == -32001) /* read as "stale" */
+        cJSON_Delete(stateless_call(c, 60, "server/discover", stateless_params(c, v, false)));
     cJSON_Delete(keep);
     cJSON_Delete(answer);
     return 0;

@@ -43,12 +43,14 @@ HTTP_CASES = CASES + ["client/http-*"]
 MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
                 "client/meta-*", "client/discover-version", "client/version-retry",
                 "client/no-responses", "client/modern-methods", "client/tool-calls",
-                "client/input-required",
+                "client/input-required", "client/modern-paging", "client/extension-fallback",
+                "client/opaque-codes", "client/probe-fallback",
                 "client/initialize-first", "client/initialized-notification",
                 "client/request-ids", "client/jsonrpc-lines", "client/shutdown"]
 # Over Streamable HTTP: those that apply there, and 2026-07-28's HTTP ones.
 MODERN_HTTP_CASES = [c for c in MODERN_CASES if c not in (
-    "client/discover-first", "client/no-responses", "client/shutdown")] + [
+    "client/discover-first", "client/no-responses", "client/shutdown",
+    "client/probe-fallback")] + [
     "client/http-version-header", "client/http-method-header", "client/http-param-headers",
     "client/http-stream-retry", "client/http-bodies", "client/http-era-fallback"]
 

@@ -60,7 +60,11 @@ def http_check(check):
 MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/meta-protocol-version", "client/meta-client-info",
                  "client/discover-version", "client/version-retry", "client/no-responses",
-                 "client/modern-methods", "client/input-required"}
+                 "client/modern-methods", "client/input-required",
+                 # client_cases_modern.c's, over HTTP too
+                 "client/modern-paging", "client/extension-fallback", "client/opaque-codes"}
+# The 2026-07-28 checks of a dual-era client (refclient --protocol-version auto), stdio.
+DUAL_ERA_CHECKS = {"client/probe-fallback"}
 # The 2026-07-28 checks only Streamable HTTP shows (client_cases_http.c).
 MODERN_HTTP_CHECKS = {"client/http-version-header", "client/http-method-header",
                       "client/http-param-headers", "client/http-stream-retry"}
@@ -85,12 +89,13 @@ class RefclientTest(unittest.TestCase):
     def test_clean_newest(self):
         report = self.clean()
         v = verdicts(report)
-        self.assertEqual({v[k] for k in v if k not in MODERN_CHECKS | {"client/cancellations"}},
+        self.assertEqual({v[k] for k in v
+                          if k not in MODERN_CHECKS | DUAL_ERA_CHECKS | {"client/cancellations"}},
                          {"PASS"}, v)
         # refclient never cancels a request of its own (its fault cancel-initialize does)
         self.assertEqual(v["client/cancellations"], "SKIP")
         # a handshake-only client: the 2026-07-28 scenarios are not played, their checks SKIP
-        self.assertEqual({v[k] for k in MODERN_CHECKS}, {"SKIP"}, v)
+        self.assertEqual({v[k] for k in MODERN_CHECKS | DUAL_ERA_CHECKS}, {"SKIP"}, v)
         self.assertEqual(report["cases"][0]["revision"], "2025-11-25")
 
     def test_clean_2026(self):
@@ -105,6 +110,13 @@ class RefclientTest(unittest.TestCase):
         # a modern-only client: the handshake scenarios are not played (no start wasted)
         ping = [c for c in report["cases"] if c["id"] == "client/ping"][0]
         self.assertIn("not played", ping["reason"])
+
+    def test_clean_dual_era_probe(self):
+        # a legacy server refusing the probe with -32600, not -32601: refclient auto initializes
+        with tempfile.TemporaryDirectory() as out:
+            run_client(REFCLIENT + " --protocol-version auto -- {server}", out,
+                       ["--case", "client/probe-fallback", "--timeout", "2"])
+            self.assertEqual(verdicts(load(out))["client/probe-fallback"], "PASS")
 
     def test_clean_every_revision(self):
         revs = ("2024-11-05", "2025-03-26", "2025-06-18")
@@ -162,7 +174,9 @@ class RefclientTest(unittest.TestCase):
         # modern-only: it does not go on after the legacy endpoint's 400 (allowed)
         self.assertEqual(v["client/http-era-fallback"], "INFO")
         over_http = (MODERN_CHECKS - {"client/discover-first", "client/no-responses",
-                                      "client/modern-methods", "client/input-required"}
+                                      "client/modern-methods", "client/input-required",
+                 # client_cases_modern.c's, over HTTP too
+                 "client/modern-paging", "client/extension-fallback", "client/opaque-codes"}
                      | MODERN_HTTP_CHECKS | {"client/http-bodies", "client/http-accept"})
         self.assertEqual({k: v[k] for k in over_http}, {k: "PASS" for k in over_http})
         # no session, no handshake: the session checks have nothing to judge
@@ -231,7 +245,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 53)
+        self.assertEqual(len(checks), 57)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
