@@ -11,7 +11,6 @@
  */
 #include "engine/client_cases.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,61 +19,6 @@
 #include "codec/json.h"
 #include "codec/rev.h"
 #include "codec/rpc.h"
-
-static void say(mcps_buf *b, const char *fmt, va_list ap)
-{
-    mcps_buf_clear(b);
-    mcps_buf_vprintf(b, fmt, ap);
-}
-
-static int pass(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int pass(mcps_client_grade *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    g->verdict = MCPS_VERDICT_PASS;
-    say(&g->observed, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-/* A broken requirement: FAIL, WARN or INFO by its level in the revision. */
-static int broke(mcps_client_grade *g, const char *ids, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int broke(mcps_client_grade *g, const char *ids, const char *fmt, ...)
-{
-    va_list ap;
-    mcps_level level = MCPS_LEVEL_MUST;
-    mcps_catalog_level_of(ids, g->rev, &level);
-    g->verdict = mcps_verdict_for_level(level);
-    g->broken = ids;
-    va_start(ap, fmt);
-    say(&g->observed, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-static int info(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int info(mcps_client_grade *g, const char *fmt, ...)
-{
-    va_list ap;
-    g->verdict = MCPS_VERDICT_INFO;
-    va_start(ap, fmt);
-    say(&g->observed, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-static int skip(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int skip(mcps_client_grade *g, const char *fmt, ...)
-{
-    va_list ap;
-    g->verdict = MCPS_VERDICT_SKIP;
-    va_start(ap, fmt);
-    say(&g->reason, fmt, ap);
-    va_end(ap);
-    return 0;
-}
 
 /* ---- reading the trace ---- */
 
@@ -125,8 +69,9 @@ static int initialize_first(const mcps_client_trace *t, mcps_client_grade *g)
     for (size_t i = 0; i < t->nmsgs; i++) { /* over HTTP: before any session */
         char buf[200];
         if (t->msgs[i].conn == 0)
-            return broke(g, "LIFE-INIT-001", "before any initialize, the client sent: %s",
-                         text_of(&t->msgs[i], buf, sizeof buf));
+            return mcps_client_broke(g, "LIFE-INIT-001",
+                                     "before any initialize, the client sent: %s",
+                                     text_of(&t->msgs[i], buf, sizeof buf));
     }
     for (unsigned conn = 1; conn <= t->connections; conn++) {
         for (size_t i = 0; i < t->nmsgs; i++) {
@@ -139,15 +84,17 @@ static int initialize_first(const mcps_client_trace *t, mcps_client_grade *g)
                 (t->msgs[i].json && mcps_client_meta_version(t->msgs[i].json)))
                 continue;
             if (!is(&t->msgs[i], MCPS_RPC_REQUEST, "initialize"))
-                return broke(g, "LIFE-INIT-001",
-                             "connection %u opened with something else than initialize: %s", conn,
-                             text_of(&t->msgs[i], buf, sizeof buf));
+                return mcps_client_broke(
+                    g, "LIFE-INIT-001",
+                    "connection %u opened with something else than initialize: %s", conn,
+                    text_of(&t->msgs[i], buf, sizeof buf));
             break;
         }
     }
     if (!t->init_params)
-        return skip(g, "the client sent no initialize request");
-    return pass(g, "every connection (%u) opened with an initialize request", t->connections);
+        return mcps_client_skip(g, "the client sent no initialize request");
+    return mcps_client_pass(g, "every connection (%u) opened with an initialize request",
+                            t->connections);
 }
 
 static bool info_member_ok(const cJSON *info, const char *name)
@@ -159,18 +106,21 @@ static bool info_member_ok(const cJSON *info, const char *name)
 static int initialize_params(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->init_params)
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     const cJSON *p = t->init_params;
     const cJSON *info = member(p, "clientInfo");
     if (!cJSON_IsString(member(p, "protocolVersion")))
-        return broke(g, "LIFE-INIT-002", "params.protocolVersion is missing or not a string");
+        return mcps_client_broke(g, "LIFE-INIT-002",
+                                 "params.protocolVersion is missing or not a string");
     if (!cJSON_IsObject(member(p, "capabilities")))
-        return broke(g, "LIFE-INIT-002", "params.capabilities is missing or not an object");
+        return mcps_client_broke(g, "LIFE-INIT-002",
+                                 "params.capabilities is missing or not an object");
     if (!cJSON_IsObject(info) || !info_member_ok(info, "name") || !info_member_ok(info, "version"))
-        return broke(g, "LIFE-INIT-002",
-                     "params.clientInfo is not an object with string name and version");
-    return pass(g, "protocolVersion \"%s\", capabilities, clientInfo %s %s", t->asked,
-                member(info, "name")->valuestring, member(info, "version")->valuestring);
+        return mcps_client_broke(g, "LIFE-INIT-002",
+                                 "params.clientInfo is not an object with string name and version");
+    return mcps_client_pass(g, "protocolVersion \"%s\", capabilities, clientInfo %s %s", t->asked,
+                            member(info, "name")->valuestring,
+                            member(info, "version")->valuestring);
 }
 
 /* Index of the first message after the initialize answer on the connection of the first
@@ -186,25 +136,28 @@ static size_t first_after_answer(const mcps_client_trace *t)
 static int initialized_sent(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == t->init_conn; i++) {
         const mcps_client_msg *m = &t->msgs[i];
         char buf[200];
         if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized"))
-            return pass(g, "notifications/initialized was the client's first message after the "
-                           "initialize answer (other than ping)");
+            return mcps_client_pass(
+                g, "notifications/initialized was the client's first message after the "
+                   "initialize answer (other than ping)");
         if (is(m, MCPS_RPC_REQUEST, "ping") || !is(m, MCPS_RPC_REQUEST, NULL))
             continue;
-        return broke(g, "LIFE-INIT-004", "a request came before notifications/initialized: %s",
-                     text_of(m, buf, sizeof buf));
+        return mcps_client_broke(g, "LIFE-INIT-004",
+                                 "a request came before notifications/initialized: %s",
+                                 text_of(m, buf, sizeof buf));
     }
-    return broke(g, "LIFE-INIT-004", "no notifications/initialized after the initialize answer");
+    return mcps_client_broke(g, "LIFE-INIT-004",
+                             "no notifications/initialized after the initialize answer");
 }
 
 static int waits_for_answer(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     for (size_t i = 0; i < t->nmsgs; i++) {
         const mcps_client_msg *m = &t->msgs[i];
         char buf[200];
@@ -212,15 +165,17 @@ static int waits_for_answer(const mcps_client_trace *t, mcps_client_grade *g)
             is(m, MCPS_RPC_REQUEST, "ping") || is(m, MCPS_RPC_REQUEST, "server/discover"))
             continue;
         if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized"))
-            return broke(g, "LIFE-INIT-004",
-                         "notifications/initialized came before the initialize answer");
+            return mcps_client_broke(g, "LIFE-INIT-004",
+                                     "notifications/initialized came before the initialize answer");
         if (is(m, MCPS_RPC_REQUEST, NULL))
-            return broke(g, "LIFE-INIT-005",
-                         "a request came while initialize was unanswered (answer held 300 ms): "
-                         "%s",
-                         text_of(m, buf, sizeof buf));
+            return mcps_client_broke(
+                g, "LIFE-INIT-005",
+                "a request came while initialize was unanswered (answer held 300 ms): "
+                "%s",
+                text_of(m, buf, sizeof buf));
     }
-    return pass(g, "with the initialize answer held back 300 ms, the client sent nothing but ping");
+    return mcps_client_pass(
+        g, "with the initialize answer held back 300 ms, the client sent nothing but ping");
 }
 
 /* Whether the client went on after the initialize answer: initialized, then a request. */
@@ -239,18 +194,21 @@ static int older_version(const mcps_client_trace *t, mcps_client_grade *g)
 {
     mcps_rev asked = mcps_rev_parse(t->asked);
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     if (asked == MCPS_REV_NONE || !mcps_rev_is_handshake(asked))
-        return skip(g, "the client asked for \"%s\", a revision mcpspec does not know", t->asked);
+        return mcps_client_skip(g, "the client asked for \"%s\", a revision mcpspec does not know",
+                                t->asked);
     if (asked == MCPS_REV_2024_11_05)
-        return skip(g, "the client asked for 2024-11-05, the oldest revision: none is older");
+        return mcps_client_skip(
+            g, "the client asked for 2024-11-05, the oldest revision: none is older");
     bool initialized;
     if (continued(t, &initialized))
-        return pass(g,
-                    "asked %s, answered %s: the client sent notifications/initialized and "
-                    "went on",
-                    t->asked, t->answered);
-    return info(
+        return mcps_client_pass(
+            g,
+            "asked %s, answered %s: the client sent notifications/initialized and "
+            "went on",
+            t->asked, t->answered);
+    return mcps_client_info(
         g, "asked %s, answered %s: the client %s (allowed if it does not speak %s: LIFE-VER-006)",
         t->asked, t->answered,
         initialized ? "sent notifications/initialized but no request" : "did not go on",
@@ -260,34 +218,36 @@ static int older_version(const mcps_client_trace *t, mcps_client_grade *g)
 static int unsupported_version(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     for (size_t i = first_after_answer(t); i < t->nmsgs && t->msgs[i].conn == t->init_conn; i++) {
         char buf[200];
         const mcps_client_msg *m = &t->msgs[i];
         if (is(m, MCPS_RPC_NOTIFICATION, "notifications/initialized") ||
             (is(m, MCPS_RPC_REQUEST, NULL) && !is(m, MCPS_RPC_REQUEST, "ping")))
-            return broke(g, "LIFE-VER-007", "answered with %s, the client went on: %s", t->answered,
-                         text_of(m, buf, sizeof buf));
+            return mcps_client_broke(g, "LIFE-VER-007", "answered with %s, the client went on: %s",
+                                     t->answered, text_of(m, buf, sizeof buf));
     }
     if (!t->closed && !t->exited)
-        return broke(g, "LIFE-VER-007",
-                     "answered with %s, the client neither disconnected nor exited", t->answered);
-    return pass(g, "answered with %s, the client %s without going on", t->answered,
-                t->closed ? "closed the connection" : "exited");
+        return mcps_client_broke(g, "LIFE-VER-007",
+                                 "answered with %s, the client neither disconnected nor exited",
+                                 t->answered);
+    return mcps_client_pass(g, "answered with %s, the client %s without going on", t->answered,
+                            t->closed ? "closed the connection" : "exited");
 }
 
 /* The common judgement of the answer to the scenario's own request, when nothing was sent. */
 static bool injected_or_skip(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0]) {
-        skip(g, "the client sent no initialize request");
+        mcps_client_skip(g, "the client sent no initialize request");
         return false;
     }
     if (!t->waited || !t->injected) {
-        skip(g,
-             "the client sent no request after initialize, so it never waited on the server: "
-             "no moment to send it %s",
-             t->inject_method ? t->inject_method : "a request");
+        mcps_client_skip(
+            g,
+            "the client sent no request after initialize, so it never waited on the server: "
+            "no moment to send it %s",
+            t->inject_method ? t->inject_method : "a request");
         return false;
     }
     return true;
@@ -299,11 +259,11 @@ static int ping_answered(const mcps_client_trace *t, mcps_client_grade *g)
         return 0;
     const cJSON *a = t->inject_answer;
     if (!a)
-        return broke(g, "PING-001", "no answer to the server's ping");
+        return mcps_client_broke(g, "PING-001", "no answer to the server's ping");
     const cJSON *r = member(a, "result");
     if (!cJSON_IsObject(r))
-        return broke(g, "PING-001", "the ping was answered with an error");
-    return pass(g, "the ping was answered with a result");
+        return mcps_client_broke(g, "PING-001", "the ping was answered with an error");
+    return mcps_client_pass(g, "the ping was answered with a result");
 }
 
 /* Survival: the ping after the bad line answered. */
@@ -312,9 +272,10 @@ static int survived(const mcps_client_trace *t, mcps_client_grade *g)
     if (!injected_or_skip(t, g))
         return 0;
     if (!t->inject_answer)
-        return broke(g, "RPC-RSP-004", "after the bad line, the server's ping went unanswered%s",
-                     t->exited ? " (the client exited)" : "");
-    return pass(g, "the client answered the ping that followed the bad line");
+        return mcps_client_broke(g, "RPC-RSP-004",
+                                 "after the bad line, the server's ping went unanswered%s",
+                                 t->exited ? " (the client exited)" : "");
+    return mcps_client_pass(g, "the client answered the ping that followed the bad line");
 }
 
 static int huge_answered(const mcps_client_trace *t, mcps_client_grade *g)
@@ -322,9 +283,11 @@ static int huge_answered(const mcps_client_trace *t, mcps_client_grade *g)
     if (!injected_or_skip(t, g))
         return 0;
     if (!t->inject_answer)
-        return broke(g, "RPC-RSP-004", "the server's ping of %zu KiB went unanswered%s",
-                     MCPS_CLIENT_HUGE_BYTES / 1024, t->exited ? " (the client exited)" : "");
-    return pass(g, "the server's ping of %zu KiB was answered", MCPS_CLIENT_HUGE_BYTES / 1024);
+        return mcps_client_broke(g, "RPC-RSP-004", "the server's ping of %zu KiB went unanswered%s",
+                                 MCPS_CLIENT_HUGE_BYTES / 1024,
+                                 t->exited ? " (the client exited)" : "");
+    return mcps_client_pass(g, "the server's ping of %zu KiB was answered",
+                            MCPS_CLIENT_HUGE_BYTES / 1024);
 }
 
 static int parse_error_answered(const mcps_client_trace *t, mcps_client_grade *g)
@@ -336,9 +299,10 @@ static int parse_error_answered(const mcps_client_trace *t, mcps_client_grade *g
         const cJSON *code = member(e, "code");
         const cJSON *id = t->msgs[i].json ? member(t->msgs[i].json, "id") : NULL;
         if (cJSON_IsNumber(code) && code->valuedouble == -32700 && (!id || cJSON_IsNull(id)))
-            return pass(g, "the line that is not JSON got a -32700 error response");
+            return mcps_client_pass(g, "the line that is not JSON got a -32700 error response");
     }
-    return broke(g, "RPC-ERR-003", "no error response (-32700) to the line that is not JSON");
+    return mcps_client_broke(g, "RPC-ERR-003",
+                             "no error response (-32700) to the line that is not JSON");
 }
 
 /* Answers to a server request for capability cap: declared -> valid(result); else an error. */
@@ -354,32 +318,35 @@ static int capability_answer(const mcps_client_trace *t, mcps_client_grade *g, c
     const cJSON *err = a ? member(a, "error") : NULL;
     const cJSON *code = member(err, "code");
     if (!a)
-        return broke(g, "RPC-RSP-004", "no answer to %s (capability %s %s)", t->inject_method, cap,
-                     has ? "declared" : "not declared");
+        return mcps_client_broke(g, "RPC-RSP-004", "no answer to %s (capability %s %s)",
+                                 t->inject_method, cap, has ? "declared" : "not declared");
     if (!has && result)
-        return broke(g, cap_req, "%s answered with a result, but %s was not declared",
-                     t->inject_method, cap);
+        return mcps_client_broke(g, cap_req, "%s answered with a result, but %s was not declared",
+                                 t->inject_method, cap);
     if (!has && !(cJSON_IsNumber(code) && code->valuedouble == -32601))
-        return broke(g, strcmp(cap, "roots") == 0 ? "CAP-GEN-003 ROOTS-004" : "CAP-GEN-003",
-                     "%s (not declared) refused with code %g, not -32601", t->inject_method,
-                     cJSON_IsNumber(code) ? code->valuedouble : 0.0);
+        return mcps_client_broke(
+            g, strcmp(cap, "roots") == 0 ? "CAP-GEN-003 ROOTS-004" : "CAP-GEN-003",
+            "%s (not declared) refused with code %g, not -32601", t->inject_method,
+            cJSON_IsNumber(code) ? code->valuedouble : 0.0);
     if (!has)
-        return pass(g, "%s not declared: refused with -32601", cap);
+        return mcps_client_pass(g, "%s not declared: refused with -32601", cap);
     /* the elicitation scenario's request has no mode: a form one from 2025-11-25 (ELIC-006), and
      * a client declaring elicitation supports at least one mode (CAP-CLI-004) */
     if (strcmp(cap, "elicitation") == 0 && g->rev >= MCPS_REV_2025_11_25 && cJSON_IsNumber(code) &&
         code->valuedouble == -32602)
-        return broke(g, "ELIC-006 CAP-CLI-004",
-                     "elicitation declared, but a request without mode (form) was refused with "
-                     "-32602");
+        return mcps_client_broke(
+            g, "ELIC-006 CAP-CLI-004",
+            "elicitation declared, but a request without mode (form) was refused with "
+            "-32602");
     if (err)
-        return pass(g,
-                    "%s declared: the request was refused with an error (allowed: the user may "
-                    "decline)",
-                    cap);
+        return mcps_client_pass(
+            g,
+            "%s declared: the request was refused with an error (allowed: the user may "
+            "decline)",
+            cap);
     if (!valid(result))
-        return broke(g, shape_req, "%s declared, but the result is malformed", cap);
-    return pass(g, "%s declared: answered with a well-formed result", cap);
+        return mcps_client_broke(g, shape_req, "%s declared, but the result is malformed", cap);
+    return mcps_client_pass(g, "%s declared: answered with a well-formed result", cap);
 }
 
 static bool roots_ok(const cJSON *r)
@@ -442,12 +409,12 @@ static int sampling_answer(const mcps_client_trace *t, mcps_client_grade *g)
          block = cJSON_IsArray(content) ? block->next : NULL) {
         const cJSON *type = member(block, "type");
         if (!cJSON_IsString(type) || !sampling_type_in(type->valuestring, r))
-            return broke(g, "SAMP-003",
-                         "the sampling result's content type %s%.40s%s is not one "
-                         "of %s's",
-                         cJSON_IsString(type) ? "\"" : "",
-                         cJSON_IsString(type) ? type->valuestring : "(none)",
-                         cJSON_IsString(type) ? "\"" : "", t->answered);
+            return mcps_client_broke(g, "SAMP-003",
+                                     "the sampling result's content type %s%.40s%s is not one "
+                                     "of %s's",
+                                     cJSON_IsString(type) ? "\"" : "",
+                                     cJSON_IsString(type) ? type->valuestring : "(none)",
+                                     cJSON_IsString(type) ? "\"" : "", t->answered);
     }
     return 0;
 }
@@ -456,7 +423,8 @@ static int elicit_answer(const mcps_client_trace *t, mcps_client_grade *g)
 {
     mcps_rev r = mcps_rev_parse(t->answered);
     if (r != MCPS_REV_NONE && r < MCPS_REV_2025_06_18)
-        return skip(g, "elicitation is not part of %s, the revision negotiated", t->answered);
+        return mcps_client_skip(g, "elicitation is not part of %s, the revision negotiated",
+                                t->answered);
     return capability_answer(t, g, "elicitation", "CAP-CLI-003", "ELIC-003", elicit_ok);
 }
 
@@ -505,20 +473,22 @@ static int cancel_survived(const mcps_client_trace *t, mcps_client_grade *g)
     for (size_t i = t->inject_at; i < t->nmsgs; i++) {
         char buf[200];
         if (answers_nothing(t->msgs[i].json))
-            return broke(g, "RPC-NOT-002", "a response to a notification (the cancellations): %s",
-                         text_of(&t->msgs[i], buf, sizeof buf));
+            return mcps_client_broke(g, "RPC-NOT-002",
+                                     "a response to a notification (the cancellations): %s",
+                                     text_of(&t->msgs[i], buf, sizeof buf));
     }
     if (!t->inject_answer)
-        return broke(g, "CANC-006",
-                     "after the server cancelled its own ping (and sent a malformed "
-                     "cancellation), its next ping went unanswered%s",
-                     t->exited ? " (the client exited)" : "");
-    return pass(g,
-                "the cancellations got no response and the next ping was answered; the "
-                "cancelled ping was %s",
-                answered_after(t, t->inject_at, MCPS_CLIENT_CANCELLED_ID)
-                    ? "answered (allowed: the cancellation crossed the answer, CANC-006)"
-                    : "left unanswered (CANC-003)");
+        return mcps_client_broke(g, "CANC-006",
+                                 "after the server cancelled its own ping (and sent a malformed "
+                                 "cancellation), its next ping went unanswered%s",
+                                 t->exited ? " (the client exited)" : "");
+    return mcps_client_pass(
+        g,
+        "the cancellations got no response and the next ping was answered; the "
+        "cancelled ping was %s",
+        answered_after(t, t->inject_at, MCPS_CLIENT_CANCELLED_ID)
+            ? "answered (allowed: the cancellation crossed the answer, CANC-006)"
+            : "left unanswered (CANC-003)");
 }
 
 /* A request of ours whose method is 42 gets an error (RPC-ERR-004); one for a method nobody
@@ -534,17 +504,19 @@ static int unknown_method(const mcps_client_trace *t, mcps_client_grade *g)
             (responds_to(m, MCPS_CLIENT_CANCELLED_ID) || answers_nothing(m)) && member(m, "error");
     }
     if (!invalid_answered)
-        return broke(g, "RPC-ERR-004",
-                     "a request whose method is 42 (not a string) got no error response");
+        return mcps_client_broke(
+            g, "RPC-ERR-004", "a request whose method is 42 (not a string) got no error response");
     const cJSON *a = t->inject_answer;
     const cJSON *code = member(member(a, "error"), "code");
     if (!a)
-        return broke(g, "RPC-RSP-004", "the request for mcpspec/no-such-method went unanswered%s",
-                     t->exited ? " (the client exited)" : "");
+        return mcps_client_broke(g, "RPC-RSP-004",
+                                 "the request for mcpspec/no-such-method went unanswered%s",
+                                 t->exited ? " (the client exited)" : "");
     if (!(cJSON_IsNumber(code) && code->valuedouble == -32601))
-        return broke(g, "RPC-ERR-005", "mcpspec/no-such-method was answered with %s, not -32601",
-                     member(a, "result") ? "a result" : "another error code");
-    return pass(g, "the invalid request got an error, the unknown method -32601");
+        return mcps_client_broke(g, "RPC-ERR-005",
+                                 "mcpspec/no-such-method was answered with %s, not -32601",
+                                 member(a, "result") ? "a result" : "another error code");
+    return mcps_client_pass(g, "the invalid request got an error, the unknown method -32601");
 }
 
 /* An integer: a JSON number without a fraction. */
@@ -559,20 +531,21 @@ static bool response_ok(const cJSON *m, mcps_client_grade *g)
     char text[64];
     mcps_rpc_id_text(id, text, sizeof text);
     if (result && err)
-        broke(g, "RPC-RSP-002", "a response with both result and error (id %s)", text);
+        mcps_client_broke(g, "RPC-RSP-002", "a response with both result and error (id %s)", text);
     else if (result && !cJSON_IsObject(result))
-        broke(g, "RPC-RSP-003", "a result that is not an object (id %s)", text);
+        mcps_client_broke(g, "RPC-RSP-003", "a result that is not an object (id %s)", text);
     else if (err && (!mcps_json_number_is_integer(member(err, "code")) || !cJSON_IsString(msg)))
-        broke(g, "RPC-ERR-001", "an error without an integer code and a string message (id %s)",
-              text);
+        mcps_client_broke(g, "RPC-ERR-001",
+                          "an error without an integer code and a string message (id %s)", text);
     else if (err && (!msg->valuestring[0] || strchr(msg->valuestring, '\n') ||
                      strlen(msg->valuestring) > 200))
-        broke(g, "RPC-ERR-002",
-              "an error message that is empty, several lines or over 200 characters (id %s)", text);
+        mcps_client_broke(
+            g, "RPC-ERR-002",
+            "an error message that is empty, several lines or over 200 characters (id %s)", text);
     else if (id && !cJSON_IsNull(id) &&
              !(cJSON_IsString(id) && strncmp(id->valuestring, "mcpspec-", 8) == 0))
-        broke(g, "RPC-RSP-001", "a response id %s that is none of the server's (all strings)",
-              text);
+        mcps_client_broke(g, "RPC-RSP-001",
+                          "a response id %s that is none of the server's (all strings)", text);
     else
         return true;
     return false;
@@ -591,8 +564,8 @@ static int responses(const mcps_client_trace *t, mcps_client_grade *g)
             return 0;
     }
     if (!n)
-        return skip(g, "the client sent no response");
-    return pass(g, "%zu responses, each well formed, with an id of the server's", n);
+        return mcps_client_skip(g, "the client sent no response");
+    return mcps_client_pass(g, "%zu responses, each well formed, with an id of the server's", n);
 }
 
 /* Index of the client's answer to our request, or nmsgs. */
@@ -613,14 +586,17 @@ static bool progress_ok(const mcps_client_trace *t, size_t i, size_t answer, dou
     const cJSON *progress = member(params, "progress");
     const cJSON *message = member(params, "message");
     if (!cJSON_IsString(token) || strcmp(token->valuestring, MCPS_CLIENT_PROGRESS_TOKEN) != 0)
-        broke(g, "PROG-006", "progress for a token the server never issued (it issued \"%s\")",
-              MCPS_CLIENT_PROGRESS_TOKEN);
+        mcps_client_broke(g, "PROG-006",
+                          "progress for a token the server never issued (it issued \"%s\")",
+                          MCPS_CLIENT_PROGRESS_TOKEN);
     else if (i > answer)
-        broke(g, "PROG-007", "progress for the server's ping after the client answered it");
+        mcps_client_broke(g, "PROG-007",
+                          "progress for the server's ping after the client answered it");
     else if (!cJSON_IsNumber(progress) || progress->valuedouble <= *last)
-        broke(g, "PROG-004", "a progress value that does not increase (or is not a number)");
+        mcps_client_broke(g, "PROG-004",
+                          "a progress value that does not increase (or is not a number)");
     else if (message && (!cJSON_IsString(message) || !message->valuestring[0]))
-        broke(g, "PROG-009", "a progress message that is not a non-empty string");
+        mcps_client_broke(g, "PROG-009", "a progress message that is not a non-empty string");
     else {
         *last = progress->valuedouble;
         return true;
@@ -642,29 +618,32 @@ static int progress_for_request(const mcps_client_trace *t, mcps_client_grade *g
             return 0;
     }
     if (!seen)
-        return skip(g, "the client sent no progress for the server's ping carrying a "
-                       "progressToken (it need not)");
-    return pass(g,
-                "%zu progress notifications for the server's token, increasing, all before "
-                "the answer",
-                seen);
+        return mcps_client_skip(g, "the client sent no progress for the server's ping carrying a "
+                                   "progressToken (it need not)");
+    return mcps_client_pass(
+        g,
+        "%zu progress notifications for the server's token, increasing, all before "
+        "the answer",
+        seen);
 }
 
 static int batch_answered(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     if (strcmp(t->answered, "2025-03-26") != 0)
-        return skip(g, "the client asked for %s: batches are 2025-03-26's alone", t->asked);
+        return mcps_client_skip(g, "the client asked for %s: batches are 2025-03-26's alone",
+                                t->asked);
     if (!injected_or_skip(t, g))
         return 0;
     bool one = answered_after(t, t->inject_at, MCPS_CLIENT_INJECT_ID);
     bool two = answered_after(t, t->inject_at, MCPS_CLIENT_BATCH_ID2);
     if (!one || !two)
-        return broke(g, "BATCH-001", "of the batch's two pings, %s answered%s",
-                     one || two ? "one was" : "neither was",
-                     t->exited ? " (the client exited)" : "");
-    return pass(g, "with 2025-03-26 negotiated, both pings of the server's batch were answered");
+        return mcps_client_broke(g, "BATCH-001", "of the batch's two pings, %s answered%s",
+                                 one || two ? "one was" : "neither was",
+                                 t->exited ? " (the client exited)" : "");
+    return mcps_client_pass(
+        g, "with 2025-03-26 negotiated, both pings of the server's batch were answered");
 }
 
 /* The request on the connection of message i, before it, whose id is id; NULL when none. */
@@ -691,20 +670,22 @@ static int cancellations(const mcps_client_trace *t, mcps_client_grade *g)
         mcps_rpc_id_text(id, text, sizeof text);
         seen++;
         if (!id)
-            return broke(g, g->rev >= MCPS_REV_2025_11_25 ? "CANC-009" : "CANC-001",
-                         "notifications/cancelled without requestId");
+            return mcps_client_broke(g, g->rev >= MCPS_REV_2025_11_25 ? "CANC-009" : "CANC-001",
+                                     "notifications/cancelled without requestId");
         if (!req)
-            return broke(g, "CANC-001",
-                         "notifications/cancelled for %s, which is no request the client sent on "
-                         "that connection",
-                         text);
+            return mcps_client_broke(
+                g, "CANC-001",
+                "notifications/cancelled for %s, which is no request the client sent on "
+                "that connection",
+                text);
         if (is(req, MCPS_RPC_REQUEST, "initialize"))
-            return broke(g, "CANC-002", "the client cancelled its initialize request (%s)", text);
+            return mcps_client_broke(g, "CANC-002",
+                                     "the client cancelled its initialize request (%s)", text);
     }
     if (!seen)
-        return skip(g, "the client cancelled nothing (it need not)");
-    return pass(g, "%zu cancellations, each naming a request of the client's other than initialize",
-                seen);
+        return mcps_client_skip(g, "the client cancelled nothing (it need not)");
+    return mcps_client_pass(
+        g, "%zu cancellations, each naming a request of the client's other than initialize", seen);
 }
 
 /* ---- paging ---- */
@@ -719,7 +700,7 @@ static const cJSON *cursor_of(const mcps_client_msg *m)
 static int cursor_unchanged(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     size_t lists = 0, pages = 0;
     bool after_last = false; /* the previous tools/list on the connection got the last page */
     bool empty = false, third = false; /* asked the empty page 2; asked page 3 */
@@ -734,27 +715,31 @@ static int cursor_unchanged(const mcps_client_trace *t, mcps_client_grade *g)
         if (c && !two && !three) {
             char text[64];
             mcps_rpc_id_text(c, text, sizeof text);
-            return broke(g, "PAGE-004", "the nextCursor came back altered: %s", text);
+            return mcps_client_broke(g, "PAGE-004", "the nextCursor came back altered: %s", text);
         }
         if (c && after_last)
-            return broke(g, "PAGE-007",
-                         "after a page without nextCursor (the last), the client asked for "
-                         "another page");
+            return mcps_client_broke(
+                g, "PAGE-007",
+                "after a page without nextCursor (the last), the client asked for "
+                "another page");
         pages += c != NULL;
         after_last = three;
         empty |= two;
         third |= three;
     }
     if (!lists)
-        return skip(g, "the client sent no tools/list");
+        return mcps_client_skip(g, "the client sent no tools/list");
     if (!pages)
-        return skip(g, "the client did not ask for the page after the first (it need not)");
+        return mcps_client_skip(
+            g, "the client did not ask for the page after the first (it need not)");
     if (empty && !third)
-        return broke(g, "PAGE-003",
-                     "page 2 was empty but had a nextCursor, and the client asked no further "
-                     "(as if an empty page ended the list)");
-    return pass(g, "each nextCursor came back unchanged, an empty page did not stop the client, "
-                   "and it stopped at the last page");
+        return mcps_client_broke(
+            g, "PAGE-003",
+            "page 2 was empty but had a nextCursor, and the client asked no further "
+            "(as if an empty page ended the list)");
+    return mcps_client_pass(
+        g, "each nextCursor came back unchanged, an empty page did not stop the client, "
+           "and it stopped at the last page");
 }
 
 /* Request ids: string or integer, never null, never reused on a connection. */
@@ -769,20 +754,21 @@ static int request_ids(const mcps_client_trace *t, mcps_client_grade *g)
         mcps_rpc_id_text(id, text, sizeof text);
         requests++;
         if (cJSON_IsNull(id))
-            return broke(g, "RPC-ID-002", "a request with id null");
+            return mcps_client_broke(g, "RPC-ID-002", "a request with id null");
         if (!mcps_rpc_id_valid(id))
-            return broke(g, "RPC-ID-001", "a request id that is neither string nor integer: %s",
-                         text);
+            return mcps_client_broke(g, "RPC-ID-001",
+                                     "a request id that is neither string nor integer: %s", text);
         /* 2026-07-28 lets an id be reused once answered (RPC-ID-004), and the scripted server
          * answers those requests at once: only the handshake era's rule is judged here */
         for (size_t j = 0; j < i && !mcps_client_meta_version(t->msgs[i].json); j++)
             if (t->msgs[j].conn == t->msgs[i].conn && is(&t->msgs[j], MCPS_RPC_REQUEST, NULL) &&
                 mcps_rpc_id_equal(member(t->msgs[j].json, "id"), id))
-                return broke(g, "RPC-ID-003", "request id %s used twice on one connection", text);
+                return mcps_client_broke(g, "RPC-ID-003",
+                                         "request id %s used twice on one connection", text);
     }
     if (!requests)
-        return skip(g, "the client sent no request");
-    return pass(g, "%zu requests, each with its own string or integer id", requests);
+        return mcps_client_skip(g, "the client sent no request");
+    return mcps_client_pass(g, "%zu requests, each with its own string or integer id", requests);
 }
 
 /* Progress tokens on the client's own requests: strings or integers (PROG-001). */
@@ -802,15 +788,16 @@ static int progress_tokens(const mcps_client_trace *t, mcps_client_grade *g)
         if (!mcps_rpc_id_valid(token)) {
             char text[64];
             mcps_rpc_id_text(token, text, sizeof text);
-            return broke(g, "PROG-001",
-                         "%s carries a progressToken that is neither string nor "
-                         "integer: %s",
-                         method, text);
+            return mcps_client_broke(g, "PROG-001",
+                                     "%s carries a progressToken that is neither string nor "
+                                     "integer: %s",
+                                     method, text);
         }
     }
     if (!tokens)
-        return skip(g, "no request of the client's carried a progressToken (it need not)");
-    return pass(g, "%zu progress tokens, each a string or an integer", tokens);
+        return mcps_client_skip(g,
+                                "no request of the client's carried a progressToken (it need not)");
+    return mcps_client_pass(g, "%zu progress tokens, each a string or an integer", tokens);
 }
 
 /* 2026-07-28 over stdio: the server sends no requests, so the client writes no responses. */
@@ -821,13 +808,13 @@ static int no_responses(const mcps_client_trace *t, mcps_client_grade *g)
         const cJSON *m = t->msgs[i].json;
         if (cJSON_IsObject(m) && !member(m, "method") &&
             (member(m, "result") || member(m, "error")))
-            return broke(g, "STDIO-007 RPC-DIR-001",
-                         "a response written to a 2026-07-28 server: %s",
-                         text_of(&t->msgs[i], buf, sizeof buf));
+            return mcps_client_broke(g, "STDIO-007 RPC-DIR-001",
+                                     "a response written to a 2026-07-28 server: %s",
+                                     text_of(&t->msgs[i], buf, sizeof buf));
     }
     if (!t->nmsgs)
-        return skip(g, "the client sent nothing");
-    return pass(g, "%zu lines to a 2026-07-28 server, none a response", t->nmsgs);
+        return mcps_client_skip(g, "the client sent nothing");
+    return mcps_client_pass(g, "%zu lines to a 2026-07-28 server, none a response", t->nmsgs);
 }
 
 /* A stdio line that is a batch: only where 2025-03-26 was answered, never empty, never
@@ -837,23 +824,27 @@ static bool batch_ok(const mcps_client_trace *t, const cJSON *batch, mcps_client
     mcps_rev r = mcps_rev_parse(t->answered);
     const cJSON *e;
     if (r == MCPS_REV_2024_11_05 || r == MCPS_REV_NONE)
-        return broke(g, "BATCH-006", "a batch (JSON array) line, where 2024-11-05 has none"), false;
+        return mcps_client_broke(g, "BATCH-006",
+                                 "a batch (JSON array) line, where 2024-11-05 has none"),
+               false;
     if (r != MCPS_REV_2025_03_26)
-        return broke(g, "BATCH-005",
-                     "a batch (JSON array) line, under %s (batches were removed "
-                     "in 2025-06-18)",
-                     t->answered),
+        return mcps_client_broke(g, "BATCH-005",
+                                 "a batch (JSON array) line, under %s (batches were removed "
+                                 "in 2025-06-18)",
+                                 t->answered),
                false;
     if (!batch->child)
-        return broke(g, "RPC-MSG-001", "an empty batch"), false;
+        return mcps_client_broke(g, "RPC-MSG-001", "an empty batch"), false;
     cJSON_ArrayForEach(e, batch)
     {
         const cJSON *v = member(e, "jsonrpc");
         const cJSON *method = member(e, "method");
         if (cJSON_IsString(method) && strcmp(method->valuestring, "initialize") == 0)
-            return broke(g, "BATCH-003", "initialize inside a batch"), false;
+            return mcps_client_broke(g, "BATCH-003", "initialize inside a batch"), false;
         if (!cJSON_IsObject(e) || !cJSON_IsString(v) || strcmp(v->valuestring, "2.0") != 0)
-            return broke(g, "RPC-MSG-001", "a batch element without \"jsonrpc\":\"2.0\""), false;
+            return mcps_client_broke(g, "RPC-MSG-001",
+                                     "a batch element without \"jsonrpc\":\"2.0\""),
+                   false;
     }
     return true;
 }
@@ -891,18 +882,19 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
         const mcps_client_msg *m = &t->msgs[i];
         char buf[200];
         if (!m->json && not_utf8(m))
-            return broke(g, "RPC-MSG-002", "a %s that is not UTF-8 (or starts with a BOM)",
-                         t->http ? "POST body" : "line");
+            return mcps_client_broke(g, "RPC-MSG-002",
+                                     "a %s that is not UTF-8 (or starts with a BOM)",
+                                     t->http ? "POST body" : "line");
         if (!m->json && !t->http && split_message(t, i))
-            return broke(g, "STDIO-001 STDIO-003",
-                         "a message written over several lines (embedded newlines): %s",
-                         text_of(m, buf, sizeof buf));
+            return mcps_client_broke(g, "STDIO-001 STDIO-003",
+                                     "a message written over several lines (embedded newlines): %s",
+                                     text_of(m, buf, sizeof buf));
         if (!m->json && t->http)
-            return broke(g, "RPC-MSG-001", "a POST body that is not JSON: %s",
-                         text_of(m, buf, sizeof buf));
+            return mcps_client_broke(g, "RPC-MSG-001", "a POST body that is not JSON: %s",
+                                     text_of(m, buf, sizeof buf));
         if (!m->json)
-            return broke(g, "STDIO-003", "a line that is not JSON: %s",
-                         text_of(m, buf, sizeof buf));
+            return mcps_client_broke(g, "STDIO-003", "a line that is not JSON: %s",
+                                     text_of(m, buf, sizeof buf));
         if (!t->http && cJSON_IsArray(m->json)) {
             if (!batch_ok(t, m->json, g))
                 return 0;
@@ -911,34 +903,37 @@ static int jsonrpc_lines(const mcps_client_trace *t, mcps_client_grade *g)
         if (t->http && cJSON_IsArray(m->json) && strcmp(t->answered, "2025-03-26") == 0)
             continue; /* allowed there (HTTP-007): client/http-bodies judges its shape */
         if (t->http && cJSON_IsArray(m->json))
-            return broke(g, "HTTP-008", "a batch (JSON array) body: %s",
-                         text_of(m, buf, sizeof buf));
+            return mcps_client_broke(g, "HTTP-008", "a batch (JSON array) body: %s",
+                                     text_of(m, buf, sizeof buf));
         const cJSON *v = member(m->json, "jsonrpc");
         const cJSON *method = member(m->json, "method");
         if (!cJSON_IsObject(m->json) || !cJSON_IsString(v) || strcmp(v->valuestring, "2.0") != 0)
-            return broke(g, "RPC-MSG-001", "a message without \"jsonrpc\":\"2.0\": %s",
-                         text_of(m, buf, sizeof buf));
+            return mcps_client_broke(g, "RPC-MSG-001", "a message without \"jsonrpc\":\"2.0\": %s",
+                                     text_of(m, buf, sizeof buf));
         if (cJSON_IsString(method) && strncmp(method->valuestring, "notifications/", 14) == 0 &&
             member(m->json, "id"))
-            return broke(g, "RPC-NOT-001", "a notification with an id: %s",
-                         text_of(m, buf, sizeof buf));
+            return mcps_client_broke(g, "RPC-NOT-001", "a notification with an id: %s",
+                                     text_of(m, buf, sizeof buf));
     }
     if (!t->nmsgs)
-        return skip(g, "the client sent nothing");
-    return pass(g, "%zu %s, each a JSON-RPC 2.0 message", t->nmsgs,
-                t->http ? "POST bodies" : "lines");
+        return mcps_client_skip(g, "the client sent nothing");
+    return mcps_client_pass(g, "%zu %s, each a JSON-RPC 2.0 message", t->nmsgs,
+                            t->http ? "POST bodies" : "lines");
 }
 
 static int shutdown_by_close(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->closed && t->stays)
-        return skip(g, "the configuration says the client stays running (\"stays\": true)");
+        return mcps_client_skip(
+            g, "the configuration says the client stays running (\"stays\": true)");
     if (!t->closed)
-        return skip(g, "the client did not end the connection by itself (mcpspec ended the case)");
+        return mcps_client_skip(
+            g, "the client did not end the connection by itself (mcpspec ended the case)");
     if (t->peer_gone)
-        return broke(g, "LIFE-SHUT-001",
-                     "the server process was stopped without its stdin being closed first");
-    return pass(g, "the client closed its server's stdin");
+        return mcps_client_broke(
+            g, "LIFE-SHUT-001",
+            "the server process was stopped without its stdin being closed first");
+    return mcps_client_pass(g, "the client closed its server's stdin");
 }
 
 /* ---- Streamable HTTP ({url}): the requests' headers ---- */
@@ -958,26 +953,29 @@ static int http_session_id(const mcps_client_trace *t, mcps_client_grade *g)
             continue;
         judged++;
         if (!e->has_session)
-            return broke(g, "HTTP-036",
-                         "%s %s came without Mcp-Session-Id after session %u was issued", e->verb,
-                         e->rpc[0] ? e->rpc : "(no body)", e->session_no);
+            return mcps_client_broke(
+                g, "HTTP-036", "%s %s came without Mcp-Session-Id after session %u was issued",
+                e->verb, e->rpc[0] ? e->rpc : "(no body)", e->session_no);
         if (!e->session_ok && !e->expired_session)
-            return broke(g, "HTTP-036",
-                         "%s %s carried an Mcp-Session-Id other than the live session's", e->verb,
-                         e->rpc[0] ? e->rpc : "(no body)");
+            return mcps_client_broke(
+                g, "HTTP-036", "%s %s carried an Mcp-Session-Id other than the live session's",
+                e->verb, e->rpc[0] ? e->rpc : "(no body)");
     }
     if (!judged)
-        return skip(g, "the client made no HTTP request after the session id was issued");
-    return pass(g, "%zu requests after initialize, each with the session id issued", judged);
+        return mcps_client_skip(g,
+                                "the client made no HTTP request after the session id was issued");
+    return mcps_client_pass(g, "%zu requests after initialize, each with the session id issued",
+                            judged);
 }
 
 static int http_protocol_version(const mcps_client_trace *t, mcps_client_grade *g)
 {
     mcps_rev r = mcps_rev_parse(t->answered);
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     if (r == MCPS_REV_NONE || r < MCPS_REV_2025_06_18)
-        return skip(g, "MCP-Protocol-Version came with 2025-06-18; %s was negotiated", t->answered);
+        return mcps_client_skip(g, "MCP-Protocol-Version came with 2025-06-18; %s was negotiated",
+                                t->answered);
     size_t judged = 0;
     for (size_t i = 0; i < t->nhttp; i++) {
         const mcps_http_seen *e = &t->http_reqs[i];
@@ -986,15 +984,17 @@ static int http_protocol_version(const mcps_client_trace *t, mcps_client_grade *
         judged++;
         const char *what = e->rpc[0] ? e->rpc : "(no body)";
         if (!e->has_version)
-            return broke(g, "HTTP-042", "%s %s came without MCP-Protocol-Version", e->verb, what);
+            return mcps_client_broke(g, "HTTP-042", "%s %s came without MCP-Protocol-Version",
+                                     e->verb, what);
         if (strcmp(e->version, t->answered) != 0)
-            return broke(g, "HTTP-043", "%s %s: MCP-Protocol-Version: %s, negotiated %s", e->verb,
-                         what, e->version, t->answered);
+            return mcps_client_broke(g, "HTTP-043",
+                                     "%s %s: MCP-Protocol-Version: %s, negotiated %s", e->verb,
+                                     what, e->version, t->answered);
     }
     if (!judged)
-        return skip(g, "the client made no HTTP request after initialize");
-    return pass(g, "%zu requests after initialize, each with MCP-Protocol-Version: %s", judged,
-                t->answered);
+        return mcps_client_skip(g, "the client made no HTTP request after initialize");
+    return mcps_client_pass(g, "%zu requests after initialize, each with MCP-Protocol-Version: %s",
+                            judged, t->answered);
 }
 
 static bool lists(const char *accept, const char *type)
@@ -1013,22 +1013,24 @@ static int http_accept(const mcps_client_trace *t, mcps_client_grade *g)
         posts += post;
         const char *a = e->has_accept ? e->accept : "(none)";
         if (post && (!lists(a, "application/json") || !lists(a, "text/event-stream")))
-            return broke(g, "HTTP-006", "a POST (%s) with Accept: %s", e->rpc, a);
+            return mcps_client_broke(g, "HTTP-006", "a POST (%s) with Accept: %s", e->rpc, a);
         if (!post && !lists(a, "text/event-stream"))
-            return broke(g, "HTTP-023", "a GET with Accept: %s", a);
+            return mcps_client_broke(g, "HTTP-023", "a GET with Accept: %s", a);
     }
     if (!posts)
-        return skip(g, "the client sent no POST");
-    return pass(g, "%zu POSTs, each accepting application/json and text/event-stream", posts);
+        return mcps_client_skip(g, "the client sent no POST");
+    return mcps_client_pass(g, "%zu POSTs, each accepting application/json and text/event-stream",
+                            posts);
 }
 
 static int http_session_404(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     if (!t->injected)
-        return skip(g, "the client sent no request after initialize: no moment to forget its "
-                       "session");
+        return mcps_client_skip(
+            g, "the client sent no request after initialize: no moment to forget its "
+               "session");
     size_t i = 0;
     while (i < t->nhttp && t->http_reqs[i].status != 404)
         i++;
@@ -1037,26 +1039,30 @@ static int http_session_404(const mcps_client_trace *t, mcps_client_grade *g)
         if (!e->initialize)
             continue;
         if (e->has_session)
-            return broke(g, "HTTP-039", "after the 404, initialize came with an Mcp-Session-Id");
-        return pass(g, "after the 404, the client started over with initialize, without a "
-                       "session id");
+            return mcps_client_broke(g, "HTTP-039",
+                                     "after the 404, initialize came with an Mcp-Session-Id");
+        return mcps_client_pass(g,
+                                "after the 404, the client started over with initialize, without a "
+                                "session id");
     }
-    return broke(g, "HTTP-039",
-                 "after the 404 for its session, the client sent no new "
-                 "initialize%s",
-                 t->exited ? " (it exited)" : "");
+    return mcps_client_broke(g, "HTTP-039",
+                             "after the 404 for its session, the client sent no new "
+                             "initialize%s",
+                             t->exited ? " (it exited)" : "");
 }
 
 static int http_delete(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     if (t->deleted)
-        return pass(g, "the client ended its session with DELETE, carrying the session id");
+        return mcps_client_pass(
+            g, "the client ended its session with DELETE, carrying the session id");
     if (t->stays)
-        return skip(g, "the configuration says the client stays running (\"stays\": true)");
-    return broke(g, "HTTP-040", "the client %s without ending its session with DELETE",
-                 t->exited ? "exited" : "was stopped by mcpspec");
+        return mcps_client_skip(
+            g, "the configuration says the client stays running (\"stays\": true)");
+    return mcps_client_broke(g, "HTTP-040", "the client %s without ending its session with DELETE",
+                             t->exited ? "exited" : "was stopped by mcpspec");
 }
 
 /* ---- 2026-07-28: no handshake, every request self-describing ---- */
@@ -1094,30 +1100,32 @@ static int discover_first(const mcps_client_trace *t, mcps_client_grade *g)
 {
     char buf[200];
     if (!t->nmsgs)
-        return skip(g, "the client sent nothing");
+        return mcps_client_skip(g, "the client sent nothing");
     if (is(&t->msgs[0], MCPS_RPC_REQUEST, "server/discover"))
-        return pass(g, "the client's first line was server/discover");
-    return broke(g, "STDIO-011", "the client's first line was not server/discover: %s",
-                 text_of(&t->msgs[0], buf, sizeof buf));
+        return mcps_client_pass(g, "the client's first line was server/discover");
+    return mcps_client_broke(g, "STDIO-011", "the client's first line was not server/discover: %s",
+                             text_of(&t->msgs[0], buf, sizeof buf));
 }
 
 static int no_initialize(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->discovered)
-        return skip(g, "the client did not ask server/discover: no DiscoverResult to go on from");
+        return mcps_client_skip(
+            g, "the client did not ask server/discover: no DiscoverResult to go on from");
     size_t i = find_request(t, 0, "server/discover");
     if (find_request(t, i, "initialize") < t->nmsgs)
-        return broke(g, "VER-001",
-                     "after a DiscoverResult listing %s, the client sent initialize anyway",
-                     MCPS_CLIENT_MODERN);
+        return mcps_client_broke(
+            g, "VER-001", "after a DiscoverResult listing %s, the client sent initialize anyway",
+            MCPS_CLIENT_MODERN);
     /* the era is a property of the server process: probed once per process (VER-005) */
     size_t again = find_request(t, i + 1, "server/discover");
     if (again < t->nmsgs && t->msgs[again].conn == t->msgs[i].conn)
-        return broke(g, "VER-005",
-                     "server/discover again on the connection that already had its "
-                     "DiscoverResult");
-    return pass(g, "after the DiscoverResult, no initialize and no second probe: the client "
-                   "went on statelessly");
+        return mcps_client_broke(g, "VER-005",
+                                 "server/discover again on the connection that already had its "
+                                 "DiscoverResult");
+    return mcps_client_pass(
+        g, "after the DiscoverResult, no initialize and no second probe: the client "
+           "went on statelessly");
 }
 
 /* Judges one 2026-07-28 request's _meta: true when it holds; false once it has graded the break. */
@@ -1139,25 +1147,26 @@ static int each_modern_request(const mcps_client_trace *t, mcps_client_grade *g,
             return 0;
     }
     if (!judged)
-        return skip(g, "the client sent no request");
-    return pass(g, "%zu requests, each with %s", judged, holds);
+        return mcps_client_skip(g, "the client sent no request");
+    return mcps_client_pass(g, "%zu requests, each with %s", judged, holds);
 }
 
 static bool meta_version_of(const cJSON *msg, const char *method, mcps_client_grade *g)
 {
     const char *v = mcps_client_meta_version(msg);
     if (!v) {
-        broke(g, "VER-001", "%s came without _meta \"%s\"", method, MCPS_CLIENT_META_VERSION);
+        mcps_client_broke(g, "VER-001", "%s came without _meta \"%s\"", method,
+                          MCPS_CLIENT_META_VERSION);
         return false;
     }
     if (!dated(v)) {
-        broke(g, "VER-001", "%s: _meta \"%s\" is \"%.40s\", not YYYY-MM-DD", method,
-              MCPS_CLIENT_META_VERSION, v);
+        mcps_client_broke(g, "VER-001", "%s: _meta \"%s\" is \"%.40s\", not YYYY-MM-DD", method,
+                          MCPS_CLIENT_META_VERSION, v);
         return false;
     }
     if (!cJSON_IsObject(member(meta_of(msg), MCPS_CLIENT_META_CAPS))) {
-        broke(g, "STATE-001", "%s came without a _meta \"%s\" object", method,
-              MCPS_CLIENT_META_CAPS);
+        mcps_client_broke(g, "STATE-001", "%s came without a _meta \"%s\" object", method,
+                          MCPS_CLIENT_META_CAPS);
         return false;
     }
     return true;
@@ -1174,8 +1183,8 @@ static bool client_info_of(const cJSON *msg, const char *method, mcps_client_gra
     const cJSON *ci = member(meta_of(msg), MCPS_CLIENT_META_INFO);
     if (cJSON_IsObject(ci) && info_member_ok(ci, "name") && info_member_ok(ci, "version"))
         return true;
-    broke(g, "STATE-003", "%s came without a _meta \"%s\" with string name and version", method,
-          MCPS_CLIENT_META_INFO);
+    mcps_client_broke(g, "STATE-003", "%s came without a _meta \"%s\" with string name and version",
+                      method, MCPS_CLIENT_META_INFO);
     return false;
 }
 
@@ -1187,7 +1196,7 @@ static int meta_client_info(const mcps_client_trace *t, mcps_client_grade *g)
 static int discover_version(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->discovered)
-        return skip(g, "the client did not ask server/discover");
+        return mcps_client_skip(g, "the client did not ask server/discover");
     size_t judged = 0;
     for (size_t i = find_request(t, 0, "server/discover") + 1; i < t->nmsgs; i++) {
         const char *v = t->msgs[i].json ? mcps_client_meta_version(t->msgs[i].json) : NULL;
@@ -1195,14 +1204,15 @@ static int discover_version(const mcps_client_trace *t, mcps_client_grade *g)
             continue;
         judged++;
         if (strcmp(v, MCPS_CLIENT_MODERN) != 0)
-            return broke(g, "DISC-006",
-                         "supportedVersions listed only %s; a later request named \"%.40s\"",
-                         MCPS_CLIENT_MODERN, v);
+            return mcps_client_broke(
+                g, "DISC-006", "supportedVersions listed only %s; a later request named \"%.40s\"",
+                MCPS_CLIENT_MODERN, v);
     }
     if (!judged)
-        return skip(g, "the client sent no request after server/discover");
-    return pass(g, "%zu requests after server/discover, each naming %s (the one listed)", judged,
-                MCPS_CLIENT_MODERN);
+        return mcps_client_skip(g, "the client sent no request after server/discover");
+    return mcps_client_pass(g,
+                            "%zu requests after server/discover, each naming %s (the one listed)",
+                            judged, MCPS_CLIENT_MODERN);
 }
 
 /* The request the refuse scenario answered -32022: the first 2026-07-28 one. */
@@ -1219,28 +1229,31 @@ static size_t refused_at(const mcps_client_trace *t)
 static int version_retry(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->refused)
-        return skip(g, "the client sent no 2026-07-28 request to refuse");
+        return mcps_client_skip(g, "the client sent no 2026-07-28 request to refuse");
     size_t r = refused_at(t);
     size_t i = r + 1;
     while (i < t->nmsgs && !is(&t->msgs[i], MCPS_RPC_REQUEST, NULL))
         i++;
     if (i >= t->nmsgs)
-        return broke(g, "VER-003",
-                     "after -32022 with supported [\"%s\"], a version it speaks, the client sent "
-                     "no further request%s",
-                     MCPS_CLIENT_MODERN, t->exited ? " (it exited)" : "");
+        return mcps_client_broke(
+            g, "VER-003",
+            "after -32022 with supported [\"%s\"], a version it speaks, the client sent "
+            "no further request%s",
+            MCPS_CLIENT_MODERN, t->exited ? " (it exited)" : "");
     if (is(&t->msgs[i], MCPS_RPC_REQUEST, "initialize"))
-        return broke(g, "STDIO-009",
-                     "after -32022 (a modern server's answer), the client fell back to initialize");
+        return mcps_client_broke(
+            g, "STDIO-009",
+            "after -32022 (a modern server's answer), the client fell back to initialize");
     const char *v = mcps_client_meta_version(t->msgs[i].json);
     if (!v || strcmp(v, MCPS_CLIENT_MODERN) != 0)
-        return broke(g, "VER-003",
-                     "after -32022 with supported [\"%s\"], the retry named \"%.40s\"",
-                     MCPS_CLIENT_MODERN, v ? v : "(no version)");
+        return mcps_client_broke(g, "VER-003",
+                                 "after -32022 with supported [\"%s\"], the retry named \"%.40s\"",
+                                 MCPS_CLIENT_MODERN, v ? v : "(no version)");
     if (r < t->nmsgs &&
         mcps_rpc_id_equal(member(t->msgs[r].json, "id"), member(t->msgs[i].json, "id")))
-        return broke(g, "VER-003", "the retry reused the refused request's id");
-    return pass(g, "after -32022, the client retried with %s and a new id", MCPS_CLIENT_MODERN);
+        return mcps_client_broke(g, "VER-003", "the retry reused the refused request's id");
+    return mcps_client_pass(g, "after -32022, the client retried with %s and a new id",
+                            MCPS_CLIENT_MODERN);
 }
 
 /* ---- what every message carries: _meta keys, declared features, tool calls ---- */
@@ -1380,26 +1393,32 @@ static bool meta_key_ok(const cJSON *item, mcps_client_grade *g)
     const char *name = slash ? slash + 1 : key;
     meta_prefix pre = {0};
     if (slash && !meta_prefix_ok(key, (size_t)(slash - key), &pre))
-        return broke(g, "GEN-META-001",
-                     "a _meta key whose prefix breaks the label rules: \"%.80s\"", key),
+        return mcps_client_broke(g, "GEN-META-001",
+                                 "a _meta key whose prefix breaks the label rules: \"%.80s\"", key),
                false;
     if (!meta_name_ok(name))
-        return broke(g, "GEN-META-002", "a _meta key whose name breaks the rules: \"%.80s\"", key),
+        return mcps_client_broke(g, "GEN-META-002",
+                                 "a _meta key whose name breaks the rules: \"%.80s\"", key),
                false;
     if (slash && meta_reserved(g->rev, &pre) && !meta_defined(key))
-        return broke(g, "GEN-META-003",
-                     "a _meta key under a prefix reserved for MCP that the spec does not define: "
-                     "\"%.80s\"",
-                     key),
+        return mcps_client_broke(
+                   g, "GEN-META-003",
+                   "a _meta key under a prefix reserved for MCP that the spec does not define: "
+                   "\"%.80s\"",
+                   key),
                false;
     if (slash && g->rev >= MCPS_REV_2025_11_25 && forward_dns(&pre))
-        return broke(g, "GEN-META-004", "a _meta prefix in forward-DNS form: \"%.80s\"", key),
+        return mcps_client_broke(g, "GEN-META-004", "a _meta prefix in forward-DNS form: \"%.80s\"",
+                                 key),
                false;
     if (strcmp(key, "io.modelcontextprotocol/logLevel") == 0 && !log_level_ok(item))
-        return broke(g, "LOG-002", "_meta logLevel is not one of the eight RFC 5424 levels"), false;
+        return mcps_client_broke(g, "LOG-002",
+                                 "_meta logLevel is not one of the eight RFC 5424 levels"),
+               false;
     if (!slash && g->rev >= MCPS_REV_2026_07_28 && strcmp(key, "traceparent") == 0 &&
         !(cJSON_IsString(item) && traceparent_ok(item->valuestring)))
-        return broke(g, "GEN-META-006", "a traceparent that is not W3C Trace Context"), false;
+        return mcps_client_broke(g, "GEN-META-006", "a traceparent that is not W3C Trace Context"),
+               false;
     return true;
 }
 
@@ -1410,17 +1429,19 @@ static bool extensions_ok(const cJSON *meta, mcps_client_grade *g)
     if (!ext || g->rev < MCPS_REV_2026_07_28)
         return true;
     if (!cJSON_IsObject(ext))
-        return broke(g, "VER-009", "clientCapabilities.extensions is not an object"), false;
+        return mcps_client_broke(g, "VER-009", "clientCapabilities.extensions is not an object"),
+               false;
     cJSON_ArrayForEach(e, ext)
     {
         const char *slash = strrchr(e->string, '/');
         meta_prefix pre;
         if (!slash || !meta_prefix_ok(e->string, (size_t)(slash - e->string), &pre) ||
             !meta_name_ok(slash + 1) || !cJSON_IsObject(e))
-            return broke(g, "VER-009",
-                         "an extension identifier without a valid prefix, or not an object: "
-                         "\"%.80s\"",
-                         e->string),
+            return mcps_client_broke(
+                       g, "VER-009",
+                       "an extension identifier without a valid prefix, or not an object: "
+                       "\"%.80s\"",
+                       e->string),
                    false;
     }
     return true;
@@ -1451,22 +1472,24 @@ static bool metas_ok(const cJSON *m, size_t *keys, mcps_client_grade *g)
 static int meta_keys(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (g->rev != MCPS_REV_NONE && g->rev < MCPS_REV_2025_06_18)
-        return skip(g, "the _meta key rules came with 2025-06-18; the client asked for %s",
-                    t->asked);
+        return mcps_client_skip(
+            g, "the _meta key rules came with 2025-06-18; the client asked for %s", t->asked);
     size_t keys = 0;
     for (size_t i = 0; i < t->nmsgs; i++) {
         if (t->msgs[i].json && !metas_ok(t->msgs[i].json, &keys, g))
             return 0;
         if (is(&t->msgs[i], MCPS_RPC_REQUEST, "logging/setLevel") &&
             !log_level_ok(member(member(t->msgs[i].json, "params"), "level")))
-            return broke(g, "LOG-002", "logging/setLevel names a level that is not RFC 5424's");
+            return mcps_client_broke(g, "LOG-002",
+                                     "logging/setLevel names a level that is not RFC 5424's");
     }
     if (!keys)
-        return skip(g, "the client wrote no _meta key");
-    return pass(g,
-                "%zu _meta keys, each well formed, none under a prefix reserved for MCP "
-                "but those the spec defines",
-                keys);
+        return mcps_client_skip(g, "the client wrote no _meta key");
+    return mcps_client_pass(
+        g,
+        "%zu _meta keys, each well formed, none under a prefix reserved for MCP "
+        "but those the spec defines",
+        keys);
 }
 
 /* Whether method belongs to a feature the scripted server did not declare (it declares
@@ -1487,7 +1510,8 @@ static bool undeclared_feature(const char *method)
 static int uses_declared(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request: nothing was declared to it");
+        return mcps_client_skip(
+            g, "the client sent no initialize request: nothing was declared to it");
     size_t judged = 0;
     for (size_t i = first_after_answer(t); i < t->nmsgs; i++) {
         const char *method;
@@ -1497,21 +1521,24 @@ static int uses_declared(const mcps_client_trace *t, mcps_client_grade *g)
         judged++;
         bool hard = g->rev >= MCPS_REV_2025_06_18;
         if (strncmp(method, "resources/", 10) == 0 && strstr(method, "subscribe"))
-            return broke(g, hard ? "RES-007 CAP-GEN-002" : "RES-007 CAP-GEN-001",
-                         "%s, but the server declared no resources (let alone subscribe)", method);
+            return mcps_client_broke(
+                g, hard ? "RES-007 CAP-GEN-002" : "RES-007 CAP-GEN-001",
+                "%s, but the server declared no resources (let alone subscribe)", method);
         if (undeclared_feature(method))
-            return broke(g, hard ? "CAP-GEN-002" : "CAP-GEN-001",
-                         "%s, but the server declared tools only: %s", method,
-                         text_of(&t->msgs[i], buf, sizeof buf));
+            return mcps_client_broke(g, hard ? "CAP-GEN-002" : "CAP-GEN-001",
+                                     "%s, but the server declared tools only: %s", method,
+                                     text_of(&t->msgs[i], buf, sizeof buf));
         if (g->rev >= MCPS_REV_2025_11_25 && strcmp(method, "tools/call") == 0 &&
             member(member(t->msgs[i].json, "params"), "task"))
-            return broke(g, "TASK-002 TASK-001 TASK-003",
-                         "tools/call with params.task, but the server declared no tasks and its "
-                         "tool no execution.taskSupport");
+            return mcps_client_broke(
+                g, "TASK-002 TASK-001 TASK-003",
+                "tools/call with params.task, but the server declared no tasks and its "
+                "tool no execution.taskSupport");
     }
     if (!judged)
-        return skip(g, "the client sent no request after initialize");
-    return pass(g, "%zu requests after initialize, each for a feature the server declared", judged);
+        return mcps_client_skip(g, "the client sent no request after initialize");
+    return mcps_client_pass(
+        g, "%zu requests after initialize, each for a feature the server declared", judged);
 }
 
 /* Whether method exists in revision r, for the methods a client sends that came later. */
@@ -1530,7 +1557,7 @@ static int negotiated_only(const mcps_client_trace *t, mcps_client_grade *g)
 {
     mcps_rev r = mcps_rev_parse(t->answered);
     if (!t->answered[0] || r == MCPS_REV_NONE || !mcps_rev_is_handshake(r))
-        return skip(g, "no handshake-era revision was negotiated");
+        return mcps_client_skip(g, "no handshake-era revision was negotiated");
     /* the rule of the revision negotiated, at its level there */
     const char *req = r >= MCPS_REV_2025_06_18 ? "LIFE-OP-002" : "LIFE-OP-001";
     size_t judged = 0;
@@ -1541,15 +1568,18 @@ static int negotiated_only(const mcps_client_trace *t, mcps_client_grade *g)
             continue;
         judged++;
         if (!method_in(method, r))
-            return broke(g, req, "%s negotiated, but the client sent %s (a later revision's)",
-                         t->answered, method);
+            return mcps_client_broke(g, req,
+                                     "%s negotiated, but the client sent %s (a later revision's)",
+                                     t->answered, method);
         if (r < MCPS_REV_2025_11_25 && member(member(t->msgs[i].json, "params"), "task"))
-            return broke(g, req, "%s negotiated, but %s carried params.task (2025-11-25's)",
-                         t->answered, method);
+            return mcps_client_broke(g, req,
+                                     "%s negotiated, but %s carried params.task (2025-11-25's)",
+                                     t->answered, method);
     }
     if (!judged)
-        return skip(g, "the client sent no request after initialize");
-    return pass(g, "%s negotiated: %zu requests, each of that revision", t->answered, judged);
+        return mcps_client_skip(g, "the client sent no request after initialize");
+    return mcps_client_pass(g, "%s negotiated: %zu requests, each of that revision", t->answered,
+                            judged);
 }
 
 /* Every tools/call the client sends: a string name, arguments an object when present
@@ -1564,15 +1594,16 @@ static int tool_calls(const mcps_client_trace *t, mcps_client_grade *g)
         const cJSON *name = member(p, "name"), *args = member(p, "arguments");
         calls++;
         if (!cJSON_IsString(name) || !name->valuestring[0])
-            return broke(g, "TOOL-005", "tools/call without a string params.name");
+            return mcps_client_broke(g, "TOOL-005", "tools/call without a string params.name");
         if (args && !cJSON_IsObject(args))
-            return broke(g, "TOOL-005",
-                         "tools/call \"%.60s\" with arguments that are not an object",
-                         name->valuestring);
+            return mcps_client_broke(g, "TOOL-005",
+                                     "tools/call \"%.60s\" with arguments that are not an object",
+                                     name->valuestring);
     }
     if (!calls)
-        return skip(g, "the client called no tool");
-    return pass(g, "%zu tools/call requests, each with a name and object arguments", calls);
+        return mcps_client_skip(g, "the client called no tool");
+    return mcps_client_pass(g, "%zu tools/call requests, each with a name and object arguments",
+                            calls);
 }
 
 /* Whether the client's own version offer holds: asked a dated revision, and when answered
@@ -1580,25 +1611,28 @@ static int tool_calls(const mcps_client_trace *t, mcps_client_grade *g)
 static int own_version(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     if (!dated(t->asked))
-        return broke(g, "LIFE-VER-001", "protocolVersion \"%.40s\" is not a YYYY-MM-DD revision",
-                     t->asked);
+        return mcps_client_broke(
+            g, "LIFE-VER-001", "protocolVersion \"%.40s\" is not a YYYY-MM-DD revision", t->asked);
     if (strcmp(t->asked, t->answered) != 0)
-        return skip(g,
-                    "the scripted server does not speak %s (answered %s): whether the client "
-                    "speaks what it offered cannot be seen",
-                    t->asked, t->answered);
+        return mcps_client_skip(
+            g,
+            "the scripted server does not speak %s (answered %s): whether the client "
+            "speaks what it offered cannot be seen",
+            t->asked, t->answered);
     size_t after = first_after_answer(t);
     bool went_on = after < t->nmsgs && t->msgs[after].conn == t->init_conn;
     if (!went_on && (t->closed || t->exited))
-        return broke(g, "LIFE-VER-001",
-                     "offered %s and answered %s, the client %s without a further message: it "
-                     "does not speak what it offered",
-                     t->asked, t->answered, t->closed ? "disconnected" : "exited");
+        return mcps_client_broke(
+            g, "LIFE-VER-001",
+            "offered %s and answered %s, the client %s without a further message: it "
+            "does not speak what it offered",
+            t->asked, t->answered, t->closed ? "disconnected" : "exited");
     if (!went_on)
-        return skip(g, "answered %s, the client neither went on nor left", t->answered);
-    return pass(g, "offered %s, answered %s: the client went on with it", t->asked, t->answered);
+        return mcps_client_skip(g, "answered %s, the client neither went on nor left", t->answered);
+    return mcps_client_pass(g, "offered %s, answered %s: the client went on with it", t->asked,
+                            t->answered);
 }
 
 /* 2026-07-28 has no ping (PING-004) and no tasks in its core (TASK-028). */
@@ -1613,16 +1647,18 @@ static int modern_methods(const mcps_client_trace *t, mcps_client_grade *g)
         kind_of(m->json, &method);
         judged++;
         if (strcmp(method, "ping") == 0)
-            return broke(g, "PING-004", "a ping to a 2026-07-28 server (ping was removed)");
+            return mcps_client_broke(g, "PING-004",
+                                     "a ping to a 2026-07-28 server (ping was removed)");
         if (strncmp(method, "tasks/", 6) == 0 || member(member(m->json, "params"), "task"))
-            return broke(g, "TASK-028",
-                         "%s: tasks outside the tasks extension, which the server did not "
-                         "advertise",
-                         method);
+            return mcps_client_broke(
+                g, "TASK-028",
+                "%s: tasks outside the tasks extension, which the server did not "
+                "advertise",
+                method);
     }
     if (!judged)
-        return skip(g, "the client sent no request");
-    return pass(g, "%zu requests, none a ping or a task", judged);
+        return mcps_client_skip(g, "the client sent no request");
+    return mcps_client_pass(g, "%zu requests, none a ping or a task", judged);
 }
 
 /* ---- 2026-07-28 multi round-trip requests (MRTR): an InputRequiredResult and the retry ---- */
@@ -1669,19 +1705,22 @@ static bool elicit_input_ok(const cJSON *retry, mcps_client_grade *g)
     const cJSON *answer =
         member(member(member(retry, "params"), "inputResponses"), MCPS_CLIENT_INPUT_KEY);
     if (!answer)
-        return broke(g, "MRTR-010 MRTR-014 CAP-CLI-004 ELIC-006",
-                     "the retry's inputResponses does not answer \"%s\" (a form elicitation of a "
-                     "client declaring elicitation)",
-                     MCPS_CLIENT_INPUT_KEY),
+        return mcps_client_broke(
+                   g, "MRTR-010 MRTR-014 CAP-CLI-004 ELIC-006",
+                   "the retry's inputResponses does not answer \"%s\" (a form elicitation of a "
+                   "client declaring elicitation)",
+                   MCPS_CLIENT_INPUT_KEY),
                false;
     if (!mcps_client_input_elicits(retry))
-        return broke(g, "CAP-CLI-003",
-                     "the retry answers the elicitation but its clientCapabilities declare none"),
+        return mcps_client_broke(
+                   g, "CAP-CLI-003",
+                   "the retry answers the elicitation but its clientCapabilities declare none"),
                false;
     if (!elicit_ok(answer))
-        return broke(g, "ELIC-003",
-                     "the elicitation answer in inputResponses is not an ElicitResult (action "
-                     "accept with content, decline or cancel)"),
+        return mcps_client_broke(
+                   g, "ELIC-003",
+                   "the elicitation answer in inputResponses is not an ElicitResult (action "
+                   "accept with content, decline or cancel)"),
                false;
     return true;
 }
@@ -1689,33 +1728,35 @@ static bool elicit_input_ok(const cJSON *retry, mcps_client_grade *g)
 static int input_required_retry(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->input_asked)
-        return skip(g, "the client called no tool: no InputRequiredResult to answer");
+        return mcps_client_skip(g, "the client called no tool: no InputRequiredResult to answer");
     size_t original = find_request(t, 0, "tools/call");
     size_t retry = find_request(t, original + 1, "tools/call");
     size_t leak = leaked_input(t, retry);
     bool elicits = mcps_client_input_elicits(t->msgs[original].json);
     if (leak < t->nmsgs)
-        return broke(g, "MRTR-013",
-                     "a request other than the retry carried inputResponses or "
-                     "requestState");
+        return mcps_client_broke(g, "MRTR-013",
+                                 "a request other than the retry carried inputResponses or "
+                                 "requestState");
     if (retry >= t->nmsgs)
-        return skip(g, "the client did not retry the tools/call answered with an "
-                       "InputRequiredResult (it may give up)");
+        return mcps_client_skip(g, "the client did not retry the tools/call answered with an "
+                                   "InputRequiredResult (it may give up)");
     const cJSON *o = t->msgs[original].json, *r = t->msgs[retry].json;
     const cJSON *state = member(member(r, "params"), "requestState");
     if (mcps_rpc_id_equal(member(o, "id"), member(r, "id")))
-        return broke(g, "MRTR-012", "the retry reused the original request's id");
+        return mcps_client_broke(g, "MRTR-012", "the retry reused the original request's id");
     if (!same_call(o, r))
-        return broke(g, "MRTR-014", "the retry's name or arguments differ from the original's");
+        return mcps_client_broke(g, "MRTR-014",
+                                 "the retry's name or arguments differ from the original's");
     if (!cJSON_IsString(state) || strcmp(state->valuestring, MCPS_CLIENT_REQUEST_STATE) != 0)
-        return broke(g, "MRTR-011", "the retry's requestState is %s, not the one given",
-                     cJSON_IsString(state) ? "altered" : "missing");
+        return mcps_client_broke(g, "MRTR-011", "the retry's requestState is %s, not the one given",
+                                 cJSON_IsString(state) ? "altered" : "missing");
     if (elicits && !elicit_input_ok(r, g))
         return 0;
-    return pass(g,
-                "the retry had a new id, the same call, the requestState byte for byte%s, and "
-                "no other request carried them",
-                elicits ? " and an ElicitResult for the elicitation asked" : "");
+    return mcps_client_pass(
+        g,
+        "the retry had a new id, the same call, the requestState byte for byte%s, and "
+        "no other request carried them",
+        elicits ? " and an ElicitResult for the elicitation asked" : "");
 }
 
 /* The revisions the checks grade: the handshake ones need initialize (not in 2026-07-28). */

@@ -19,6 +19,18 @@ typedef struct mcps_client_grade {
     mcps_buf reason;    /* SKIP and ERROR: why */
 } mcps_client_grade;
 
+/* A check's verdict (client_grade.c), each returning 0 for the check to return: PASS, INFO and
+ * SKIP with what was seen (SKIP: why); broke, the IDs broken, graded FAIL, WARN or INFO by the
+ * level the catalog gives them in g->rev. */
+int mcps_client_pass(mcps_client_grade *g, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int mcps_client_info(mcps_client_grade *g, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int mcps_client_skip(mcps_client_grade *g, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+int mcps_client_broke(mcps_client_grade *g, const char *ids, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 typedef struct mcps_client_check {
     const char *id, *title, *section, *reqs;
     mcps_client_scenario scenario;

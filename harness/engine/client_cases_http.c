@@ -8,12 +8,11 @@
  * 2026-07-28).
  *
  * A table of its own, appended to client_cases.c's by mcps_client_check_at,
- * so that the stdio checks and these grow apart. The verdict helpers are the
- * same small ones client_cases.c has (static there).
+ * so that the stdio checks and these grow apart. Verdicts go through
+ * client_grade.c, as every table's do.
  */
 #include "engine/client_cases.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -21,60 +20,6 @@
 #include "codec/json.h"
 #include "codec/rev.h"
 #include "codec/rpc.h"
-
-static int verdict(mcps_client_grade *g, mcps_verdict v, mcps_buf *into, const char *fmt,
-                   va_list ap)
-{
-    g->verdict = v;
-    mcps_buf_clear(into);
-    mcps_buf_vprintf(into, fmt, ap);
-    return 0;
-}
-
-static int pass(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int pass(mcps_client_grade *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    verdict(g, MCPS_VERDICT_PASS, &g->observed, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-static int info(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int info(mcps_client_grade *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    verdict(g, MCPS_VERDICT_INFO, &g->observed, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-static int skip(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int skip(mcps_client_grade *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    verdict(g, MCPS_VERDICT_SKIP, &g->reason, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-/* A broken requirement, on the level it has in the revision graded (FAIL, WARN or INFO). */
-static int broke(mcps_client_grade *g, const char *id, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int broke(mcps_client_grade *g, const char *id, const char *fmt, ...)
-{
-    va_list ap;
-    mcps_level level = MCPS_LEVEL_MUST;
-    mcps_catalog_level_of(id, g->rev, &level);
-    g->broken = id;
-    va_start(ap, fmt);
-    verdict(g, mcps_verdict_for_level(level), &g->observed, fmt, ap);
-    va_end(ap);
-    return 0;
-}
 
 static const cJSON *member(const cJSON *o, const char *name)
 {
@@ -121,7 +66,7 @@ static bool body_ok(const mcps_client_trace *t, const cJSON *m, mcps_client_grad
     if (cJSON_IsArray(m) && strcmp(t->answered, "2025-03-26") == 0) {
         (*n)++;
         if ((wrong = batch_wrong(m, &id)))
-            return broke(g, id, "on 2025-03-26, %s", wrong), false;
+            return mcps_client_broke(g, id, "on 2025-03-26, %s", wrong), false;
         return true;
     }
     if (!modern_trace(t) || !m)
@@ -130,9 +75,12 @@ static bool body_ok(const mcps_client_trace *t, const cJSON *m, mcps_client_grad
     mcps_rpc_classify(m, MCPS_REV_NONE, &in);
     (*n)++;
     if (cJSON_IsArray(m))
-        return broke(g, "HTTP-048", "a batch (JSON array) body to a 2026-07-28 server"), false;
+        return mcps_client_broke(g, "HTTP-048", "a batch (JSON array) body to a 2026-07-28 server"),
+               false;
     if (in.kind == MCPS_RPC_RESULT || in.kind == MCPS_RPC_ERROR)
-        return broke(g, "HTTP-048", "a JSON-RPC response POSTed to a 2026-07-28 server"), false;
+        return mcps_client_broke(g, "HTTP-048",
+                                 "a JSON-RPC response POSTed to a 2026-07-28 server"),
+               false;
     return true;
 }
 
@@ -143,10 +91,11 @@ static int http_bodies(const mcps_client_trace *t, mcps_client_grade *g)
         if (!body_ok(t, t->msgs[i].json, g, &judged))
             return 0;
     if (!judged)
-        return skip(g, "no body to judge here: no batch on 2025-03-26, no 2026-07-28 request");
-    return pass(g, "%zu bodies, each %s", judged,
-                modern_trace(t) ? "one request or notification (2026-07-28)"
-                                : "a well-formed 2025-03-26 batch or a single message");
+        return mcps_client_skip(
+            g, "no body to judge here: no batch on 2025-03-26, no 2026-07-28 request");
+    return mcps_client_pass(g, "%zu bodies, each %s", judged,
+                            modern_trace(t) ? "one request or notification (2026-07-28)"
+                                            : "a well-formed 2025-03-26 batch or a single message");
 }
 
 /* ---- 2026-07-28's standard headers ---- */
@@ -167,14 +116,17 @@ static int http_version_header(const mcps_client_trace *t, mcps_client_grade *g)
             continue;
         judged++;
         if (!e->has_version)
-            return broke(g, "HDR-001", "a POST of %s came without MCP-Protocol-Version", e->rpc);
+            return mcps_client_broke(g, "HDR-001", "a POST of %s came without MCP-Protocol-Version",
+                                     e->rpc);
         if (e->meta_version[0] && strcmp(e->version, e->meta_version) != 0)
-            return broke(g, "HDR-001", "a POST of %s: MCP-Protocol-Version: %s, but _meta names %s",
-                         e->rpc, e->version, e->meta_version);
+            return mcps_client_broke(g, "HDR-001",
+                                     "a POST of %s: MCP-Protocol-Version: %s, but _meta names %s",
+                                     e->rpc, e->version, e->meta_version);
     }
     if (!judged)
-        return skip(g, "the client POSTed no 2026-07-28 request");
-    return pass(g, "%zu POSTs, each with MCP-Protocol-Version equal to its _meta version", judged);
+        return mcps_client_skip(g, "the client POSTed no 2026-07-28 request");
+    return mcps_client_pass(
+        g, "%zu POSTs, each with MCP-Protocol-Version equal to its _meta version", judged);
 }
 
 /* The methods whose Mcp-Name mirrors params.name (params.uri for resources/read). */
@@ -193,19 +145,21 @@ static int http_method_header(const mcps_client_trace *t, mcps_client_grade *g)
             continue;
         judged++;
         if (!e->has_mcp_method || strcmp(e->mcp_method, e->rpc) != 0)
-            return broke(g, "HDR-005", "a POST of %s with Mcp-Method: %s", e->rpc,
-                         e->has_mcp_method ? e->mcp_method : "(none)");
+            return mcps_client_broke(g, "HDR-005", "a POST of %s with Mcp-Method: %s", e->rpc,
+                                     e->has_mcp_method ? e->mcp_method : "(none)");
         /* the scripted server's names are plain ASCII: no =?base64?...?= form to decode */
         if (named(e->rpc) && (!e->has_mcp_name || strcmp(e->mcp_name, e->body_name) != 0))
-            return broke(g, "HDR-005", "a POST of %s naming \"%s\" with Mcp-Name: %s", e->rpc,
-                         e->body_name, e->has_mcp_name ? e->mcp_name : "(none)");
+            return mcps_client_broke(g, "HDR-005", "a POST of %s naming \"%s\" with Mcp-Name: %s",
+                                     e->rpc, e->body_name,
+                                     e->has_mcp_name ? e->mcp_name : "(none)");
     }
     if (!judged)
-        return skip(g, "the client POSTed no 2026-07-28 request");
-    return pass(g,
-                "%zu requests, each with Mcp-Method (and Mcp-Name where it names something) "
-                "equal to the body",
-                judged);
+        return mcps_client_skip(g, "the client POSTed no 2026-07-28 request");
+    return mcps_client_pass(
+        g,
+        "%zu requests, each with Mcp-Method (and Mcp-Name where it names something) "
+        "equal to the body",
+        judged);
 }
 
 /* The value of header name (case-insensitive) among lines "Name: value\n"; NULL when absent. */
@@ -268,17 +222,19 @@ static bool param_ok(const mcps_http_seen *e, const cJSON *call, mcps_client_gra
     bool plain = !want || strspn(want, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                        "0123456789-_.~ ") == strlen(want);
     if (want && !have)
-        return broke(g, "HDR-009", "tools/call with text \"%.60s\" came without Mcp-Param-%s", want,
-                     MCPS_CLIENT_PARAM_HEADER),
+        return mcps_client_broke(g, "HDR-009",
+                                 "tools/call with text \"%.60s\" came without Mcp-Param-%s", want,
+                                 MCPS_CLIENT_PARAM_HEADER),
                false;
     if (!want && have)
-        return broke(g, "HDR-009", "tools/call without a text argument came with Mcp-Param-%s: %s",
-                     MCPS_CLIENT_PARAM_HEADER, have),
+        return mcps_client_broke(g, "HDR-009",
+                                 "tools/call without a text argument came with Mcp-Param-%s: %s",
+                                 MCPS_CLIENT_PARAM_HEADER, have),
                false;
     if (want && plain && strcmp(want, have) != 0)
-        return broke(g, cJSON_IsString(text) ? "HDR-009" : "HDR-010",
-                     "tools/call with text %.60s came with Mcp-Param-%s: %s", want,
-                     MCPS_CLIENT_PARAM_HEADER, have),
+        return mcps_client_broke(g, cJSON_IsString(text) ? "HDR-009" : "HDR-010",
+                                 "tools/call with text %.60s came with Mcp-Param-%s: %s", want,
+                                 MCPS_CLIENT_PARAM_HEADER, have),
                false;
     return true;
 }
@@ -297,10 +253,12 @@ static int http_param_headers(const mcps_client_trace *t, mcps_client_grade *g)
             return 0;
     }
     if (!judged)
-        return skip(g, "the client sent no 2026-07-28 tools/call (the scripted tool's text "
-                       "argument is the x-mcp-header one)");
-    return pass(g, "%zu tools/call POSTs, each mirroring its text argument into Mcp-Param-%s",
-                judged, MCPS_CLIENT_PARAM_HEADER);
+        return mcps_client_skip(
+            g, "the client sent no 2026-07-28 tools/call (the scripted tool's text "
+               "argument is the x-mcp-header one)");
+    return mcps_client_pass(
+        g, "%zu tools/call POSTs, each mirroring its text argument into Mcp-Param-%s", judged,
+        MCPS_CLIENT_PARAM_HEADER);
 }
 
 /* HTTP-058: a dual-era client whose 2026-07-28 request a legacy endpoint refused (400, no
@@ -311,25 +269,29 @@ static int http_era_fallback(const mcps_client_trace *t, mcps_client_grade *g)
     while (i < t->nhttp && !(modern_post(&t->http_reqs[i]) && t->http_reqs[i].status == 400))
         i++;
     if (i == t->nhttp)
-        return skip(g, "no 2026-07-28 request of the client's was refused by the legacy endpoint");
+        return mcps_client_skip(
+            g, "no 2026-07-28 request of the client's was refused by the legacy endpoint");
     const char *what = t->http_reqs[i].rpc;
     for (i++; i < t->nhttp; i++) {
         const mcps_http_seen *e = &t->http_reqs[i];
         if (e->initialize)
-            return pass(g,
-                        "%s refused with 400 and no modern error: the client fell back to "
-                        "initialize",
-                        what);
-        if (modern_post(e))
-            return broke(g, "HTTP-058",
-                         "%s refused with 400 and no modern error (-32022, -32021, -32020); the "
-                         "client went on with %s, a 2026-07-28 request, not initialize",
-                         what, e->rpc);
-    }
-    return info(g,
-                "%s refused with 400 and no modern error; the client did not go on (allowed "
-                "for a client that speaks 2026-07-28 only)",
+            return mcps_client_pass(
+                g,
+                "%s refused with 400 and no modern error: the client fell back to "
+                "initialize",
                 what);
+        if (modern_post(e))
+            return mcps_client_broke(
+                g, "HTTP-058",
+                "%s refused with 400 and no modern error (-32022, -32021, -32020); the "
+                "client went on with %s, a 2026-07-28 request, not initialize",
+                what, e->rpc);
+    }
+    return mcps_client_info(
+        g,
+        "%s refused with 400 and no modern error; the client did not go on (allowed "
+        "for a client that speaks 2026-07-28 only)",
+        what);
 }
 
 /* ---- a broken stream ---- */
@@ -377,59 +339,68 @@ static const cJSON *sent_again(const mcps_client_trace *t)
 static int http_resume(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request");
     if (!t->injected)
-        return skip(g, "the client sent no request after initialize: no stream to break");
+        return mcps_client_skip(g,
+                                "the client sent no request after initialize: no stream to break");
     const mcps_http_seen *get = resuming_get(t);
     if (cancelled_broken(t))
-        return broke(g, "HTTP-017",
-                     "the stream of %s (id %s) closed after an event, and the client cancelled "
-                     "the request: a dropped connection is no cancellation",
-                     t->broke_method, t->broke_id);
+        return mcps_client_broke(
+            g, "HTTP-017",
+            "the stream of %s (id %s) closed after an event, and the client cancelled "
+            "the request: a dropped connection is no cancellation",
+            t->broke_method, t->broke_id);
     if (!get)
-        return broke(g, "HTTP-030",
-                     "the stream of %s closed after event %s, before the answer; the client did "
-                     "not GET with Last-Event-ID%s",
-                     t->broke_method, MCPS_CLIENT_EVENT_ID,
-                     sent_again(t) ? " (it POSTed the request again)" : "");
+        return mcps_client_broke(
+            g, "HTTP-030",
+            "the stream of %s closed after event %s, before the answer; the client did "
+            "not GET with Last-Event-ID%s",
+            t->broke_method, MCPS_CLIENT_EVENT_ID,
+            sent_again(t) ? " (it POSTed the request again)" : "");
     if (strcmp(get->last_event_id, MCPS_CLIENT_EVENT_ID) != 0)
-        return broke(g, "HTTP-030", "the client resumed with Last-Event-ID: %s, not %s",
-                     get->last_event_id, MCPS_CLIENT_EVENT_ID);
+        return mcps_client_broke(g, "HTTP-030", "the client resumed with Last-Event-ID: %s, not %s",
+                                 get->last_event_id, MCPS_CLIENT_EVENT_ID);
     long long waited = (long long)(get->at_ms - t->broke_ms);
     bool retry_rule = strcmp(t->answered, "2025-11-25") == 0;
     if (retry_rule && waited < MCPS_CLIENT_RETRY_MS - 50) /* 50 ms: our clock reads late */
-        return broke(g, "HTTP-021", "the event said retry: %d; the client came back after %lld ms",
-                     MCPS_CLIENT_RETRY_MS, waited);
-    return pass(g, "the client resumed with GET and Last-Event-ID: %s after %lld ms%s",
-                MCPS_CLIENT_EVENT_ID, waited, retry_rule ? " (retry honoured)" : "");
+        return mcps_client_broke(g, "HTTP-021",
+                                 "the event said retry: %d; the client came back after %lld ms",
+                                 MCPS_CLIENT_RETRY_MS, waited);
+    return mcps_client_pass(g, "the client resumed with GET and Last-Event-ID: %s after %lld ms%s",
+                            MCPS_CLIENT_EVENT_ID, waited, retry_rule ? " (retry honoured)" : "");
 }
 
 static int http_stream_retry(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->injected)
-        return skip(g, "the client sent no 2026-07-28 request but server/discover: no stream "
-                       "to break");
+        return mcps_client_skip(
+            g, "the client sent no 2026-07-28 request but server/discover: no stream "
+               "to break");
     const mcps_http_seen *get = resuming_get(t);
     if (get)
-        return broke(g, "HTTP-057",
-                     "the stream of %s broke; the client tried to resume it with GET and "
-                     "Last-Event-ID: %s (2026-07-28 streams are not resumable)",
-                     t->broke_method, get->last_event_id);
+        return mcps_client_broke(
+            g, "HTTP-057",
+            "the stream of %s broke; the client tried to resume it with GET and "
+            "Last-Event-ID: %s (2026-07-28 streams are not resumable)",
+            t->broke_method, get->last_event_id);
     const cJSON *again = sent_again(t);
     char id[64];
     if (!again)
-        return info(g,
-                    "the stream of %s broke; the client did not send it again (allowed if it "
-                    "surfaced an error)",
-                    t->broke_method);
+        return mcps_client_info(
+            g,
+            "the stream of %s broke; the client did not send it again (allowed if it "
+            "surfaced an error)",
+            t->broke_method);
     mcps_rpc_id_text(member(again, "id"), id, sizeof id);
     if (strcmp(id, t->broke_id) == 0)
-        return broke(g, "HTTP-057", "the client sent %s again with the lost request's id %s",
-                     t->broke_method, id);
-    return pass(g,
-                "the stream of %s broke; the client sent it again as a fresh request (id %s, "
-                "was %s)",
-                t->broke_method, id, t->broke_id);
+        return mcps_client_broke(g, "HTTP-057",
+                                 "the client sent %s again with the lost request's id %s",
+                                 t->broke_method, id);
+    return mcps_client_pass(
+        g,
+        "the stream of %s broke; the client sent it again as a fresh request (id %s, "
+        "was %s)",
+        t->broke_method, id, t->broke_id);
 }
 
 #define HTTP_HS         (MCPS_CLIENT_HTTP_REVS & ~MCPS_REV_BIT(MCPS_REV_2026_07_28))

@@ -8,73 +8,17 @@
  *
  * A table of its own, appended after client_cases_http.c's by
  * mcps_client_check_at, so that these grow apart from the handshake era's and
- * from the other tables being written at the same time. The verdict helpers
- * are the same small ones the other tables have (static there).
+ * from the other tables. Verdicts go through client_grade.c, as every
+ * table's do.
  */
 #include "engine/client_cases.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "codec/json.h"
 #include "codec/rev.h"
 #include "codec/rpc.h"
-
-static int verdict(mcps_client_grade *g, mcps_verdict v, mcps_buf *into, const char *fmt,
-                   va_list ap)
-{
-    g->verdict = v;
-    mcps_buf_clear(into);
-    mcps_buf_vprintf(into, fmt, ap);
-    return 0;
-}
-
-static int pass(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int pass(mcps_client_grade *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    verdict(g, MCPS_VERDICT_PASS, &g->observed, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-static int info(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int info(mcps_client_grade *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    verdict(g, MCPS_VERDICT_INFO, &g->observed, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-static int skip(mcps_client_grade *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int skip(mcps_client_grade *g, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    verdict(g, MCPS_VERDICT_SKIP, &g->reason, fmt, ap);
-    va_end(ap);
-    return 0;
-}
-
-/* A broken requirement, on the level it has in the revision graded (FAIL, WARN or INFO). */
-static int broke(mcps_client_grade *g, const char *id, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static int broke(mcps_client_grade *g, const char *id, const char *fmt, ...)
-{
-    va_list ap;
-    mcps_level level = MCPS_LEVEL_MUST;
-    mcps_catalog_level_of(id, g->rev, &level);
-    g->broken = id;
-    va_start(ap, fmt);
-    verdict(g, mcps_verdict_for_level(level), &g->observed, fmt, ap);
-    va_end(ap);
-    return 0;
-}
 
 static const cJSON *member(const cJSON *o, const char *name)
 {
@@ -125,29 +69,33 @@ static int modern_paging(const mcps_client_trace *t, mcps_client_grade *g)
             continue;
         int page = page_asked(t->msgs[i].json);
         if (!page)
-            return broke(g, "PAGE-008",
-                         "a tools/list carried a cursor the server never gave "
-                         "(a nextCursor edited or made up)");
+            return mcps_client_broke(g, "PAGE-008",
+                                     "a tools/list carried a cursor the server never gave "
+                                     "(a nextCursor edited or made up)");
         if (page > 1 && asked[4])
-            return broke(g, "PAGE-007",
-                         "after page 4, which had no nextCursor (the last), the "
-                         "client asked for another page");
+            return mcps_client_broke(g, "PAGE-007",
+                                     "after page 4, which had no nextCursor (the last), the "
+                                     "client asked for another page");
         asked[page] = true;
     }
     if (!asked[1])
-        return skip(g, "the client sent no 2026-07-28 tools/list");
+        return mcps_client_skip(g, "the client sent no 2026-07-28 tools/list");
     if (!asked[2])
-        return skip(g, "the client did not ask for the page after the first (it need not)");
+        return mcps_client_skip(
+            g, "the client did not ask for the page after the first (it need not)");
     if (!asked[3])
-        return broke(g, "PAGE-008",
-                     "page 2 ended with nextCursor \"\" (a real cursor), and the client, which "
-                     "pages, asked no page with cursor \"\" (as if \"\" ended the list)");
+        return mcps_client_broke(
+            g, "PAGE-008",
+            "page 2 ended with nextCursor \"\" (a real cursor), and the client, which "
+            "pages, asked no page with cursor \"\" (as if \"\" ended the list)");
     if (!asked[4])
-        return broke(g, "PAGE-003",
-                     "page 3 was empty but had a nextCursor, and the client asked no further (as "
-                     "if an empty page ended the list)");
-    return pass(g, "the client followed nextCursor \"\" and an empty page to page 4, the last, "
-                   "and asked nothing after it");
+        return mcps_client_broke(
+            g, "PAGE-003",
+            "page 3 was empty but had a nextCursor, and the client asked no further (as "
+            "if an empty page ended the list)");
+    return mcps_client_pass(
+        g, "the client followed nextCursor \"\" and an empty page to page 4, the last, "
+           "and asked nothing after it");
 }
 
 /* ---- modern-odd: an unknown extension advertised; -32001 to the first tools/call ---- */
@@ -166,16 +114,18 @@ static bool core_request_after(const mcps_client_trace *t, size_t i)
 static int extension_fallback(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->discovered)
-        return skip(g, "the client did not ask server/discover: it never saw the extension");
+        return mcps_client_skip(
+            g, "the client did not ask server/discover: it never saw the extension");
     size_t d = find_request(t, 0, "server/discover");
     if (core_request_after(t, d))
-        return pass(g,
-                    "after a DiscoverResult advertising %s, unknown to it, the client went on "
-                    "with core requests",
-                    MCPS_CLIENT_ODD_EXTENSION);
-    return broke(g, "VER-010",
-                 "after a DiscoverResult advertising %s, the client sent no core request%s",
-                 MCPS_CLIENT_ODD_EXTENSION, t->exited ? " (it exited)" : "");
+        return mcps_client_pass(
+            g,
+            "after a DiscoverResult advertising %s, unknown to it, the client went on "
+            "with core requests",
+            MCPS_CLIENT_ODD_EXTENSION);
+    return mcps_client_broke(
+        g, "VER-010", "after a DiscoverResult advertising %s, the client sent no core request%s",
+        MCPS_CLIENT_ODD_EXTENSION, t->exited ? " (it exited)" : "");
 }
 
 /* What a request after an opaque error says the client read into its code: NULL if nothing. */
@@ -195,17 +145,19 @@ static int opaque_codes(const mcps_client_trace *t, mcps_client_grade *g)
 {
     size_t call = find_request(t, 0, "tools/call");
     if (call >= t->nmsgs)
-        return skip(g, "the client called no tool: no error of %d to read", MCPS_CLIENT_ODD_CODE);
+        return mcps_client_skip(g, "the client called no tool: no error of %d to read",
+                                MCPS_CLIENT_ODD_CODE);
     for (size_t j = call + 1; j < t->nmsgs; j++) {
         const char *what = meaning_read(t, j);
         if (what)
-            return broke(g, "RPC-CODE-003", "after %d to its tools/call, the client %s",
-                         MCPS_CLIENT_ODD_CODE, what);
+            return mcps_client_broke(g, "RPC-CODE-003", "after %d to its tools/call, the client %s",
+                                     MCPS_CLIENT_ODD_CODE, what);
     }
-    return pass(g,
-                "after %d to its tools/call, no server/discover, no initialize and no other "
-                "version: the code was taken as an opaque error",
-                MCPS_CLIENT_ODD_CODE);
+    return mcps_client_pass(
+        g,
+        "after %d to its tools/call, no server/discover, no initialize and no other "
+        "version: the code was taken as an opaque error",
+        MCPS_CLIENT_ODD_CODE);
 }
 
 /* ---- probe-code: a legacy server refusing the 2026-07-28 probe with -32600 ---- */
@@ -223,23 +175,26 @@ static int probe_fallback(const mcps_client_trace *t, mcps_client_grade *g)
     while (probe < t->nmsgs && !modern_at(t, probe) && !request_is(t, probe, "initialize"))
         probe++;
     if (probe >= t->nmsgs || !modern_at(t, probe))
-        return skip(g, "the client sent no 2026-07-28 probe before initialize");
+        return mcps_client_skip(g, "the client sent no 2026-07-28 probe before initialize");
     for (size_t j = probe + 1; j < t->nmsgs; j++) {
         if (request_is(t, j, "initialize"))
-            return pass(g,
-                        "its 2026-07-28 probe answered %d (not -32601), the client fell back to "
-                        "initialize",
-                        MCPS_CLIENT_PROBE_CODE);
-        if (modern_at(t, j))
-            return broke(g, "STDIO-010",
-                         "its 2026-07-28 probe answered %d by a legacy server, the client went on "
-                         "with 2026-07-28 requests, not initialize (a fallback tied to -32601?)",
-                         MCPS_CLIENT_PROBE_CODE);
-    }
-    return info(g,
-                "its 2026-07-28 probe answered %d, the client did not go on (allowed for a "
-                "client that speaks 2026-07-28 only)",
+            return mcps_client_pass(
+                g,
+                "its 2026-07-28 probe answered %d (not -32601), the client fell back to "
+                "initialize",
                 MCPS_CLIENT_PROBE_CODE);
+        if (modern_at(t, j))
+            return mcps_client_broke(
+                g, "STDIO-010",
+                "its 2026-07-28 probe answered %d by a legacy server, the client went on "
+                "with 2026-07-28 requests, not initialize (a fallback tied to -32601?)",
+                MCPS_CLIENT_PROBE_CODE);
+    }
+    return mcps_client_info(
+        g,
+        "its 2026-07-28 probe answered %d, the client did not go on (allowed for a "
+        "client that speaks 2026-07-28 only)",
+        MCPS_CLIENT_PROBE_CODE);
 }
 
 #define MODERN MCPS_REV_BIT(MCPS_REV_2026_07_28)

@@ -165,5 +165,8 @@ const char *mcps_client_meta_version(const cJSON *m);
 /* Whether tools/call request m gets an elicitation inputRequest: its clientCapabilities
  * declare elicitation. */
 bool mcps_client_input_elicits(const cJSON *m);
+/* Whether scenario sc plays a 2026-07-28 server (client_play.c serves it, client_run.c skips
+ * it for a client that showed it speaks the handshake era alone). */
+bool mcps_client_modern_scenario(mcps_client_scenario sc);
 
 #endif

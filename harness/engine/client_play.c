@@ -237,7 +237,7 @@ static void refuse_version(player *p, const cJSON *id, const char *requested)
     send_owned(p, m);
 }
 
-static bool modern_scenario(mcps_client_scenario sc)
+bool mcps_client_modern_scenario(mcps_client_scenario sc)
 {
     return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
            sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED || sc == MCPS_CSC_MODERN_ODD;
@@ -295,8 +295,8 @@ static bool break_stream(player *p, const cJSON *msg, const char *method)
  * fall back to initialize). */
 static bool legacy_probe(player *p, const cJSON *msg, const char *method, const char *version)
 {
-    if (!p->cfg->http || modern_scenario(p->t->scenario) || strcmp(method, "initialize") == 0 ||
-        !(version || strcmp(method, "server/discover") == 0))
+    if (!p->cfg->http || mcps_client_modern_scenario(p->t->scenario) ||
+        strcmp(method, "initialize") == 0 || !(version || strcmp(method, "server/discover") == 0))
         return false;
     send_error(p, cJSON_GetObjectItemCaseSensitive(msg, "id"), -32000,
                "Bad Request: no valid session ID provided");
@@ -640,7 +640,7 @@ static void on_request(player *p, const cJSON *msg, const char *method)
         snprintf(t->modern, sizeof t->modern, "%s", version);
     /* server/discover in a handshake-era scenario is a legacy server's -32601 (below): a
      * dual-era client falls back to initialize there (STDIO-009) */
-    if (modern_scenario(t->scenario) && strcmp(method, "initialize") != 0 &&
+    if (mcps_client_modern_scenario(t->scenario) && strcmp(method, "initialize") != 0 &&
         (version || t->modern[0] || strcmp(method, "server/discover") == 0)) {
         if (t->scenario == MCPS_CSC_MODERN_BREAK && strcmp(method, "server/discover") != 0 &&
             break_stream(p, msg, method))

@@ -361,20 +361,14 @@ typedef struct plain_seen {
                         graded on it) */
 } plain_seen;
 
-static bool modern_scenario(mcps_client_scenario sc)
-{
-    return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
-           sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED || sc == MCPS_CSC_MODERN_ODD;
-}
-
 /* The scenarios of the era a client showed, in the plain one, that it does not speak are not
  * played: each would cost a start for SKIPs. */
 static const char *not_played(mcps_client_scenario sc, plain_era era)
 {
-    if (era == ERA_LEGACY_ONLY && (modern_scenario(sc) || sc == MCPS_CSC_PROBE_CODE))
+    if (era == ERA_LEGACY_ONLY && (mcps_client_modern_scenario(sc) || sc == MCPS_CSC_PROBE_CODE))
         return "the client sent no 2026-07-28 request in the plain scenario (it initialized "
                "without server/discover or _meta protocolVersion): not played";
-    if (era == ERA_MODERN_ONLY && sc != MCPS_CSC_PLAIN && !modern_scenario(sc))
+    if (era == ERA_MODERN_ONLY && sc != MCPS_CSC_PLAIN && !mcps_client_modern_scenario(sc))
         return "the client sent no initialize request in the plain scenario (it speaks "
                "2026-07-28 only): not played";
     return NULL;
