@@ -15,6 +15,7 @@
 #define mcps_json_parse_spotted      oracle_mcps_json_parse_spotted
 #define mcps_json_parse_simple       oracle_mcps_json_parse_simple
 #define mcps_json_print              oracle_mcps_json_print
+#define mcps_json_scalar_text        oracle_mcps_json_scalar_text
 #define mcps_json_utf8_valid         oracle_mcps_json_utf8_valid
 #define mcps_buf_append              oracle_mcps_buf_append
 #define mcps_buf_clear               oracle_mcps_buf_clear

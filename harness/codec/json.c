@@ -854,6 +854,21 @@ bool mcps_json_number_is_integer(const cJSON *number)
     return isfinite(d) && d == floor(d);
 }
 
+const char *mcps_json_scalar_text(const cJSON *v, char *buf, size_t n)
+{
+    if (cJSON_IsString(v))
+        return v->valuestring;
+    if (cJSON_IsBool(v))
+        return cJSON_IsTrue(v) ? "true" : "false";
+    if (!cJSON_IsNumber(v) || !mcps_json_number_is_integer(v))
+        return NULL;
+    const char *text = mcps_json_number_text(v);
+    if (text)
+        return text;
+    snprintf(buf, n, "%.0f", v->valuedouble);
+    return buf;
+}
+
 /* ---- printing ------------------------------------------------------------------ */
 
 /*

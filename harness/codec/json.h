@@ -110,6 +110,11 @@ cJSON *mcps_json_create_number_text(const char *text);
 /* True when the number is an integer in JSON terms: no fraction, no exponent. */
 bool mcps_json_number_is_integer(const cJSON *number);
 
+/* A scalar as an HTTP header carries it (2026-07-28's Mcp-Param-*, HDR-010): a string as it
+ * is, a boolean as true or false, an integer in decimal (its own text when it has one, else
+ * written into buf); NULL for anything else. */
+const char *mcps_json_scalar_text(const cJSON *v, char *buf, size_t n);
+
 /*
  * Structural equality with exact numbers: 1 and 1.0 differ, object member order
  * does not matter, duplicate keys are compared as written in order.

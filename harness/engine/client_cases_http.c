@@ -195,27 +195,12 @@ static const cJSON *call_with_id(const mcps_client_trace *t, const char *id)
     return NULL;
 }
 
-/* What the text argument mirrors to (HDR-010: strings as they are, integers in decimal,
- * booleans true or false); NULL: no header is due (absent, null, or not mirrorable). */
-static const char *expected_param(const cJSON *v, char *buf, size_t n)
-{
-    if (cJSON_IsString(v))
-        return v->valuestring;
-    if (cJSON_IsBool(v))
-        return cJSON_IsTrue(v) ? "true" : "false";
-    if (cJSON_IsNumber(v) && mcps_json_number_is_integer(v)) {
-        snprintf(buf, n, "%.0f", v->valuedouble);
-        return buf;
-    }
-    return NULL;
-}
-
 /* One tools/call POST: its Mcp-Param-Text against the body's text argument. */
 static bool param_ok(const mcps_http_seen *e, const cJSON *call, mcps_client_grade *g)
 {
     char want_buf[32], got[160];
     const cJSON *text = member(member(member(call, "params"), "arguments"), "text");
-    const char *want = expected_param(text, want_buf, sizeof want_buf);
+    const char *want = mcps_json_scalar_text(text, want_buf, sizeof want_buf);
     const char *have =
         header_in(e->mcp_params, "Mcp-Param-" MCPS_CLIENT_PARAM_HEADER, got, sizeof got);
     /* plain ASCII only: a value that needs =?base64?...?= (HDR-007) is not judged here */

@@ -253,21 +253,6 @@ static struct curl_slist *header(struct curl_slist *l, const char *name, const c
     return curl_slist_append(l, line);
 }
 
-/* An argument mirrored into a header: strings as they are, integers in decimal, booleans as
- * true or false (HDR-010); NULL for what is not mirrored (absent, null, anything else). */
-static const char *mirrored(const cJSON *v, char *buf, size_t n)
-{
-    if (cJSON_IsString(v))
-        return v->valuestring;
-    if (cJSON_IsBool(v))
-        return cJSON_IsTrue(v) ? "true" : "false";
-    if (cJSON_IsNumber(v) && mcps_json_number_is_integer(v)) {
-        snprintf(buf, n, "%.0f", v->valuedouble);
-        return buf;
-    }
-    return NULL;
-}
-
 /* 2026-07-28's standard headers of request m (HDR-001, HDR-005, HDR-009); l unchanged for an
  * earlier revision's message. */
 static struct curl_slist *modern_headers(const rc_client *c, const cJSON *m, struct curl_slist *l)
@@ -289,8 +274,8 @@ static struct curl_slist *modern_headers(const rc_client *c, const cJSON *m, str
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
     for (int i = 0; strcmp(method, "tools/call") == 0 && i < c->nmirror; i++) {
         char buf[32], hname[100];
-        const char *value =
-            mirrored(cJSON_GetObjectItemCaseSensitive(args, c->mirror_prop[i]), buf, sizeof buf);
+        const char *value = mcps_json_scalar_text(
+            cJSON_GetObjectItemCaseSensitive(args, c->mirror_prop[i]), buf, sizeof buf);
         snprintf(hname, sizeof hname, "Mcp-Param-%s", c->mirror_header[i]);
         if (value && !rc_on(c, RC_FAULT_NO_PARAM_HEADER))
             l = header(l, hname, value);
