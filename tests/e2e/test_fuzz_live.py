@@ -337,29 +337,36 @@ class FuzzLiveTest(unittest.TestCase):
         when a session's child is killed, as a one-process server does; the crash is found
         (0.15 s here), minimized to the requests that need each other (concurrent POSTs may
         keep one more), and replayed against the faulty server (exit 1) and not the clean one."""
+        text, report = self.assert_launched_crash(
+            "http-crash", "--fault fuzz-sequence-crash --fault fuzz-server-crash", 3, "--time",
+            "30", "--header", "Authorization: Bearer not-in-the-files")
+        self.assertNotIn("not-in-the-files", text)
+        self.assertNotIn("not-in-the-files", json.dumps(report))
+        self.assertIn("tools/list", text)
+
+    def assert_launched_crash(self, name, faults, max_inputs, *extra):
+        """mcpspec fuzz --server "refserver --http PORT FAULTS" --url: the server's abort is
+        found, minimized to max_inputs at most, and replayed against the faulty server (exit
+        1) and not the clean one (exit 0), which is stopped after. (finding text, report)."""
         port = free_port()
         url = "http://127.0.0.1:%d/mcp" % port
-        server = "%s --http %d --fault fuzz-sequence-crash --fault fuzz-server-crash" % (
-            REFSERVER, port)
-        r, report, out, _ = self.fuzz("http-crash", server, "--url", url, "--time", "30",
-                                      "--max-findings", "1", "--hang-timeout", GENEROUS,
-                                      "--header", "Authorization: Bearer not-in-the-files")
+        server = "%s --http %d %s" % (REFSERVER, port, faults)
+        r, report, out, _ = self.fuzz(name, server, "--url", url, "--max-findings", "1",
+                                      "--hang-timeout", GENEROUS, *extra)
         self.assertEqual(r.returncode, 1, r.stderr)
         f = report["findings"][0]
         self.assertEqual((f["oracle"], f["signature"]), ("crash", "crash signal 6"), f)
         self.assertTrue(f["reproduced"], f)
-        self.assertLessEqual(f["inputs"], 3, f)
+        self.assertLessEqual(f["inputs"], max_inputs, f)
         path = os.path.join(out, f["file"])
         with open(path, encoding="utf-8") as fh:
             text = fh.read()
-        self.assertNotIn("not-in-the-files", text)
-        self.assertNotIn("not-in-the-files", json.dumps(report))
-        self.assertIn("tools/list", text)
         replay = [MCPSPEC, "replay", path, "--url", url, "--hang-timeout", GENEROUS, "--server"]
         self.assertEqual(run(replay + [server], timeout=60).returncode, 1)
         clean = run(replay + ["%s --http %d" % (REFSERVER, port)], timeout=60)
         self.assertEqual(clean.returncode, 0, clean.stdout + clean.stderr)
         self.assertFalse(listening(port), "a server is still listening on %d" % port)
+        return text, report
 
     def test_url_of_a_running_server(self):
         """--url alone: a server mcpspec did not start. refserver --http runs each session in a
@@ -399,26 +406,9 @@ class FuzzLiveTest(unittest.TestCase):
         handshake revision (the session sends the negotiated one). Seed 1 finds it after 164
         executions (0.4 s), minimized to one input, written as a `--> http` step with its
         header, and replayed against the faulty server (exit 1) and not the clean one."""
-        port = free_port()
-        url = "http://127.0.0.1:%d/mcp" % port
-        server = "%s --http %d --fault fuzz-header-crash" % (REFSERVER, port)
-        r, report, out, _ = self.fuzz("http-header", server, "--url", url, "--seed", "1",
-                                      "--time", "60", "--max-findings", "1",
-                                      "--hang-timeout", GENEROUS)
-        self.assertEqual(r.returncode, 1, r.stderr)
-        f = report["findings"][0]
-        self.assertEqual((f["oracle"], f["signature"]), ("crash", "crash signal 6"), f)
-        self.assertTrue(f["reproduced"], f)
-        self.assertEqual(f["inputs"], 1, f)
-        path = os.path.join(out, f["file"])
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text, _ = self.assert_launched_crash("http-header", "--fault fuzz-header-crash", 1,
+                                             "--seed", "1", "--time", "60")
         self.assertRegex(text, r'(?m)^--> http \{"headers":\{"MCP-Protocol-Version":"[^"]{32,}"\}')
-        replay = [MCPSPEC, "replay", path, "--url", url, "--hang-timeout", GENEROUS, "--server"]
-        self.assertEqual(run(replay + [server], timeout=60).returncode, 1)
-        clean = run(replay + ["%s --http %d" % (REFSERVER, port)], timeout=60)
-        self.assertEqual(clean.returncode, 0, clean.stdout + clean.stderr)
-        self.assertFalse(listening(port), "a server is still listening on %d" % port)
 
     def test_url_stateless(self):
         """--url on 2026-07-28: every input a POST of its own, its headers (MCP-Protocol-Version,
