@@ -1495,6 +1495,9 @@ static int uses_declared(const mcps_client_trace *t, mcps_client_grade *g)
         if (!t->msgs[i].json || kind_of(t->msgs[i].json, &method) != MCPS_RPC_REQUEST)
             continue;
         judged++;
+        if (t->tasks_offered &&
+            (strncmp(method, "tasks/", 6) == 0 || strcmp(method, "tools/call") == 0))
+            continue; /* declared in the tasks scenario: client_cases_tasks.c judges them */
         bool hard = g->rev >= MCPS_REV_2025_06_18;
         if (strncmp(method, "resources/", 10) == 0 && strstr(method, "subscribe"))
             return broke(g, hard ? "RES-007 CAP-GEN-002" : "RES-007 CAP-GEN-001",
@@ -1877,5 +1880,10 @@ static const mcps_client_check checks[] = {
 const mcps_client_check *mcps_client_check_at(size_t i)
 {
     size_t n = sizeof checks / sizeof *checks;
-    return i < n ? &checks[i] : mcps_client_http_check_at(i - n);
+    if (i < n)
+        return &checks[i];
+    size_t h = 0;
+    while (mcps_client_http_check_at(h))
+        h++;
+    return i - n < h ? mcps_client_http_check_at(i - n) : mcps_client_tasks_check_at(i - n - h);
 }

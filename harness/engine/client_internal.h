@@ -43,6 +43,9 @@ typedef enum mcps_client_scenario {
                                one event with an id; the answer waits for a GET resuming it */
     MCPS_CSC_MODERN_BREAK,  /* HTTP, 2026-07-28: the stream of its first request after
                                server/discover closes after one event; the request is lost */
+    MCPS_CSC_TASKS,         /* 2025-11-25: tasks declared, its tool's taskSupport "required";
+                               the task goes working, then input_required (an elicitation on
+                               tasks/result, to a client declaring it) or completed */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -52,6 +55,7 @@ typedef struct mcps_client_msg {
     char *raw;          /* the line, when not JSON */
     unsigned conn;      /* 1 for the first connection */
     bool before_answer; /* sent before we answered initialize on its connection */
+    int64_t at_ms;      /* when it was read (mcps_clock_ms) */
 } mcps_client_msg;
 
 typedef struct mcps_client_trace {
@@ -94,6 +98,14 @@ typedef struct mcps_client_trace {
     mcps_wire_log log;
     double seconds;
     size_t sent, received;
+    /* TASKS: what the scripted server offered and did */
+    bool tasks_offered;       /* 2025-11-25 negotiated: tasks declared, the tool requires them */
+    bool task_created;        /* a task-augmented tools/call got a CreateTaskResult */
+    size_t task_created_at;   /* how many messages the client had sent by then */
+    int64_t task_created_ms;  /* when the CreateTaskResult went (mcps_clock_ms) */
+    char task_call_id[64];    /* the id of that tools/call, as text */
+    bool task_input_required; /* a tasks/get answer said input_required */
+    bool task_input_asked;    /* ...and the client's tasks/result drew the task's elicitation */
 } mcps_client_trace;
 
 /* "plain", "slow-init", ...: for a person. */
@@ -148,5 +160,11 @@ const char *mcps_client_meta_version(const cJSON *m);
 /* Whether tools/call request m gets an elicitation inputRequest: its clientCapabilities
  * declare elicitation. */
 bool mcps_client_input_elicits(const cJSON *m);
+
+/* The tasks scenario (2025-11-25): the one task's id, the pollInterval its every Task names,
+ * and the _meta key tying a message to it (TASK-017). */
+#define MCPS_CLIENT_TASK_ID      "mcpspec-task-1"
+#define MCPS_CLIENT_POLL_MS      300
+#define MCPS_CLIENT_RELATED_TASK "io.modelcontextprotocol/related-task"
 
 #endif

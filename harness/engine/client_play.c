@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/array.h"
 #include "base/clock.h"
@@ -57,15 +58,19 @@ typedef struct player {
     cJSON *held; /* a request of the client's held while our own request waits */
     int64_t held_until;
     int64_t last_ms; /* the client's last move */
+    /* TASKS: the one task's state and how often the client asked for it */
+    const char *task_status;
+    int task_gets;
 } player;
 
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
 {
     static const char *const names[MCPS_CSC_COUNT] = {
-        "plain",       "slow-init", "older",         "unsupported",  "ping",       "roots",
-        "sampling",    "elicit",    "junk-id",       "junk-json",    "junk-notif", "junk-duplicate",
-        "huge",        "unknown",   "paged",         "cancel",       "progress",   "batch",
-        "session-404", "modern",    "modern-refuse", "modern-input", "resume",     "modern-break",
+        "plain",         "slow-init",      "older",  "unsupported",  "ping",
+        "roots",         "sampling",       "elicit", "junk-id",      "junk-json",
+        "junk-notif",    "junk-duplicate", "huge",   "unknown",      "paged",
+        "cancel",        "progress",       "batch",  "session-404",  "modern",
+        "modern-refuse", "modern-input",   "resume", "modern-break", "tasks",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -123,6 +128,14 @@ static void answer_initialize(player *p, const cJSON *req)
     cJSON_AddStringToObject(r, "protocolVersion", version);
     cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
     cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged");
+    if (p->t->scenario == MCPS_CSC_TASKS && strcmp(version, "2025-11-25") == 0) {
+        cJSON *tasks = cJSON_AddObjectToObject(caps, "tasks");
+        cJSON_AddObjectToObject(tasks, "list");
+        cJSON_AddObjectToObject(tasks, "cancel");
+        cJSON_AddObjectToObject(
+            cJSON_AddObjectToObject(cJSON_AddObjectToObject(tasks, "requests"), "tools"), "call");
+        p->t->tasks_offered = true;
+    }
     cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
     cJSON_AddStringToObject(info, "name", "mcpspec-scripted-server");
     cJSON_AddStringToObject(info, "version", MCPS_VERSION);
@@ -347,10 +360,158 @@ static void answer_page(player *p, const cJSON *req)
         send_error(p, id, -32602, "Invalid params: unknown cursor");
 }
 
+/* ---- TASKS (2025-11-25): one task, driven by the client's tasks/get and tasks/result ---- */
+
+static cJSON *server_request(const char *method, cJSON *params);
+
+static void iso_now(char *buf, size_t n)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The Task as every task answer carries it (TASK-013: timestamps, ttl; pollInterval). */
+static cJSON *task_object(const player *p)
+{
+    char now[32];
+    iso_now(now, sizeof now);
+    cJSON *task = cJSON_CreateObject();
+    cJSON_AddStringToObject(task, "taskId", MCPS_CLIENT_TASK_ID);
+    cJSON_AddStringToObject(task, "status", p->task_status);
+    cJSON_AddStringToObject(task, "createdAt", now);
+    cJSON_AddStringToObject(task, "lastUpdatedAt", now);
+    cJSON_AddNumberToObject(task, "ttl", 60000);
+    cJSON_AddNumberToObject(task, "pollInterval", MCPS_CLIENT_POLL_MS);
+    return task;
+}
+
+static cJSON *related_meta(cJSON *result)
+{
+    cJSON *meta = cJSON_AddObjectToObject(result, "_meta");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(meta, MCPS_CLIENT_RELATED_TASK), "taskId",
+                            MCPS_CLIENT_TASK_ID);
+    return result;
+}
+
+static bool terminal(const char *status)
+{
+    return strcmp(status, "completed") == 0 || strcmp(status, "failed") == 0 ||
+           strcmp(status, "cancelled") == 0;
+}
+
+/* The tool requires tasks (TASK-005): a call as a task creates the one task; a plain call is
+ * refused as the spec says a server does (TASK-006). */
+static void task_call(player *p, const cJSON *req)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    const cJSON *task =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(req, "params"), "task");
+    if (!cJSON_IsObject(task) || p->t->task_created) {
+        send_error(p, id, -32601, "Method not found: this tool is run as a task only");
+        return;
+    }
+    p->task_status = "working";
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddItemToObject(r, "task", task_object(p));
+    send_owned(p, response(id, r));
+    p->t->task_created = true;
+    p->t->task_created_at = p->t->nmsgs;
+    p->t->task_created_ms = mcps_clock_ms();
+    mcps_rpc_id_text(id, p->t->task_call_id, sizeof p->t->task_call_id);
+}
+
+/* tasks/get: working, then input_required (a client declaring elicitation) or completed. */
+static void task_get(player *p, const cJSON *id)
+{
+    bool elicits = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(p->t->init_params, "capabilities"), "elicitation"));
+    if (++p->task_gets >= 2 && strcmp(p->task_status, "working") == 0 && !p->t->inject_answer)
+        p->task_status = elicits ? "input_required" : "completed";
+    p->t->task_input_required |= strcmp(p->task_status, "input_required") == 0;
+    cJSON *r = task_object(p);
+    send_owned(p, response(id, r));
+}
+
+/* tasks/result: held while the task needs input (the elicitation goes out, tied to the task:
+ * TASK-017, TASK-020); the tool's result once it is done, with the related-task _meta
+ * (TASK-016). release_held answers it again when the client has answered. */
+static void task_result(player *p, const cJSON *req)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    if (strcmp(p->task_status, "input_required") == 0 && !p->t->injected) {
+        cJSON *params = elicit_params();
+        related_meta(params);
+        p->t->inject_at = p->t->nmsgs;
+        send_owned(p, server_request("elicitation/create", params));
+        p->t->injected = p->t->task_input_asked = true;
+        p->t->inject_method = "elicitation/create for the task";
+        p->held = cJSON_Duplicate(req, true);
+        p->held_until = mcps_clock_deadline(p->cfg->timeout);
+        return;
+    }
+    if (strcmp(p->task_status, "cancelled") == 0) {
+        send_error(p, id, -32602, "Invalid params: the task was cancelled");
+        return;
+    }
+    p->task_status = "completed";
+    send_owned(p, response(id, related_meta(tool_result())));
+}
+
+static void task_cancel(player *p, const cJSON *id)
+{
+    if (terminal(p->task_status)) {
+        send_error(p, id, -32602, "Invalid params: the task is already terminal");
+        return;
+    }
+    p->task_status = "cancelled";
+    send_owned(p, response(id, task_object(p)));
+}
+
+/* A tasks request or the tool's call in the tasks scenario; false: not one of these. */
+static bool answer_task(player *p, const cJSON *req, const char *method)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    const cJSON *tid =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(req, "params"), "taskId");
+    bool known = p->t->task_created && cJSON_IsString(tid) &&
+                 strcmp(tid->valuestring, MCPS_CLIENT_TASK_ID) == 0;
+    if (strcmp(method, "tools/list") == 0) {
+        cJSON *r = tool_list();
+        cJSON *tool = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "tools"), 0);
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(tool, "execution"), "taskSupport",
+                                "required");
+        send_owned(p, response(id, r));
+    } else if (strcmp(method, "tools/call") == 0)
+        task_call(p, req);
+    else if (strcmp(method, "tasks/list") == 0) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON *tasks = cJSON_AddArrayToObject(r, "tasks");
+        if (p->t->task_created)
+            cJSON_AddItemToArray(tasks, task_object(p));
+        send_owned(p, response(id, r));
+    } else if (strncmp(method, "tasks/", 6) != 0)
+        return false;
+    else if (!known)
+        send_error(p, id, -32602, "Invalid params: unknown taskId");
+    else if (strcmp(method, "tasks/get") == 0)
+        task_get(p, id);
+    else if (strcmp(method, "tasks/result") == 0)
+        task_result(p, req);
+    else if (strcmp(method, "tasks/cancel") == 0)
+        task_cancel(p, id);
+    else
+        send_error(p, id, -32601, "Method not found");
+    return true;
+}
+
 /* The plain server: tools only, everything else is a method it does not have. */
 static void answer_request(player *p, const cJSON *req, const char *method)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    if (p->t->tasks_offered && answer_task(p, req, method))
+        return;
     if (strcmp(method, "ping") == 0)
         send_owned(p, response(id, cJSON_CreateObject()));
     else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_PAGED)
@@ -552,6 +713,7 @@ static void record(player *p, cJSON *json, const char *raw, size_t len)
     mcps_client_msg *m = &t->msgs[t->nmsgs++];
     t->bytes += len;
     *m = (mcps_client_msg){.json = json, .conn = t->connections, .before_answer = !p->answered};
+    m->at_ms = mcps_clock_ms();
     if (!json) {
         m->raw = malloc(len + 1);
         if (m->raw) {

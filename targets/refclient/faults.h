@@ -170,7 +170,19 @@
     X(RESUME_MODERN, "resume-modern", "HTTP-057", "client/http-stream-retry",                      \
       "HTTP, 2026-07-28: resume a broken stream with GET and Last-Event-ID instead of sending "    \
       "the "                                                                                       \
-      "request again")
+      "request again")                                                                             \
+    X(TASK_PLAIN_CALL, "task-plain-call", "TASK-005", "client/task-required",                      \
+      "call a tool whose execution.taskSupport is \"required\" without params.task")               \
+    X(POLL_FAST, "poll-fast", "TASK-014", "client/task-polling",                                   \
+      "poll tasks/get at once, ignoring the task's pollInterval")                                  \
+    X(TASK_NO_RESULT, "task-no-result", "TASK-020", "client/task-input",                           \
+      "stop at a task's input_required without calling tasks/result")                              \
+    X(TASK_META_MISSING, "task-meta-missing", "TASK-017", "client/task-input",                     \
+      "answer the task's elicitation/create without the related-task _meta")                       \
+    X(TASK_META_ON_GET, "task-meta-on-get", "TASK-019", "client/task-meta",                        \
+      "put the related-task _meta on tasks/get")                                                   \
+    X(TASK_CANCEL_NOTIFY, "task-cancel-notification", "CANC-008", "client/task-cancel",            \
+      "cancel its task-augmented tools/call with notifications/cancelled")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -34,6 +34,7 @@ typedef struct rc_client {
     char session[128];    /* Mcp-Session-Id issued ("" none) */
     char negotiated[32];  /* the revision the server answered ("" before) */
     bool session_lost;    /* a request carrying the session was answered 404 */
+    bool server_tasks;    /* 2025-11-25: the server declared tasks.requests.tools.call */
     /* 2026-07-28 over HTTP: the first tool's x-mcp-header arguments, mirrored into
      * Mcp-Param-{header} on its tools/call (HDR-009) */
     char mirror_prop[4][64], mirror_header[4][64];
