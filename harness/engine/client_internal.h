@@ -106,6 +106,10 @@ typedef struct mcps_client_trace {
     char task_call_id[64];    /* the id of that tools/call, as text */
     bool task_input_required; /* a tasks/get answer said input_required */
     bool task_input_asked;    /* ...and the client's tasks/result drew the task's elicitation */
+    /* TASKS, the client as a receiver: the request type it declared tasks for, one it serves
+     * without (TASK-007; NULL when none), and its answers to each step (owned; NULL: none) */
+    const char *task_kind, *task_plain_kind;
+    cJSON *task_steps[16];
 } mcps_client_trace;
 
 /* "plain", "slow-init", ...: for a person. */
@@ -166,5 +170,25 @@ bool mcps_client_input_elicits(const cJSON *m);
 #define MCPS_CLIENT_TASK_ID      "mcpspec-task-1"
 #define MCPS_CLIENT_POLL_MS      300
 #define MCPS_CLIENT_RELATED_TASK "io.modelcontextprotocol/related-task"
+
+/* The tasks scenario's requests to a client declaring tasks for sampling or elicitation
+ * (capabilities.tasks.requests), in order, each sent once the one before is answered, while
+ * the client's first request after initialize is held. */
+typedef enum mcps_client_task_step {
+    MCPS_CTS_CREATE,      /* that request with params.task: a CreateTaskResult */
+    MCPS_CTS_GET,         /* tasks/get of it, with a related-task _meta naming another task */
+    MCPS_CTS_LIST,        /* tasks/list */
+    MCPS_CTS_RESULT,      /* tasks/result of it */
+    MCPS_CTS_CANCEL_DONE, /* tasks/cancel of it, terminal by now */
+    MCPS_CTS_UNKNOWN,     /* tasks/get of a taskId nobody made */
+    MCPS_CTS_CREATE2,     /* a second task */
+    MCPS_CTS_CANCEL,      /* tasks/cancel of it, at once */
+    MCPS_CTS_GET2,        /* tasks/get of it after that */
+    MCPS_CTS_PLAIN,       /* a request type it declared no tasks for, with params.task */
+    MCPS_CTS_COUNT
+} mcps_client_task_step;
+/* The related-task _meta of MCPS_CTS_GET, and MCPS_CTS_UNKNOWN's taskId. */
+#define MCPS_CLIENT_OTHER_TASK   "mcpspec-not-this-task"
+#define MCPS_CLIENT_UNKNOWN_TASK "mcpspec-no-such-task"
 
 #endif

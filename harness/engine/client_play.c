@@ -61,6 +61,7 @@ typedef struct player {
     /* TASKS: the one task's state and how often the client asked for it */
     const char *task_status;
     int task_gets;
+    int step; /* the receiver script's next step (mcps_client_task_step) */
 } player;
 
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
@@ -538,6 +539,157 @@ static cJSON *request_with_id(const char *id, const char *method, cJSON *params)
     return m;
 }
 
+/* ---- TASKS, the client as a receiver: the script of mcps_client_task_step ---- */
+
+static cJSON *sampling_params(void);
+
+/* Whether capabilities (of initialize) declare tasks for the request type method. */
+static bool tasks_for(const cJSON *caps, const char *method)
+{
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(caps, "tasks"),
+                                         "requests"),
+        strcmp(method, "sampling/createMessage") == 0 ? "sampling" : "elicitation");
+    return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+        req, strcmp(method, "sampling/createMessage") == 0 ? "createMessage" : "create"));
+}
+
+static cJSON *kind_params(const char *method, bool as_task)
+{
+    cJSON *p = strcmp(method, "sampling/createMessage") == 0 ? sampling_params() : elicit_params();
+    if (as_task)
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(p, "task"), "ttl", 60000);
+    return p;
+}
+
+/* The taskId of a CreateTaskResult answer; NULL when it is none. */
+static const char *created_id(const cJSON *answer)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(answer, "result"),
+                                         "task"),
+        "taskId");
+    return cJSON_IsString(id) ? id->valuestring : NULL;
+}
+
+static cJSON *task_params(const char *task_id)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "taskId", task_id);
+    return p;
+}
+
+/* Step k's request; NULL when it cannot be sent (no task to ask about, no plain type). */
+static cJSON *step_message(const mcps_client_trace *t, int k)
+{
+    const char *a = created_id(t->task_steps[MCPS_CTS_CREATE]);
+    const char *b = created_id(t->task_steps[MCPS_CTS_CREATE2]);
+    char id[32];
+    snprintf(id, sizeof id, "mcpspec-t%d", k + 1);
+    cJSON *p = NULL;
+    const char *method = NULL;
+    switch ((mcps_client_task_step)k) {
+    case MCPS_CTS_CREATE:
+    case MCPS_CTS_CREATE2:
+        method = t->task_kind;
+        p = kind_params(method, true);
+        break;
+    case MCPS_CTS_GET:
+        method = a ? "tasks/get" : NULL;
+        p = a ? task_params(a) : NULL;
+        if (p)
+            cJSON_AddStringToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(p, "_meta"),
+                                                            MCPS_CLIENT_RELATED_TASK),
+                                    "taskId", MCPS_CLIENT_OTHER_TASK);
+        break;
+    case MCPS_CTS_LIST:
+        method = a ? "tasks/list" : NULL;
+        p = a ? cJSON_CreateObject() : NULL;
+        break;
+    case MCPS_CTS_RESULT:
+    case MCPS_CTS_CANCEL_DONE:
+        method = !a ? NULL : k == MCPS_CTS_RESULT ? "tasks/result" : "tasks/cancel";
+        p = a ? task_params(a) : NULL;
+        break;
+    case MCPS_CTS_UNKNOWN:
+        method = "tasks/get";
+        p = task_params(MCPS_CLIENT_UNKNOWN_TASK);
+        break;
+    case MCPS_CTS_CANCEL:
+    case MCPS_CTS_GET2:
+        method = !b ? NULL : k == MCPS_CTS_CANCEL ? "tasks/cancel" : "tasks/get";
+        p = b ? task_params(b) : NULL;
+        break;
+    case MCPS_CTS_PLAIN:
+        method = t->task_plain_kind;
+        p = method ? kind_params(method, true) : NULL;
+        break;
+    default:
+        break;
+    }
+    return method ? request_with_id(id, method, p) : NULL;
+}
+
+/* Send the next step that can be sent; false when the script is over. */
+static bool next_step(player *p)
+{
+    while (p->step < MCPS_CTS_COUNT) {
+        cJSON *m = step_message(p->t, p->step++);
+        if (m) {
+            send_owned(p, m);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The client's first request after initialize, in the tasks scenario: when it declared tasks
+ * for sampling or elicitation, hold it and play the script; true when it was held. */
+static bool start_script(player *p, const cJSON *req)
+{
+    mcps_client_trace *t = p->t;
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(t->init_params, "capabilities");
+    bool elicits = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "elicitation"));
+    bool samples = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "sampling"));
+    if (t->scenario != MCPS_CSC_TASKS || !t->tasks_offered || p->step || p->held)
+        return false;
+    if (elicits && tasks_for(caps, "elicitation/create"))
+        t->task_kind = "elicitation/create";
+    else if (samples && tasks_for(caps, "sampling/createMessage"))
+        t->task_kind = "sampling/createMessage";
+    else
+        return false;
+    if (strcmp(t->task_kind, "elicitation/create") == 0 && samples &&
+        !tasks_for(caps, "sampling/createMessage"))
+        t->task_plain_kind = "sampling/createMessage";
+    else if (strcmp(t->task_kind, "sampling/createMessage") == 0 && elicits &&
+             !tasks_for(caps, "elicitation/create"))
+        t->task_plain_kind = "elicitation/create";
+    p->held = cJSON_Duplicate(req, true);
+    p->held_until = mcps_clock_deadline(p->cfg->timeout);
+    mcps_play_event(&p->play, "the client declared tasks for %s: playing the receiver's steps",
+                    t->task_kind);
+    return next_step(p);
+}
+
+/* An answer to a step: kept; the next step goes, or the held request is answered. */
+static bool step_answer(player *p, const cJSON *msg, const char *id)
+{
+    int k;
+    if (p->t->scenario != MCPS_CSC_TASKS || sscanf(id, "mcpspec-t%d", &k) != 1 || k < 1 ||
+        k > MCPS_CTS_COUNT || p->t->task_steps[k - 1])
+        return false;
+    p->t->task_steps[k - 1] = cJSON_Duplicate(msg, true);
+    if (k == p->step && !next_step(p) && p->held) {
+        cJSON *held = p->held;
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(held, "method");
+        p->held = NULL;
+        answer_request(p, held, cJSON_IsString(m) ? m->valuestring : "");
+        cJSON_Delete(held);
+    }
+    return true;
+}
+
 static cJSON *server_request(const char *method, cJSON *params)
 {
     return request_with_id(MCPS_CLIENT_INJECT_ID, method, params);
@@ -764,6 +916,8 @@ static void on_request(player *p, const cJSON *msg, const char *method)
             p->answered = false;
             return;
         }
+        if (start_script(p, msg))
+            return;
         if (t->scenario == MCPS_CSC_RESUME)
             break_stream(p, msg, method); /* answered below: the answer waits for the GET */
         else if (!p->held && inject(p, msg))
@@ -804,6 +958,9 @@ static void on_object(player *p, const cJSON *msg)
     mcps_rpc_classify(msg, MCPS_REV_NONE, &info);
     if (info.kind == MCPS_RPC_REQUEST && info.method)
         on_request(p, msg, info.method);
+    else if ((info.kind == MCPS_RPC_RESULT || info.kind == MCPS_RPC_ERROR) && info.id &&
+             cJSON_IsString(info.id) && step_answer(p, msg, info.id->valuestring))
+        return;
     else if ((info.kind == MCPS_RPC_RESULT || info.kind == MCPS_RPC_ERROR) && info.id &&
              cJSON_IsString(info.id) && strcmp(info.id->valuestring, MCPS_CLIENT_INJECT_ID) == 0 &&
              !p->t->inject_answer)
@@ -1079,6 +1236,8 @@ void mcps_client_trace_free(mcps_client_trace *t)
     free(t->msgs);
     free(t->http_reqs);
     cJSON_Delete(t->inject_answer);
+    for (size_t i = 0; i < sizeof t->task_steps / sizeof *t->task_steps; i++)
+        cJSON_Delete(t->task_steps[i]);
     for (size_t i = 0; i < t->log.nentries; i++)
         free(t->log.entries[i].bytes);
     free(t->log.entries);

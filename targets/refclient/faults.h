@@ -182,7 +182,25 @@
     X(TASK_META_ON_GET, "task-meta-on-get", "TASK-019", "client/task-meta",                        \
       "put the related-task _meta on tasks/get")                                                   \
     X(TASK_CANCEL_NOTIFY, "task-cancel-notification", "CANC-008", "client/task-cancel",            \
-      "cancel its task-augmented tools/call with notifications/cancelled")
+      "cancel its task-augmented tools/call with notifications/cancelled")                         \
+    X(TASK_ANSWER_PLAIN, "task-answer-plain", "TASK-009", "client/task-receiver-create",           \
+      "answer a task-augmented elicitation/create with the plain result, though it declared "      \
+      "tasks for it")                                                                              \
+    X(TASK_GET_BY_META, "task-get-by-meta", "TASK-018", "client/task-receiver-get",                \
+      "answer tasks/get about the task its related-task _meta names, not its taskId")              \
+    X(TASK_LIST_EMPTY, "task-list-empty", "TASK-022", "client/task-receiver-list",                 \
+      "answer tasks/list with no tasks")                                                           \
+    X(TASK_RESULT_NO_META, "task-result-no-meta", "TASK-016", "client/task-receiver-result",       \
+      "answer tasks/result without the related-task _meta")                                        \
+    X(TASK_CANCEL_TERMINAL, "task-cancel-terminal", "TASK-023", "client/task-receiver-cancel",     \
+      "answer tasks/cancel of a completed task with the task, not -32602")                         \
+    X(TASK_UNKNOWN_RESULT, "task-unknown-result", "TASK-025", "client/task-receiver-errors",       \
+      "answer tasks/get of an unknown taskId with an empty result, not -32602")                    \
+    X(TASK_UNDECLARED_CREATE, "task-undeclared-create", "TASK-007", "client/task-not-declared",    \
+      "create a task for a task-augmented sampling/createMessage, though it declared tasks for "   \
+      "elicitation only")                                                                          \
+    X(TASKS_CAP_BAD, "tasks-cap-bad", "CAP-CLI-005", "client/task-capability",                     \
+      "declare capabilities.tasks.requests.elicitation as true, not an object")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

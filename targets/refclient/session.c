@@ -158,8 +158,39 @@ static cJSON *tied(const rc_client *c, const cJSON *params, cJSON *result)
     return result;
 }
 
+/* tasks/get, list, result, cancel about its own tasks (tasks.c). */
+static void answer_tasks(rc_client *c, const char *method, const cJSON *id, const cJSON *params)
+{
+    int code = 0;
+    const char *message = "";
+    cJSON *r = rc_task_request(c, method, params, &code, &message);
+    if (r)
+        reply(c, id, r);
+    else
+        reply_error(c, id, code, message);
+}
+
+/* Whether a server request is to run as a task of its (TASK-007: only a request type it
+ * declared tasks for; the task-undeclared-create fault takes sampling too). */
+static bool runs_as_task(const rc_client *c, const char *method, const cJSON *params)
+{
+    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(params, "task")) ||
+        !rc_tasks_declared(c) || !declares(c, "elicitation"))
+        return false;
+    if (strcmp(method, "elicitation/create") == 0)
+        return !rc_on(c, RC_FAULT_TASK_ANSWER_PLAIN);
+    return strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling") &&
+           rc_on(c, RC_FAULT_TASK_UNDECLARED_CREATE);
+}
+
 static void answer_request(rc_client *c, const char *method, const cJSON *id, const cJSON *params)
 {
+    if (runs_as_task(c, method, params)) {
+        cJSON *real =
+            strcmp(method, "elicitation/create") == 0 ? elicit_result(c) : sampling_result(c);
+        reply(c, id, rc_task_create(c, params, real));
+        return;
+    }
     if (strcmp(method, "ping") == 0 && rc_on(c, RC_FAULT_RESULT_AND_ERROR)) {
         cJSON *m = envelope(id);
         cJSON_AddItemToObject(m, "result", cJSON_CreateObject());
@@ -181,6 +212,9 @@ static void answer_request(rc_client *c, const char *method, const cJSON *id, co
         reply_error(c, id, -32602, "Invalid params: unsupported elicitation mode");
     else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation"))
         reply(c, id, tied(c, params, elicit_result(c)));
+    else if (strncmp(method, "tasks/", 6) == 0 && declares(c, "elicitation") &&
+             rc_tasks_declared(c))
+        answer_tasks(c, method, id, params);
     else
         refuse(c, id);
 }
@@ -303,6 +337,8 @@ static cJSON *capabilities(const rc_client *c)
         if (mcps_rev_parse(c->version) >= MCPS_REV_2025_11_25)
             cJSON_AddObjectToObject(e, "form");
     }
+    if (declares(c, "elicitation") && rc_tasks_declared(c))
+        cJSON_AddItemToObject(caps, "tasks", rc_tasks_capability(c));
     return caps;
 }
 
