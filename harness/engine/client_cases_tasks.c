@@ -505,6 +505,48 @@ static int not_declared(const mcps_client_trace *t, mcps_client_grade *g)
                 t->task_plain_kind);
 }
 
+/* Where the client answered step k (its index in msgs), or nmsgs when it did not. */
+static size_t answered_at(const mcps_client_trace *t, mcps_client_task_step k)
+{
+    char want[32];
+    snprintf(want, sizeof want, "mcpspec-t%d", (int)k + 1);
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const cJSON *id = member(t->msgs[i].json, "id");
+        if (!member(t->msgs[i].json, "method") && cJSON_IsString(id) &&
+            strcmp(id->valuestring, want) == 0)
+            return i;
+    }
+    return t->nmsgs;
+}
+
+/* Progress for the first task's token: any time while it lives, none once it is terminal
+ * (its result fetched) (PROG-010). */
+static int receiver_progress(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    const char *why = no_script(t);
+    if (why)
+        return skip(g, "%s", why);
+    size_t done = answered_at(t, MCPS_CTS_RESULT), before = 0;
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        const cJSON *tok = member(member(t->msgs[i].json, "params"), "progressToken");
+        if (!is(t, i, "notifications/progress", false) || !cJSON_IsString(tok) ||
+            strcmp(tok->valuestring, MCPS_CLIENT_TASK_TOKEN) != 0)
+            continue;
+        if (i > done)
+            return broke(g, "PROG-010",
+                         "notifications/progress for the task's token %s after tasks/result "
+                         "(the task was terminal)",
+                         MCPS_CLIENT_TASK_TOKEN);
+        before++;
+    }
+    if (!before)
+        return skip(g, "the client sent no progress for the task's progressToken");
+    return pass(g,
+                "%zu notifications/progress for the task's token %s, none after the task was "
+                "terminal",
+                before, MCPS_CLIENT_TASK_TOKEN);
+}
+
 /* capabilities.tasks as 2025-11-25 shapes it (CAP-CLI-005): objects all the way down. */
 static int task_capability(const mcps_client_trace *t, mcps_client_grade *g)
 {
@@ -579,6 +621,10 @@ static const mcps_client_check task_checks[] = {
     {"client/task-receiver-errors", "tasks/get of an unknown taskId is answered -32602",
      "basic/utilities/tasks", "TASK-025", MCPS_CSC_TASKS, false, receiver_errors, MCPS_CT_STDIO,
      false, TASK_REV},
+    {"client/task-progress",
+     "Progress for a task-augmented request uses its token while the task lives, none after",
+     "basic/utilities/progress", "PROG-010", MCPS_CSC_TASKS, false, receiver_progress,
+     MCPS_CT_STDIO, false, TASK_REV},
     {"client/task-not-declared",
      "A task-augmented request of a type the client declared no tasks for is processed as usual",
      "basic/utilities/tasks", "TASK-007", MCPS_CSC_TASKS, false, not_declared, MCPS_CT_STDIO, false,

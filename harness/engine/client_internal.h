@@ -190,5 +190,7 @@ typedef enum mcps_client_task_step {
 /* The related-task _meta of MCPS_CTS_GET, and MCPS_CTS_UNKNOWN's taskId. */
 #define MCPS_CLIENT_OTHER_TASK   "mcpspec-not-this-task"
 #define MCPS_CLIENT_UNKNOWN_TASK "mcpspec-no-such-task"
+/* MCPS_CTS_CREATE's _meta.progressToken (PROG-010). */
+#define MCPS_CLIENT_TASK_TOKEN "mcpspec-tp"
 
 #endif

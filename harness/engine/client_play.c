@@ -593,6 +593,9 @@ static cJSON *step_message(const mcps_client_trace *t, int k)
     case MCPS_CTS_CREATE2:
         method = t->task_kind;
         p = kind_params(method, true);
+        if (k == MCPS_CTS_CREATE) /* its progress may outlive the CreateTaskResult: PROG-010 */
+            cJSON_AddStringToObject(cJSON_AddObjectToObject(p, "_meta"), "progressToken",
+                                    MCPS_CLIENT_TASK_TOKEN);
         break;
     case MCPS_CTS_GET:
         method = a ? "tasks/get" : NULL;

@@ -200,7 +200,9 @@
       "create a task for a task-augmented sampling/createMessage, though it declared tasks for "   \
       "elicitation only")                                                                          \
     X(TASKS_CAP_BAD, "tasks-cap-bad", "CAP-CLI-005", "client/task-capability",                     \
-      "declare capabilities.tasks.requests.elicitation as true, not an object")
+      "declare capabilities.tasks.requests.elicitation as true, not an object")                    \
+    X(TASK_PROGRESS_LATE, "task-progress-late", "PROG-010", "client/task-progress",                \
+      "send progress for a task's token after answering its tasks/result")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -26,6 +26,7 @@ typedef struct rc_task {
     char created[32];   /* ISO 8601 */
     double ttl;
     cJSON *result; /* owned */
+    cJSON *token;  /* the request's progressToken (owned), or NULL */
 } rc_task;
 
 #define RC_MAX_TASKS 8
@@ -84,6 +85,8 @@ cJSON *rc_task_create(rc_client *c, const cJSON *params, cJSON *result);
 cJSON *rc_task_request(rc_client *c, const char *method, const cJSON *params, int *code,
                        const char **message);
 void rc_tasks_free(rc_client *c);
+/* The progressToken of the task named by the params of a tasks request, or NULL. */
+const cJSON *rc_task_token(rc_client *c, const cJSON *params);
 
 /* The session (session.c): 0 done, 1 the server could not be used. */
 int rc_session(rc_client *c);

@@ -164,10 +164,13 @@ static void answer_tasks(rc_client *c, const char *method, const cJSON *id, cons
     int code = 0;
     const char *message = "";
     cJSON *r = rc_task_request(c, method, params, &code, &message);
+    const cJSON *token = rc_task_token(c, params);
     if (r)
         reply(c, id, r);
     else
         reply_error(c, id, code, message);
+    if (token && strcmp(method, "tasks/result") == 0 && rc_on(c, RC_FAULT_TASK_PROGRESS_LATE))
+        send_progress(c, token, 2); /* the task is terminal: too late */
 }
 
 /* Whether a server request is to run as a task of its (TASK-007: only a request type it

@@ -64,6 +64,10 @@ cJSON *rc_task_create(rc_client *c, const cJSON *params, cJSON *result)
     t->status = "working";
     t->ttl = cJSON_IsNumber(ttl) && ttl->valuedouble > 0 ? ttl->valuedouble : 60000;
     t->result = result;
+    t->token =
+        cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
+                            cJSON_GetObjectItemCaseSensitive(params, "_meta"), "progressToken"),
+                        true);
     c->ntasks++;
     cJSON *r = cJSON_CreateObject();
     cJSON_AddItemToObject(r, "task", task_json(t));
@@ -149,7 +153,15 @@ cJSON *rc_task_request(rc_client *c, const char *method, const cJSON *params, in
 
 void rc_tasks_free(rc_client *c)
 {
-    for (int i = 0; i < c->ntasks; i++)
+    for (int i = 0; i < c->ntasks; i++) {
         cJSON_Delete(c->tasks[i].result);
+        cJSON_Delete(c->tasks[i].token);
+    }
     c->ntasks = 0;
+}
+
+const cJSON *rc_task_token(rc_client *c, const cJSON *params)
+{
+    const rc_task *t = find(c, params);
+    return t ? t->token : NULL;
 }

@@ -70,7 +70,8 @@ TASK_CHECKS = {"client/task-required", "client/task-polling", "client/task-input
 RECEIVER_CHECKS = {"client/task-capability", "client/task-receiver-create",
                    "client/task-receiver-get", "client/task-receiver-list",
                    "client/task-receiver-result", "client/task-receiver-cancel",
-                   "client/task-receiver-errors", "client/task-not-declared"}
+                   "client/task-receiver-errors", "client/task-not-declared",
+                   "client/task-progress"}
 # The 2026-07-28 checks only Streamable HTTP shows (client_cases_http.c).
 MODERN_HTTP_CHECKS = {"client/http-version-header", "client/http-method-header",
                       "client/http-param-headers", "client/http-stream-retry"}
@@ -246,7 +247,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 66)
+        self.assertEqual(len(checks), 67)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
