@@ -46,5 +46,7 @@ const mcps_client_check *mcps_client_check_at(size_t i);
 const mcps_client_check *mcps_client_http_check_at(size_t i);
 /* The tasks scenario's checks (client_cases_tasks.c, 2025-11-25): check i of them, or NULL. */
 const mcps_client_check *mcps_client_tasks_check_at(size_t i);
+/* The oddities scenario's checks (client_cases_oddities.c): check i of them, or NULL. */
+const mcps_client_check *mcps_client_oddities_check_at(size_t i);
 
 #endif

@@ -633,5 +633,6 @@ static const mcps_client_check task_checks[] = {
 
 const mcps_client_check *mcps_client_tasks_check_at(size_t i)
 {
-    return i < sizeof task_checks / sizeof *task_checks ? &task_checks[i] : NULL;
+    size_t n = sizeof task_checks / sizeof *task_checks;
+    return i < n ? &task_checks[i] : mcps_client_oddities_check_at(i - n);
 }

@@ -46,6 +46,9 @@ typedef enum mcps_client_scenario {
     MCPS_CSC_TASKS,         /* 2025-11-25: tasks declared, its tool's taskSupport "required";
                                the task goes working, then input_required (an elicitation on
                                tasks/result, to a client declaring it) or completed */
+    MCPS_CSC_ODDITIES,      /* notifications/elicitation/complete for an unknown id, a url-mode
+                               elicitation (id MCPS_CLIENT_CANCELLED_ID), then a ping carrying an
+                               unknown io.modelcontextprotocol/ _meta key */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -190,6 +193,8 @@ typedef enum mcps_client_task_step {
 /* The related-task _meta of MCPS_CTS_GET, and MCPS_CTS_UNKNOWN's taskId. */
 #define MCPS_CLIENT_OTHER_TASK   "mcpspec-not-this-task"
 #define MCPS_CLIENT_UNKNOWN_TASK "mcpspec-no-such-task"
+/* The oddities scenario's unknown reserved _meta key (GEN-META-005). */
+#define MCPS_CLIENT_ODD_META "io.modelcontextprotocol/mcpspec-probe"
 /* MCPS_CTS_CREATE's _meta.progressToken (PROG-010). */
 #define MCPS_CLIENT_TASK_TOKEN "mcpspec-tp"
 

@@ -800,6 +800,12 @@ static cJSON *inject_message(mcps_client_scenario sc, const char **method)
     case MCPS_CSC_UNKNOWN:
         *method = "mcpspec/no-such-method";
         return server_request(*method, NULL);
+    case MCPS_CSC_ODDITIES: {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(p, "_meta"), MCPS_CLIENT_ODD_META, 1);
+        *method = "ping";
+        return server_request(*method, p);
+    }
     case MCPS_CSC_PING:
     case MCPS_CSC_CANCEL:
     case MCPS_CSC_JUNK_DUP:
@@ -824,6 +830,18 @@ static void prelude(player *p, mcps_client_scenario sc)
         static const char invalid[] =
             "{\"jsonrpc\":\"2.0\",\"id\":\"" MCPS_CLIENT_CANCELLED_ID "\",\"method\":42}";
         mcps_play_send_raw(&p->play, invalid, sizeof invalid - 1);
+    }
+    if (sc == MCPS_CSC_ODDITIES) {
+        static const char complete[] =
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/elicitation/complete\","
+            "\"params\":{\"elicitationId\":\"mcpspec-nobody-asked\"}}";
+        mcps_play_send_raw(&p->play, complete, sizeof complete - 1);
+        cJSON *url = cJSON_CreateObject();
+        cJSON_AddStringToObject(url, "mode", "url");
+        cJSON_AddStringToObject(url, "message", "Open this page to go on.");
+        cJSON_AddStringToObject(url, "url", "https://example.com/mcpspec");
+        cJSON_AddStringToObject(url, "elicitationId", "mcpspec-e1");
+        send_owned(p, request_with_id(MCPS_CLIENT_CANCELLED_ID, "elicitation/create", url));
     }
     if (sc == MCPS_CSC_JUNK_DUP && p->init_answer)
         mcps_play_send(&p->play, p->init_answer);

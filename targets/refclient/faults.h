@@ -202,7 +202,13 @@
     X(TASKS_CAP_BAD, "tasks-cap-bad", "CAP-CLI-005", "client/task-capability",                     \
       "declare capabilities.tasks.requests.elicitation as true, not an object")                    \
     X(TASK_PROGRESS_LATE, "task-progress-late", "PROG-010", "client/task-progress",                \
-      "send progress for a task's token after answering its tasks/result")
+      "send progress for a task's token after answering its tasks/result")                         \
+    X(REJECT_UNKNOWN_META, "reject-unknown-meta", "GEN-META-005", "client/unknown-meta-key",       \
+      "refuse a request carrying an io.modelcontextprotocol/ _meta key it does not know (-32602)") \
+    X(CRASH_ON_COMPLETE, "crash-on-complete", "ELIC-011", "client/elicit-complete-unknown",        \
+      "exit on notifications/elicitation/complete for an elicitation it never saw")                \
+    X(URL_ACCEPTED, "url-accepted", "ELIC-008", "client/elicit-mode-undeclared",                   \
+      "answer a url-mode elicitation/create (declined) though it declared form only")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

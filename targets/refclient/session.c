@@ -158,6 +158,27 @@ static cJSON *tied(const rc_client *c, const cJSON *params, cJSON *result)
     return result;
 }
 
+/* Whether an elicitation asks for url mode (refclient declares form only). */
+static bool url_mode(const cJSON *params)
+{
+    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(params, "mode");
+    return cJSON_IsString(mode) && strcmp(mode->valuestring, "url") == 0;
+}
+
+/* Whether params' _meta holds an io.modelcontextprotocol/ key refclient does not know (the
+ * reject-unknown-meta fault refuses such a request). */
+static bool unknown_reserved_meta(const cJSON *params)
+{
+    const cJSON *k;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(params, "_meta"))
+    {
+        if (k->string && strncmp(k->string, "io.modelcontextprotocol/", 24) == 0 &&
+            strcmp(k->string, RC_RELATED_TASK) != 0)
+            return true;
+    }
+    return false;
+}
+
 /* tasks/get, list, result, cancel about its own tasks (tasks.c). */
 static void answer_tasks(rc_client *c, const char *method, const cJSON *id, const cJSON *params)
 {
@@ -188,6 +209,10 @@ static bool runs_as_task(const rc_client *c, const char *method, const cJSON *pa
 
 static void answer_request(rc_client *c, const char *method, const cJSON *id, const cJSON *params)
 {
+    if (rc_on(c, RC_FAULT_REJECT_UNKNOWN_META) && unknown_reserved_meta(params)) {
+        reply_error(c, id, -32602, "Invalid params: unknown _meta key");
+        return;
+    }
     if (runs_as_task(c, method, params)) {
         cJSON *real =
             strcmp(method, "elicitation/create") == 0 ? elicit_result(c) : sampling_result(c);
@@ -213,6 +238,9 @@ static void answer_request(rc_client *c, const char *method, const cJSON *id, co
     else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation") &&
              rc_on(c, RC_FAULT_ELICIT_REFUSE_FORM))
         reply_error(c, id, -32602, "Invalid params: unsupported elicitation mode");
+    else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation") &&
+             url_mode(params) && !rc_on(c, RC_FAULT_URL_ACCEPTED))
+        reply_error(c, id, -32602, "Invalid params: url mode was not declared"); /* ELIC-008 */
     else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation"))
         reply(c, id, tied(c, params, elicit_result(c)));
     else if (strncmp(method, "tasks/", 6) == 0 && declares(c, "elicitation") &&
@@ -241,6 +269,8 @@ static void on_request(rc_client *c, const char *method, const cJSON *id, const 
 /* A notification: nothing to answer (RPC-NOT-002); false when a fault exits on it. */
 static bool on_notification(rc_client *c, const char *method)
 {
+    if (strcmp(method, "notifications/elicitation/complete") == 0)
+        return !rc_on(c, RC_FAULT_CRASH_ON_COMPLETE);
     if (strcmp(method, "notifications/cancelled") != 0)
         return true;
     if (rc_on(c, RC_FAULT_ANSWER_CANCEL))

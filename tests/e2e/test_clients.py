@@ -133,6 +133,11 @@ class RefclientTest(unittest.TestCase):
                 self.assertEqual(v["client/cursor-unchanged"], "PASS")
                 # tasks are offered on 2025-11-25 only
                 self.assertEqual({v[k] for k in TASK_CHECKS | RECEIVER_CHECKS}, {"SKIP"}, v)
+                # the oddities scenario: an unknown reserved _meta key (from 2025-06-18), an
+                # unknown elicitation completion and a url-mode elicitation (2025-11-25)
+                self.assertEqual(v["client/unknown-meta-key"],
+                                 "PASS" if rev == "2025-06-18" else "SKIP")
+                self.assertEqual(v["client/elicit-mode-undeclared"], "SKIP")
 
     def test_clean_without_capabilities(self):
         v = verdicts(self.clean("--no-caps"))
@@ -247,7 +252,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 67)
+        self.assertEqual(len(checks), 70)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
