@@ -427,5 +427,5 @@ static const mcps_client_check http_checks[] = {
 const mcps_client_check *mcps_client_http_check_at(size_t i)
 {
     size_t n = sizeof http_checks / sizeof *http_checks;
-    return i < n ? &http_checks[i] : mcps_client_modern_check_at(i - n);
+    return i < n ? &http_checks[i] : NULL;
 }

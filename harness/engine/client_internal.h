@@ -49,6 +49,12 @@ typedef enum mcps_client_scenario {
                                first tools/call gets -32001 (client_cases_modern.c) */
     MCPS_CSC_PROBE_CODE,    /* stdio: a legacy server answering a 2026-07-28 probe before
                                initialize with -32600, not -32601 (client_cases_modern.c) */
+    MCPS_CSC_TASKS,         /* 2025-11-25: tasks declared, its tool's taskSupport "required";
+                               the task goes working, then input_required (an elicitation on
+                               tasks/result, to a client declaring it) or completed */
+    MCPS_CSC_ODDITIES,      /* notifications/elicitation/complete for an unknown id, a url-mode
+                               elicitation (id MCPS_CLIENT_CANCELLED_ID), then a ping carrying an
+                               unknown io.modelcontextprotocol/ _meta key */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -58,6 +64,7 @@ typedef struct mcps_client_msg {
     char *raw;          /* the line, when not JSON */
     unsigned conn;      /* 1 for the first connection */
     bool before_answer; /* sent before we answered initialize on its connection */
+    int64_t at_ms;      /* when it was read (mcps_clock_ms) */
 } mcps_client_msg;
 
 typedef struct mcps_client_trace {
@@ -100,6 +107,18 @@ typedef struct mcps_client_trace {
     mcps_wire_log log;
     double seconds;
     size_t sent, received;
+    /* TASKS: what the scripted server offered and did */
+    bool tasks_offered;       /* 2025-11-25 negotiated: tasks declared, the tool requires them */
+    bool task_created;        /* a task-augmented tools/call got a CreateTaskResult */
+    size_t task_created_at;   /* how many messages the client had sent by then */
+    int64_t task_created_ms;  /* when the CreateTaskResult went (mcps_clock_ms) */
+    char task_call_id[64];    /* the id of that tools/call, as text */
+    bool task_input_required; /* a tasks/get answer said input_required */
+    bool task_input_asked;    /* ...and the client's tasks/result drew the task's elicitation */
+    /* TASKS, the client as a receiver: the request type it declared tasks for, one it serves
+     * without (TASK-007; NULL when none), and its answers to each step (owned; NULL: none) */
+    const char *task_kind, *task_plain_kind;
+    cJSON *task_steps[16];
 } mcps_client_trace;
 
 /* "plain", "slow-init", ...: for a person. */
@@ -168,5 +187,35 @@ bool mcps_client_input_elicits(const cJSON *m);
 /* Whether scenario sc plays a 2026-07-28 server (client_play.c serves it, client_run.c skips
  * it for a client that showed it speaks the handshake era alone). */
 bool mcps_client_modern_scenario(mcps_client_scenario sc);
+
+/* The tasks scenario (2025-11-25): the one task's id, the pollInterval its every Task names,
+ * and the _meta key tying a message to it (TASK-017). */
+#define MCPS_CLIENT_TASK_ID      "mcpspec-task-1"
+#define MCPS_CLIENT_POLL_MS      300
+#define MCPS_CLIENT_RELATED_TASK "io.modelcontextprotocol/related-task"
+
+/* The tasks scenario's requests to a client declaring tasks for sampling or elicitation
+ * (capabilities.tasks.requests), in order, each sent once the one before is answered, while
+ * the client's first request after initialize is held. */
+typedef enum mcps_client_task_step {
+    MCPS_CTS_CREATE,      /* that request with params.task: a CreateTaskResult */
+    MCPS_CTS_GET,         /* tasks/get of it, with a related-task _meta naming another task */
+    MCPS_CTS_LIST,        /* tasks/list */
+    MCPS_CTS_RESULT,      /* tasks/result of it */
+    MCPS_CTS_CANCEL_DONE, /* tasks/cancel of it, terminal by now */
+    MCPS_CTS_UNKNOWN,     /* tasks/get of a taskId nobody made */
+    MCPS_CTS_CREATE2,     /* a second task */
+    MCPS_CTS_CANCEL,      /* tasks/cancel of it, at once */
+    MCPS_CTS_GET2,        /* tasks/get of it after that */
+    MCPS_CTS_PLAIN,       /* a request type it declared no tasks for, with params.task */
+    MCPS_CTS_COUNT
+} mcps_client_task_step;
+/* The related-task _meta of MCPS_CTS_GET, and MCPS_CTS_UNKNOWN's taskId. */
+#define MCPS_CLIENT_OTHER_TASK   "mcpspec-not-this-task"
+#define MCPS_CLIENT_UNKNOWN_TASK "mcpspec-no-such-task"
+/* The oddities scenario's unknown reserved _meta key (GEN-META-005). */
+#define MCPS_CLIENT_ODD_META "io.modelcontextprotocol/mcpspec-probe"
+/* MCPS_CTS_CREATE's _meta.progressToken (PROG-010). */
+#define MCPS_CLIENT_TASK_TOKEN "mcpspec-tp"
 
 #endif

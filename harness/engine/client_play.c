@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/array.h"
 #include "base/clock.h"
@@ -57,6 +58,10 @@ typedef struct player {
     cJSON *held; /* a request of the client's held while our own request waits */
     int64_t held_until;
     int64_t last_ms; /* the client's last move */
+    /* TASKS: the one task's state and how often the client asked for it */
+    const char *task_status;
+    int task_gets;
+    int step; /* the receiver script's next step (mcps_client_task_step) */
 } player;
 
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
@@ -67,7 +72,7 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
         "junk-notif",    "junk-duplicate", "huge",   "unknown",      "paged",
         "cancel",        "progress",       "batch",  "session-404",  "modern",
         "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
-        "modern-odd",
+        "modern-odd",    "probe-code",     "tasks",  "oddities",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -125,6 +130,14 @@ static void answer_initialize(player *p, const cJSON *req)
     cJSON_AddStringToObject(r, "protocolVersion", version);
     cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
     cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged");
+    if (p->t->scenario == MCPS_CSC_TASKS && strcmp(version, "2025-11-25") == 0) {
+        cJSON *tasks = cJSON_AddObjectToObject(caps, "tasks");
+        cJSON_AddObjectToObject(tasks, "list");
+        cJSON_AddObjectToObject(tasks, "cancel");
+        cJSON_AddObjectToObject(
+            cJSON_AddObjectToObject(cJSON_AddObjectToObject(tasks, "requests"), "tools"), "call");
+        p->t->tasks_offered = true;
+    }
     cJSON *info = cJSON_AddObjectToObject(r, "serverInfo");
     cJSON_AddStringToObject(info, "name", "mcpspec-scripted-server");
     cJSON_AddStringToObject(info, "version", MCPS_VERSION);
@@ -418,10 +431,158 @@ static void answer_page(player *p, const cJSON *req)
         send_error(p, id, -32602, "Invalid params: unknown cursor");
 }
 
+/* ---- TASKS (2025-11-25): one task, driven by the client's tasks/get and tasks/result ---- */
+
+static cJSON *server_request(const char *method, cJSON *params);
+
+static void iso_now(char *buf, size_t n)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* The Task as every task answer carries it (TASK-013: timestamps, ttl; pollInterval). */
+static cJSON *task_object(const player *p)
+{
+    char now[32];
+    iso_now(now, sizeof now);
+    cJSON *task = cJSON_CreateObject();
+    cJSON_AddStringToObject(task, "taskId", MCPS_CLIENT_TASK_ID);
+    cJSON_AddStringToObject(task, "status", p->task_status);
+    cJSON_AddStringToObject(task, "createdAt", now);
+    cJSON_AddStringToObject(task, "lastUpdatedAt", now);
+    cJSON_AddNumberToObject(task, "ttl", 60000);
+    cJSON_AddNumberToObject(task, "pollInterval", MCPS_CLIENT_POLL_MS);
+    return task;
+}
+
+static cJSON *related_meta(cJSON *result)
+{
+    cJSON *meta = cJSON_AddObjectToObject(result, "_meta");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(meta, MCPS_CLIENT_RELATED_TASK), "taskId",
+                            MCPS_CLIENT_TASK_ID);
+    return result;
+}
+
+static bool terminal(const char *status)
+{
+    return strcmp(status, "completed") == 0 || strcmp(status, "failed") == 0 ||
+           strcmp(status, "cancelled") == 0;
+}
+
+/* The tool requires tasks (TASK-005): a call as a task creates the one task; a plain call is
+ * refused as the spec says a server does (TASK-006). */
+static void task_call(player *p, const cJSON *req)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    const cJSON *task =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(req, "params"), "task");
+    if (!cJSON_IsObject(task) || p->t->task_created) {
+        send_error(p, id, -32601, "Method not found: this tool is run as a task only");
+        return;
+    }
+    p->task_status = "working";
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddItemToObject(r, "task", task_object(p));
+    send_owned(p, response(id, r));
+    p->t->task_created = true;
+    p->t->task_created_at = p->t->nmsgs;
+    p->t->task_created_ms = mcps_clock_ms();
+    mcps_rpc_id_text(id, p->t->task_call_id, sizeof p->t->task_call_id);
+}
+
+/* tasks/get: working, then input_required (a client declaring elicitation) or completed. */
+static void task_get(player *p, const cJSON *id)
+{
+    bool elicits = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(p->t->init_params, "capabilities"), "elicitation"));
+    if (++p->task_gets >= 2 && strcmp(p->task_status, "working") == 0 && !p->t->inject_answer)
+        p->task_status = elicits ? "input_required" : "completed";
+    p->t->task_input_required |= strcmp(p->task_status, "input_required") == 0;
+    cJSON *r = task_object(p);
+    send_owned(p, response(id, r));
+}
+
+/* tasks/result: held while the task needs input (the elicitation goes out, tied to the task:
+ * TASK-017, TASK-020); the tool's result once it is done, with the related-task _meta
+ * (TASK-016). release_held answers it again when the client has answered. */
+static void task_result(player *p, const cJSON *req)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    if (strcmp(p->task_status, "input_required") == 0 && !p->t->injected) {
+        cJSON *params = elicit_params();
+        related_meta(params);
+        p->t->inject_at = p->t->nmsgs;
+        send_owned(p, server_request("elicitation/create", params));
+        p->t->injected = p->t->task_input_asked = true;
+        p->t->inject_method = "elicitation/create for the task";
+        p->held = cJSON_Duplicate(req, true);
+        p->held_until = mcps_clock_deadline(p->cfg->timeout);
+        return;
+    }
+    if (strcmp(p->task_status, "cancelled") == 0) {
+        send_error(p, id, -32602, "Invalid params: the task was cancelled");
+        return;
+    }
+    p->task_status = "completed";
+    send_owned(p, response(id, related_meta(tool_result())));
+}
+
+static void task_cancel(player *p, const cJSON *id)
+{
+    if (terminal(p->task_status)) {
+        send_error(p, id, -32602, "Invalid params: the task is already terminal");
+        return;
+    }
+    p->task_status = "cancelled";
+    send_owned(p, response(id, task_object(p)));
+}
+
+/* A tasks request or the tool's call in the tasks scenario; false: not one of these. */
+static bool answer_task(player *p, const cJSON *req, const char *method)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    const cJSON *tid =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(req, "params"), "taskId");
+    bool known = p->t->task_created && cJSON_IsString(tid) &&
+                 strcmp(tid->valuestring, MCPS_CLIENT_TASK_ID) == 0;
+    if (strcmp(method, "tools/list") == 0) {
+        cJSON *r = tool_list();
+        cJSON *tool = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "tools"), 0);
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(tool, "execution"), "taskSupport",
+                                "required");
+        send_owned(p, response(id, r));
+    } else if (strcmp(method, "tools/call") == 0)
+        task_call(p, req);
+    else if (strcmp(method, "tasks/list") == 0) {
+        cJSON *r = cJSON_CreateObject();
+        cJSON *tasks = cJSON_AddArrayToObject(r, "tasks");
+        if (p->t->task_created)
+            cJSON_AddItemToArray(tasks, task_object(p));
+        send_owned(p, response(id, r));
+    } else if (strncmp(method, "tasks/", 6) != 0)
+        return false;
+    else if (!known)
+        send_error(p, id, -32602, "Invalid params: unknown taskId");
+    else if (strcmp(method, "tasks/get") == 0)
+        task_get(p, id);
+    else if (strcmp(method, "tasks/result") == 0)
+        task_result(p, req);
+    else if (strcmp(method, "tasks/cancel") == 0)
+        task_cancel(p, id);
+    else
+        send_error(p, id, -32601, "Method not found");
+    return true;
+}
+
 /* The plain server: tools only, everything else is a method it does not have. */
 static void answer_request(player *p, const cJSON *req, const char *method)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(req, "id");
+    if (p->t->tasks_offered && answer_task(p, req, method))
+        return;
     if (strcmp(method, "ping") == 0)
         send_owned(p, response(id, cJSON_CreateObject()));
     else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_PAGED)
@@ -446,6 +607,160 @@ static cJSON *request_with_id(const char *id, const char *method, cJSON *params)
     if (params)
         cJSON_AddItemToObject(m, "params", params);
     return m;
+}
+
+/* ---- TASKS, the client as a receiver: the script of mcps_client_task_step ---- */
+
+static cJSON *sampling_params(void);
+
+/* Whether capabilities (of initialize) declare tasks for the request type method. */
+static bool tasks_for(const cJSON *caps, const char *method)
+{
+    const cJSON *req = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(caps, "tasks"),
+                                         "requests"),
+        strcmp(method, "sampling/createMessage") == 0 ? "sampling" : "elicitation");
+    return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+        req, strcmp(method, "sampling/createMessage") == 0 ? "createMessage" : "create"));
+}
+
+static cJSON *kind_params(const char *method, bool as_task)
+{
+    cJSON *p = strcmp(method, "sampling/createMessage") == 0 ? sampling_params() : elicit_params();
+    if (as_task)
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(p, "task"), "ttl", 60000);
+    return p;
+}
+
+/* The taskId of a CreateTaskResult answer; NULL when it is none. */
+static const char *created_id(const cJSON *answer)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(answer, "result"),
+                                         "task"),
+        "taskId");
+    return cJSON_IsString(id) ? id->valuestring : NULL;
+}
+
+static cJSON *task_params(const char *task_id)
+{
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "taskId", task_id);
+    return p;
+}
+
+/* Step k's request; NULL when it cannot be sent (no task to ask about, no plain type). */
+static cJSON *step_message(const mcps_client_trace *t, int k)
+{
+    const char *a = created_id(t->task_steps[MCPS_CTS_CREATE]);
+    const char *b = created_id(t->task_steps[MCPS_CTS_CREATE2]);
+    char id[32];
+    snprintf(id, sizeof id, "mcpspec-t%d", k + 1);
+    cJSON *p = NULL;
+    const char *method = NULL;
+    switch ((mcps_client_task_step)k) {
+    case MCPS_CTS_CREATE:
+    case MCPS_CTS_CREATE2:
+        method = t->task_kind;
+        p = kind_params(method, true);
+        if (k == MCPS_CTS_CREATE) /* its progress may outlive the CreateTaskResult: PROG-010 */
+            cJSON_AddStringToObject(cJSON_AddObjectToObject(p, "_meta"), "progressToken",
+                                    MCPS_CLIENT_TASK_TOKEN);
+        break;
+    case MCPS_CTS_GET:
+        method = a ? "tasks/get" : NULL;
+        p = a ? task_params(a) : NULL;
+        if (p)
+            cJSON_AddStringToObject(cJSON_AddObjectToObject(cJSON_AddObjectToObject(p, "_meta"),
+                                                            MCPS_CLIENT_RELATED_TASK),
+                                    "taskId", MCPS_CLIENT_OTHER_TASK);
+        break;
+    case MCPS_CTS_LIST:
+        method = a ? "tasks/list" : NULL;
+        p = a ? cJSON_CreateObject() : NULL;
+        break;
+    case MCPS_CTS_RESULT:
+    case MCPS_CTS_CANCEL_DONE:
+        method = !a ? NULL : k == MCPS_CTS_RESULT ? "tasks/result" : "tasks/cancel";
+        p = a ? task_params(a) : NULL;
+        break;
+    case MCPS_CTS_UNKNOWN:
+        method = "tasks/get";
+        p = task_params(MCPS_CLIENT_UNKNOWN_TASK);
+        break;
+    case MCPS_CTS_CANCEL:
+    case MCPS_CTS_GET2:
+        method = !b ? NULL : k == MCPS_CTS_CANCEL ? "tasks/cancel" : "tasks/get";
+        p = b ? task_params(b) : NULL;
+        break;
+    case MCPS_CTS_PLAIN:
+        method = t->task_plain_kind;
+        p = method ? kind_params(method, true) : NULL;
+        break;
+    default:
+        break;
+    }
+    return method ? request_with_id(id, method, p) : NULL;
+}
+
+/* Send the next step that can be sent; false when the script is over. */
+static bool next_step(player *p)
+{
+    while (p->step < MCPS_CTS_COUNT) {
+        cJSON *m = step_message(p->t, p->step++);
+        if (m) {
+            send_owned(p, m);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The client's first request after initialize, in the tasks scenario: when it declared tasks
+ * for sampling or elicitation, hold it and play the script; true when it was held. */
+static bool start_script(player *p, const cJSON *req)
+{
+    mcps_client_trace *t = p->t;
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(t->init_params, "capabilities");
+    bool elicits = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "elicitation"));
+    bool samples = cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "sampling"));
+    if (t->scenario != MCPS_CSC_TASKS || !t->tasks_offered || p->step || p->held)
+        return false;
+    if (elicits && tasks_for(caps, "elicitation/create"))
+        t->task_kind = "elicitation/create";
+    else if (samples && tasks_for(caps, "sampling/createMessage"))
+        t->task_kind = "sampling/createMessage";
+    else
+        return false;
+    if (strcmp(t->task_kind, "elicitation/create") == 0 && samples &&
+        !tasks_for(caps, "sampling/createMessage"))
+        t->task_plain_kind = "sampling/createMessage";
+    else if (strcmp(t->task_kind, "sampling/createMessage") == 0 && elicits &&
+             !tasks_for(caps, "elicitation/create"))
+        t->task_plain_kind = "elicitation/create";
+    p->held = cJSON_Duplicate(req, true);
+    p->held_until = mcps_clock_deadline(p->cfg->timeout);
+    mcps_play_event(&p->play, "the client declared tasks for %s: playing the receiver's steps",
+                    t->task_kind);
+    return next_step(p);
+}
+
+/* An answer to a step: kept; the next step goes, or the held request is answered. */
+static bool step_answer(player *p, const cJSON *msg, const char *id)
+{
+    int k;
+    if (p->t->scenario != MCPS_CSC_TASKS || sscanf(id, "mcpspec-t%d", &k) != 1 || k < 1 ||
+        k > MCPS_CTS_COUNT || p->t->task_steps[k - 1])
+        return false;
+    p->t->task_steps[k - 1] = cJSON_Duplicate(msg, true);
+    if (k == p->step && !next_step(p) && p->held) {
+        cJSON *held = p->held;
+        const cJSON *m = cJSON_GetObjectItemCaseSensitive(held, "method");
+        p->held = NULL;
+        answer_request(p, held, cJSON_IsString(m) ? m->valuestring : "");
+        cJSON_Delete(held);
+    }
+    return true;
 }
 
 static cJSON *server_request(const char *method, cJSON *params)
@@ -555,6 +870,12 @@ static cJSON *inject_message(mcps_client_scenario sc, const char **method)
     case MCPS_CSC_UNKNOWN:
         *method = "mcpspec/no-such-method";
         return server_request(*method, NULL);
+    case MCPS_CSC_ODDITIES: {
+        cJSON *p = cJSON_CreateObject();
+        cJSON_AddNumberToObject(cJSON_AddObjectToObject(p, "_meta"), MCPS_CLIENT_ODD_META, 1);
+        *method = "ping";
+        return server_request(*method, p);
+    }
     case MCPS_CSC_PING:
     case MCPS_CSC_CANCEL:
     case MCPS_CSC_JUNK_DUP:
@@ -579,6 +900,18 @@ static void prelude(player *p, mcps_client_scenario sc)
         static const char invalid[] =
             "{\"jsonrpc\":\"2.0\",\"id\":\"" MCPS_CLIENT_CANCELLED_ID "\",\"method\":42}";
         mcps_play_send_raw(&p->play, invalid, sizeof invalid - 1);
+    }
+    if (sc == MCPS_CSC_ODDITIES) {
+        static const char complete[] =
+            "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/elicitation/complete\","
+            "\"params\":{\"elicitationId\":\"mcpspec-nobody-asked\"}}";
+        mcps_play_send_raw(&p->play, complete, sizeof complete - 1);
+        cJSON *url = cJSON_CreateObject();
+        cJSON_AddStringToObject(url, "mode", "url");
+        cJSON_AddStringToObject(url, "message", "Open this page to go on.");
+        cJSON_AddStringToObject(url, "url", "https://example.com/mcpspec");
+        cJSON_AddStringToObject(url, "elicitationId", "mcpspec-e1");
+        send_owned(p, request_with_id(MCPS_CLIENT_CANCELLED_ID, "elicitation/create", url));
     }
     if (sc == MCPS_CSC_JUNK_DUP && p->init_answer)
         mcps_play_send(&p->play, p->init_answer);
@@ -623,6 +956,7 @@ static void record(player *p, cJSON *json, const char *raw, size_t len)
     mcps_client_msg *m = &t->msgs[t->nmsgs++];
     t->bytes += len;
     *m = (mcps_client_msg){.json = json, .conn = t->connections, .before_answer = !p->answered};
+    m->at_ms = mcps_clock_ms();
     if (!json) {
         m->raw = malloc(len + 1);
         if (m->raw) {
@@ -673,6 +1007,8 @@ static void on_request(player *p, const cJSON *msg, const char *method)
             p->answered = false;
             return;
         }
+        if (start_script(p, msg))
+            return;
         if (t->scenario == MCPS_CSC_RESUME)
             break_stream(p, msg, method); /* answered below: the answer waits for the GET */
         else if (!p->held && inject(p, msg))
@@ -713,6 +1049,9 @@ static void on_object(player *p, const cJSON *msg)
     mcps_rpc_classify(msg, MCPS_REV_NONE, &info);
     if (info.kind == MCPS_RPC_REQUEST && info.method)
         on_request(p, msg, info.method);
+    else if ((info.kind == MCPS_RPC_RESULT || info.kind == MCPS_RPC_ERROR) && info.id &&
+             cJSON_IsString(info.id) && step_answer(p, msg, info.id->valuestring))
+        return;
     else if ((info.kind == MCPS_RPC_RESULT || info.kind == MCPS_RPC_ERROR) && info.id &&
              cJSON_IsString(info.id) && strcmp(info.id->valuestring, MCPS_CLIENT_INJECT_ID) == 0 &&
              !p->t->inject_answer)
@@ -988,6 +1327,8 @@ void mcps_client_trace_free(mcps_client_trace *t)
     free(t->msgs);
     free(t->http_reqs);
     cJSON_Delete(t->inject_answer);
+    for (size_t i = 0; i < sizeof t->task_steps / sizeof *t->task_steps; i++)
+        cJSON_Delete(t->task_steps[i]);
     for (size_t i = 0; i < t->log.nentries; i++)
         free(t->log.entries[i].bytes);
     free(t->log.entries);

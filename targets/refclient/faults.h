@@ -183,7 +183,45 @@
       "2026-07-28: probe server/discover again after a -32001 error, as if it meant a stale era")  \
     X(PROBE_CODE_IGNORED, "probe-code-ignored", "STDIO-010", "client/probe-fallback",              \
       "--protocol-version auto: go on with 2026-07-28 requests when server/discover is answered "  \
-      "an error other than -32601, instead of initializing")
+      "an error other than -32601, instead of initializing")                                       \
+    X(TASK_PLAIN_CALL, "task-plain-call", "TASK-005", "client/task-required",                      \
+      "call a tool whose execution.taskSupport is \"required\" without params.task")               \
+    X(POLL_FAST, "poll-fast", "TASK-014", "client/task-polling",                                   \
+      "poll tasks/get at once, ignoring the task's pollInterval")                                  \
+    X(TASK_NO_RESULT, "task-no-result", "TASK-020", "client/task-input",                           \
+      "stop at a task's input_required without calling tasks/result")                              \
+    X(TASK_META_MISSING, "task-meta-missing", "TASK-017", "client/task-input",                     \
+      "answer the task's elicitation/create without the related-task _meta")                       \
+    X(TASK_META_ON_GET, "task-meta-on-get", "TASK-019", "client/task-meta",                        \
+      "put the related-task _meta on tasks/get")                                                   \
+    X(TASK_CANCEL_NOTIFY, "task-cancel-notification", "CANC-008", "client/task-cancel",            \
+      "cancel its task-augmented tools/call with notifications/cancelled")                         \
+    X(TASK_ANSWER_PLAIN, "task-answer-plain", "TASK-009", "client/task-receiver-create",           \
+      "answer a task-augmented elicitation/create with the plain result, though it declared "      \
+      "tasks for it")                                                                              \
+    X(TASK_GET_BY_META, "task-get-by-meta", "TASK-018", "client/task-receiver-get",                \
+      "answer tasks/get about the task its related-task _meta names, not its taskId")              \
+    X(TASK_LIST_EMPTY, "task-list-empty", "TASK-022", "client/task-receiver-list",                 \
+      "answer tasks/list with no tasks")                                                           \
+    X(TASK_RESULT_NO_META, "task-result-no-meta", "TASK-016", "client/task-receiver-result",       \
+      "answer tasks/result without the related-task _meta")                                        \
+    X(TASK_CANCEL_TERMINAL, "task-cancel-terminal", "TASK-023", "client/task-receiver-cancel",     \
+      "answer tasks/cancel of a completed task with the task, not -32602")                         \
+    X(TASK_UNKNOWN_RESULT, "task-unknown-result", "TASK-025", "client/task-receiver-errors",       \
+      "answer tasks/get of an unknown taskId with an empty result, not -32602")                    \
+    X(TASK_UNDECLARED_CREATE, "task-undeclared-create", "TASK-007", "client/task-not-declared",    \
+      "create a task for a task-augmented sampling/createMessage, though it declared tasks for "   \
+      "elicitation only")                                                                          \
+    X(TASKS_CAP_BAD, "tasks-cap-bad", "CAP-CLI-005", "client/task-capability",                     \
+      "declare capabilities.tasks.requests.elicitation as true, not an object")                    \
+    X(TASK_PROGRESS_LATE, "task-progress-late", "PROG-010", "client/task-progress",                \
+      "send progress for a task's token after answering its tasks/result")                         \
+    X(REJECT_UNKNOWN_META, "reject-unknown-meta", "GEN-META-005", "client/unknown-meta-key",       \
+      "refuse a request carrying an io.modelcontextprotocol/ _meta key it does not know (-32602)") \
+    X(CRASH_ON_COMPLETE, "crash-on-complete", "ELIC-011", "client/elicit-complete-unknown",        \
+      "exit on notifications/elicitation/complete for an elicitation it never saw")                \
+    X(URL_ACCEPTED, "url-accepted", "ELIC-008", "client/elicit-mode-undeclared",                   \
+      "answer a url-mode elicitation/create (declined) though it declared form only")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

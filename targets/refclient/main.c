@@ -83,12 +83,14 @@ int main(int argc, char **argv)
             return 1;
         rc = rc_session(&c);
         rc_http_close(&c);
+        rc_tasks_free(&c);
         return rc;
     }
     if (!rc_start_server(&c, argv + server))
         return 1;
     rc = rc_session(&c);
     rc_stop_server(&c);
+    rc_tasks_free(&c);
     free(c.inbuf);
     return rc;
 }

@@ -18,6 +18,19 @@
 
 #include "faults.h"
 
+/* A task it runs as a receiver (a task-augmented elicitation/create): its result is ready at
+ * once, but it stays working until asked about (tasks/get, tasks/result). */
+typedef struct rc_task {
+    char id[48];
+    const char *status; /* working, completed, cancelled */
+    char created[32];   /* ISO 8601 */
+    double ttl;
+    cJSON *result; /* owned */
+    cJSON *token;  /* the request's progressToken (owned), or NULL */
+} rc_task;
+
+#define RC_MAX_TASKS 8
+
 typedef struct rc_client {
     bool faults[RC_FAULT_COUNT];
     const char *version; /* the protocolVersion it asks for */
@@ -29,11 +42,14 @@ typedef struct rc_client {
     char *inbuf;                /* bytes read, not yet framed */
     size_t inlen;
     bool verbose;
-    const char *url;      /* Streamable HTTP to this endpoint instead of a stdio server */
-    struct rc_http *http; /* its transfers (http.c) */
-    char session[128];    /* Mcp-Session-Id issued ("" none) */
-    char negotiated[32];  /* the revision the server answered ("" before) */
-    bool session_lost;    /* a request carrying the session was answered 404 */
+    const char *url;             /* Streamable HTTP to this endpoint instead of a stdio server */
+    struct rc_http *http;        /* its transfers (http.c) */
+    char session[128];           /* Mcp-Session-Id issued ("" none) */
+    char negotiated[32];         /* the revision the server answered ("" before) */
+    bool session_lost;           /* a request carrying the session was answered 404 */
+    bool server_tasks;           /* 2025-11-25: the server declared tasks.requests.tools.call */
+    rc_task tasks[RC_MAX_TASKS]; /* its own tasks as a receiver (tasks.c) */
+    int ntasks;
     /* 2026-07-28 over HTTP: the first tool's x-mcp-header arguments, mirrored into
      * Mcp-Param-{header} on its tools/call (HDR-009) */
     char mirror_prop[4][64], mirror_header[4][64];
@@ -58,6 +74,19 @@ bool rc_http_post(rc_client *c, const char *line);
 char *rc_http_read(rc_client *c);
 /* DELETE the session (unless no-delete), then free everything. */
 void rc_http_close(rc_client *c);
+
+/* Tasks as a receiver (tasks.c), 2025-11-25: whether it declares tasks for elicitation/create
+ * (capabilities.tasks); a task-augmented request it declared tasks for becomes a task whose
+ * CreateTaskResult is returned (result owned, the real one); tasks/get, list, result, cancel
+ * answered as a JSON-RPC result (returned) or an error (*code, *message). */
+bool rc_tasks_declared(const rc_client *c);
+cJSON *rc_tasks_capability(const rc_client *c);
+cJSON *rc_task_create(rc_client *c, const cJSON *params, cJSON *result);
+cJSON *rc_task_request(rc_client *c, const char *method, const cJSON *params, int *code,
+                       const char **message);
+void rc_tasks_free(rc_client *c);
+/* The progressToken of the task named by the params of a tasks request, or NULL. */
+const cJSON *rc_task_token(rc_client *c, const cJSON *params);
 
 /* The session (session.c): 0 done, 1 the server could not be used. */
 int rc_session(rc_client *c);

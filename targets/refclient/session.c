@@ -15,9 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "codec/json.h"
 #include "codec/rev.h"
+
+#define RC_RELATED_TASK "io.modelcontextprotocol/related-task"
+#define RC_MAX_POLLS    20 /* a task still working after these is given up on */
 
 static void send_json(rc_client *c, cJSON *m)
 {
@@ -142,8 +146,79 @@ static void send_progress(rc_client *c, const cJSON *token, int value)
     send_json(c, n);
 }
 
-static void answer_request(rc_client *c, const char *method, const cJSON *id)
+/* result, tied to the task the request belongs to, if any (TASK-017): the request's
+ * related-task _meta copied into the result's. */
+static cJSON *tied(const rc_client *c, const cJSON *params, cJSON *result)
 {
+    const cJSON *related = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(params, "_meta"), RC_RELATED_TASK);
+    if (related && !rc_on(c, RC_FAULT_TASK_META_MISSING))
+        cJSON_AddItemToObject(cJSON_AddObjectToObject(result, "_meta"), RC_RELATED_TASK,
+                              cJSON_Duplicate(related, true));
+    return result;
+}
+
+/* Whether an elicitation asks for url mode (refclient declares form only). */
+static bool url_mode(const cJSON *params)
+{
+    const cJSON *mode = cJSON_GetObjectItemCaseSensitive(params, "mode");
+    return cJSON_IsString(mode) && strcmp(mode->valuestring, "url") == 0;
+}
+
+/* Whether params' _meta holds an io.modelcontextprotocol/ key refclient does not know (the
+ * reject-unknown-meta fault refuses such a request). */
+static bool unknown_reserved_meta(const cJSON *params)
+{
+    const cJSON *k;
+    cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(params, "_meta"))
+    {
+        if (k->string && strncmp(k->string, "io.modelcontextprotocol/", 24) == 0 &&
+            strcmp(k->string, RC_RELATED_TASK) != 0)
+            return true;
+    }
+    return false;
+}
+
+/* tasks/get, list, result, cancel about its own tasks (tasks.c). */
+static void answer_tasks(rc_client *c, const char *method, const cJSON *id, const cJSON *params)
+{
+    int code = 0;
+    const char *message = "";
+    cJSON *r = rc_task_request(c, method, params, &code, &message);
+    const cJSON *token = rc_task_token(c, params);
+    if (r)
+        reply(c, id, r);
+    else
+        reply_error(c, id, code, message);
+    if (token && strcmp(method, "tasks/result") == 0 && rc_on(c, RC_FAULT_TASK_PROGRESS_LATE))
+        send_progress(c, token, 2); /* the task is terminal: too late */
+}
+
+/* Whether a server request is to run as a task of its (TASK-007: only a request type it
+ * declared tasks for; the task-undeclared-create fault takes sampling too). */
+static bool runs_as_task(const rc_client *c, const char *method, const cJSON *params)
+{
+    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(params, "task")) ||
+        !rc_tasks_declared(c) || !declares(c, "elicitation"))
+        return false;
+    if (strcmp(method, "elicitation/create") == 0)
+        return !rc_on(c, RC_FAULT_TASK_ANSWER_PLAIN);
+    return strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling") &&
+           rc_on(c, RC_FAULT_TASK_UNDECLARED_CREATE);
+}
+
+static void answer_request(rc_client *c, const char *method, const cJSON *id, const cJSON *params)
+{
+    if (rc_on(c, RC_FAULT_REJECT_UNKNOWN_META) && unknown_reserved_meta(params)) {
+        reply_error(c, id, -32602, "Invalid params: unknown _meta key");
+        return;
+    }
+    if (runs_as_task(c, method, params)) {
+        cJSON *real =
+            strcmp(method, "elicitation/create") == 0 ? elicit_result(c) : sampling_result(c);
+        reply(c, id, rc_task_create(c, params, real));
+        return;
+    }
     if (strcmp(method, "ping") == 0 && rc_on(c, RC_FAULT_RESULT_AND_ERROR)) {
         cJSON *m = envelope(id);
         cJSON_AddItemToObject(m, "result", cJSON_CreateObject());
@@ -157,14 +232,20 @@ static void answer_request(rc_client *c, const char *method, const cJSON *id)
         else
             reply(c, id, cJSON_CreateObject());
     } else if (strcmp(method, "roots/list") == 0 && serves(c, "roots"))
-        reply(c, id, roots_result(c));
+        reply(c, id, tied(c, params, roots_result(c)));
     else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling"))
-        reply(c, id, sampling_result(c));
+        reply(c, id, tied(c, params, sampling_result(c)));
     else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation") &&
              rc_on(c, RC_FAULT_ELICIT_REFUSE_FORM))
         reply_error(c, id, -32602, "Invalid params: unsupported elicitation mode");
+    else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation") &&
+             url_mode(params) && !rc_on(c, RC_FAULT_URL_ACCEPTED))
+        reply_error(c, id, -32602, "Invalid params: url mode was not declared"); /* ELIC-008 */
     else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation"))
-        reply(c, id, elicit_result(c));
+        reply(c, id, tied(c, params, elicit_result(c)));
+    else if (strncmp(method, "tasks/", 6) == 0 && declares(c, "elicitation") &&
+             rc_tasks_declared(c))
+        answer_tasks(c, method, id, params);
     else
         refuse(c, id);
 }
@@ -180,7 +261,7 @@ static void on_request(rc_client *c, const char *method, const cJSON *id, const 
         if (!late)
             send_progress(c, token, 2);
     }
-    answer_request(c, method, id);
+    answer_request(c, method, id, params);
     if (token && late)
         send_progress(c, token, 2);
 }
@@ -188,6 +269,8 @@ static void on_request(rc_client *c, const char *method, const cJSON *id, const 
 /* A notification: nothing to answer (RPC-NOT-002); false when a fault exits on it. */
 static bool on_notification(rc_client *c, const char *method)
 {
+    if (strcmp(method, "notifications/elicitation/complete") == 0)
+        return !rc_on(c, RC_FAULT_CRASH_ON_COMPLETE);
     if (strcmp(method, "notifications/cancelled") != 0)
         return true;
     if (rc_on(c, RC_FAULT_ANSWER_CANCEL))
@@ -287,6 +370,8 @@ static cJSON *capabilities(const rc_client *c)
         if (mcps_rev_parse(c->version) >= MCPS_REV_2025_11_25)
             cJSON_AddObjectToObject(e, "form");
     }
+    if (declares(c, "elicitation") && rc_tasks_declared(c))
+        cJSON_AddItemToObject(caps, "tasks", rc_tasks_capability(c));
     return caps;
 }
 
@@ -324,6 +409,17 @@ static bool version_ok(const cJSON *answer)
     return rev != MCPS_REV_NONE && mcps_rev_is_handshake(rev);
 }
 
+/* Whether an initialize answer declares task-augmented tools/call (TASK-002). */
+static bool server_offers_tasks(const cJSON *answer)
+{
+    const cJSON *caps = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(answer, "result"), "capabilities");
+    const cJSON *requests = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(caps, "tasks"), "requests");
+    return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(requests, "tools"), "call"));
+}
+
 static bool handshake(rc_client *c)
 {
     if (rc_on(c, RC_FAULT_PING_FIRST)) {
@@ -341,6 +437,7 @@ static bool handshake(rc_client *c)
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(
         cJSON_GetObjectItemCaseSensitive(answer, "result"), "protocolVersion");
     snprintf(c->negotiated, sizeof c->negotiated, "%s", cJSON_IsString(v) ? v->valuestring : "");
+    c->server_tasks = strcmp(c->negotiated, "2025-11-25") == 0 && server_offers_tasks(answer);
     cJSON_Delete(answer);
     if (!ok) {
         fprintf(stderr, "refclient: the server's initialize answer is unusable: disconnecting\n");
@@ -519,6 +616,75 @@ static void send_call(rc_client *c, cJSON *m)
     cJSON_Delete(m);
 }
 
+/* Whether the first tool of a tools/list answer may run as a task: its
+ * execution.taskSupport is "required" or "optional" (TASK-003, TASK-005). */
+static bool tool_takes_task(const cJSON *answer)
+{
+    const cJSON *tool =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                               cJSON_GetObjectItemCaseSensitive(answer, "result"), "tools"),
+                           0);
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(tool, "execution"), "taskSupport");
+    return cJSON_IsString(s) &&
+           (strcmp(s->valuestring, "required") == 0 || strcmp(s->valuestring, "optional") == 0);
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static const char *status_of(const cJSON *task)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(task, "status");
+    return cJSON_IsString(s) ? s->valuestring : "";
+}
+
+/* The task a CreateTaskResult names: polled with tasks/get every pollInterval (TASK-014) while
+ * working, then its result fetched with tasks/result, which also serves what the task asks
+ * meanwhile (input_required: TASK-020). Bounded by RC_MAX_POLLS. */
+static void run_task(rc_client *c, int call_id, const cJSON *task)
+{
+    const cJSON *tid = cJSON_GetObjectItemCaseSensitive(task, "taskId");
+    const cJSON *interval = cJSON_GetObjectItemCaseSensitive(task, "pollInterval");
+    long poll = cJSON_IsNumber(interval) ? (long)interval->valuedouble : 1000;
+    if (!cJSON_IsString(tid))
+        return;
+    if (poll < 0 || poll > 5000)
+        poll = 5000;
+    if (rc_on(c, RC_FAULT_TASK_CANCEL_NOTIFY))
+        send_cancel(c, call_id);
+    char *status = strdup(status_of(task));
+    for (int n = 0; status && strcmp(status, "working") == 0 && n < RC_MAX_POLLS; n++) {
+        if (!rc_on(c, RC_FAULT_POLL_FAST))
+            sleep_ms(poll);
+        cJSON *params = cJSON_CreateObject();
+        cJSON_AddStringToObject(params, "taskId", tid->valuestring);
+        if (rc_on(c, RC_FAULT_TASK_META_ON_GET))
+            cJSON_AddStringToObject(
+                cJSON_AddObjectToObject(cJSON_AddObjectToObject(params, "_meta"), RC_RELATED_TASK),
+                "taskId", tid->valuestring);
+        send_json(c, request(40 + n, "tasks/get", params, false));
+        cJSON *answer = await(c, 40 + n);
+        free(status);
+        status =
+            answer ? strdup(status_of(cJSON_GetObjectItemCaseSensitive(answer, "result"))) : NULL;
+        cJSON_Delete(answer);
+    }
+    bool ask = status && (strcmp(status, "input_required") == 0 ? !rc_on(c, RC_FAULT_TASK_NO_RESULT)
+                                                                : strcmp(status, "working") != 0);
+    free(status);
+    if (!ask)
+        return;
+    cJSON *params = cJSON_CreateObject();
+    cJSON_AddStringToObject(params, "taskId", tid->valuestring);
+    send_json(c, request(70, "tasks/result", params, false));
+    cJSON_Delete(await(c, 70));
+}
+
 /* A request it has no business sending (undeclared-prompts, newer-method), and its answer. */
 static void send_extra(rc_client *c, int id, const char *method)
 {
@@ -536,6 +702,7 @@ static void list_and_call(rc_client *c)
     if (list && rc_on(c, RC_FAULT_NEWER_METHOD))
         send_extra(c, 6, "tasks/list");
     char *tool = list ? first_tool(list) : NULL;
+    bool as_task = c->server_tasks && tool_takes_task(list) && !rc_on(c, RC_FAULT_TASK_PLAIN_CALL);
     cJSON_Delete(list);
     if (!tool)
         return;
@@ -543,12 +710,17 @@ static void list_and_call(rc_client *c)
     cJSON_AddStringToObject(params, "name", tool);
     add_arguments(c, params);
     add_progress_token(c, params);
-    if (rc_on(c, RC_FAULT_TASK_CALL))
+    if (as_task || rc_on(c, RC_FAULT_TASK_CALL))
         cJSON_AddNumberToObject(cJSON_AddObjectToObject(params, "task"), "ttl", 60000);
     free(tool);
     int id = rc_on(c, RC_FAULT_REUSE_ID) ? 2 : 3;
     send_call(c, request(id, "tools/call", params, rc_on(c, RC_FAULT_JSONRPC_1)));
-    cJSON_Delete(await(c, id));
+    cJSON *answer = await(c, id);
+    const cJSON *task = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(answer, "result"), "task");
+    if (as_task && cJSON_IsObject(task)) /* a CreateTaskResult */
+        run_task(c, id, task);
+    cJSON_Delete(answer);
 }
 
 /* ---- 2026-07-28 (--protocol-version 2026-07-28): no handshake, every request carries its

@@ -37,7 +37,10 @@ CASES = ["client/initialize-*", "client/initialized-notification", "client/reque
          "client/cursor-unchanged", "client/cancel-survived", "client/batch",
          "client/progress-tokens", "client/unknown-method", "client/responses",
          # observers of the plain scenario: no start of their own
-         "client/meta-keys", "client/uses-declared", "client/tool-calls", "client/own-version"]
+         "client/meta-keys", "client/uses-declared", "client/tool-calls", "client/own-version",
+         # the tasks and oddities scenarios (stdio; not played over HTTP)
+         "client/task-*", "client/unknown-meta-key", "client/elicit-complete-unknown",
+         "client/elicit-mode-undeclared"]
 HTTP_CASES = CASES + ["client/http-*"]
 # The 2026-07-28 checks, and the handshake ones of the plain scenario (its fallback).
 MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",

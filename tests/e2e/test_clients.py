@@ -65,6 +65,17 @@ MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/modern-paging", "client/extension-fallback", "client/opaque-codes"}
 # The 2026-07-28 checks of a dual-era client (refclient --protocol-version auto), stdio.
 DUAL_ERA_CHECKS = {"client/probe-fallback"}
+# The tasks scenario's checks (2025-11-25, stdio; client_cases_tasks.c): refclient calls the
+# task-only tool as a task, polls it, fetches its result and answers its elicitation.
+TASK_CHECKS = {"client/task-required", "client/task-polling", "client/task-input",
+               "client/task-meta", "client/task-cancel"}
+# ...and as the receiver of task-augmented requests: refclient declares tasks for
+# elicitation/create (capabilities.tasks) when it declares elicitation on 2025-11-25.
+RECEIVER_CHECKS = {"client/task-capability", "client/task-receiver-create",
+                   "client/task-receiver-get", "client/task-receiver-list",
+                   "client/task-receiver-result", "client/task-receiver-cancel",
+                   "client/task-receiver-errors", "client/task-not-declared",
+                   "client/task-progress"}
 # The 2026-07-28 checks only Streamable HTTP shows (client_cases_http.c).
 MODERN_HTTP_CHECKS = {"client/http-version-header", "client/http-method-header",
                       "client/http-param-headers", "client/http-stream-retry"}
@@ -132,11 +143,23 @@ class RefclientTest(unittest.TestCase):
                 # the batch scenario answers 2025-03-26 to a later revision: refclient goes on
                 self.assertEqual(v["client/batch"], "SKIP" if rev == "2024-11-05" else "PASS")
                 self.assertEqual(v["client/cursor-unchanged"], "PASS")
+                # tasks are offered on 2025-11-25 only
+                self.assertEqual({v[k] for k in TASK_CHECKS | RECEIVER_CHECKS}, {"SKIP"}, v)
+                # the oddities scenario: an unknown reserved _meta key (from 2025-06-18), an
+                # unknown elicitation completion and a url-mode elicitation (2025-11-25)
+                self.assertEqual(v["client/unknown-meta-key"],
+                                 "PASS" if rev == "2025-06-18" else "SKIP")
+                self.assertEqual(v["client/elicit-mode-undeclared"], "SKIP")
 
     def test_clean_without_capabilities(self):
         v = verdicts(self.clean("--no-caps"))
         for check in ("client/roots-list", "client/sampling", "client/elicitation"):
             self.assertEqual(v[check], "PASS", check)
+        # no elicitation declared: the task completes without input_required
+        for check in TASK_CHECKS - {"client/task-input"}:
+            self.assertEqual(v[check], "PASS", check)
+        self.assertEqual(v["client/task-input"], "SKIP")
+        self.assertEqual({v[k] for k in RECEIVER_CHECKS}, {"SKIP"}, v)  # no tasks declared
 
     def test_clean_over_http(self):
         revs = ("2025-03-26", "2025-06-18", "2025-11-25")
@@ -245,7 +268,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 57)
+        self.assertEqual(len(checks), 74)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
