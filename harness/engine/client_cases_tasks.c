@@ -44,14 +44,23 @@ static bool is(const mcps_client_trace *t, size_t i, const char *method, bool wi
            (member(m, "id") != NULL) == with_id;
 }
 
-/* Why the tasks scenario has nothing to grade; NULL when a task was created. */
-static const char *no_task(const mcps_client_trace *t)
+/* Why the scenario offered no tasks at all; NULL when it did (2025-11-25 negotiated). */
+static const char *tasks_not_offered(const mcps_client_trace *t)
 {
     if (!t->answered[0])
         return "the client sent no initialize request";
     if (!t->tasks_offered)
         return "the scripted server offers tasks on 2025-11-25 only, and another revision was "
                "negotiated";
+    return NULL;
+}
+
+/* Why the tasks scenario has nothing to grade; NULL when a task was created. */
+static const char *no_task(const mcps_client_trace *t)
+{
+    const char *why = tasks_not_offered(t);
+    if (why)
+        return why;
     if (!t->task_created)
         return "the client created no task (no task-augmented tools/call)";
     return NULL;
@@ -206,11 +215,9 @@ static int task_cancel(const mcps_client_trace *t, mcps_client_grade *g)
 /* Why the receiver's steps have nothing to grade; NULL when they were played. */
 static const char *no_script(const mcps_client_trace *t)
 {
-    if (!t->answered[0])
-        return "the client sent no initialize request";
-    if (!t->tasks_offered)
-        return "the scripted server offers tasks on 2025-11-25 only, and another revision was "
-               "negotiated";
+    const char *why = tasks_not_offered(t);
+    if (why)
+        return why;
     if (!t->task_kind)
         return "the client declared no tasks for sampling or elicitation "
                "(capabilities.tasks.requests)";
