@@ -366,6 +366,16 @@ static void run_jobs(run *r)
     }
 }
 
+/* A SIGTERM or SIGINT during discovery ends its waits early: that, not the target's silence,
+ * is why discovery failed. */
+static void blame_the_stop(run *r)
+{
+    char why = mcps_guard_stopped(r->o->target.transport.guard);
+    if (why == MCPS_STOP_SIGTERM || why == MCPS_STOP_SIGINT)
+        snprintf(r->error, sizeof r->error, "%s during discovery; nothing was fuzzed",
+                 mcps_guard_reason(why));
+}
+
 /* The exit code once the jobs are done. */
 static int outcome(run *r)
 {
@@ -412,6 +422,7 @@ int mcps_live_fuzz(const mcps_live_options *o)
         code = 3;
     } else if (!mcps_live_dict_discover(&r->dict, &o->target, r->error, sizeof r->error)) {
         code = 3;
+        blame_the_stop(r);
     } else {
         consent(r);
         r->njobs = njobs;

@@ -10,8 +10,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <dirent.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -146,8 +149,48 @@ static void groups_remove(groups *gs, int32_t pgid)
         }
 }
 
+/* Whether process pid's environment holds mark ("K=V"); a NUL ends each entry. */
+static bool marked(const char *pid, const char *mark)
+{
+    char path[64], env[65536];
+    snprintf(path, sizeof path, "/proc/%s/environ", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false;
+    ssize_t n = read(fd, env, sizeof env - 1);
+    close(fd);
+    if (n <= 0)
+        return false;
+    env[n] = '\0';
+    size_t len = strlen(mark) + 1; /* its NUL too, so pid 12 is not pid 123 */
+    for (ssize_t at = 0; at + (ssize_t)len <= n; at += (ssize_t)strlen(env + at) + 1)
+        if (memcmp(env + at, mark, len) == 0)
+            return true;
+    return false;
+}
+
+/* Kill, with their groups, the processes marked as this run's targets; how many. */
+static int kill_marked(const char *mark)
+{
+    DIR *d = opendir("/proc");
+    if (!d)
+        return 0;
+    int killed = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] < '1' || e->d_name[0] > '9' || !marked(e->d_name, mark))
+            continue;
+        pid_t pid = (pid_t)atoi(e->d_name);
+        if (getpgid(pid) == pid) /* a target leads its own group; others may have joined ours */
+            kill(-pid, SIGKILL);
+        kill(pid, SIGKILL);
+        killed++;
+    }
+    closedir(d);
+    return killed;
+}
+
 /* The watchdog's whole life: follow the registrations until our end closes, then kill. */
-static _Noreturn void watchdog_main(int rfd)
+static _Noreturn void watchdog_main(int rfd, const char *mark)
 {
     int null = open("/dev/null", O_RDWR);
     for (int fd = 0; fd < 3 && null >= 0; fd++)
@@ -179,6 +222,10 @@ static _Noreturn void watchdog_main(int rfd)
     }
     for (size_t i = 0; i < gs.n; i++)
         kill(-(pid_t)gs.pgid[i], SIGKILL);
+    /* A target started just before mcpspec died may not be registered yet; a few rounds catch
+     * one still forking. */
+    for (int round = 0; round < 3 && kill_marked(mark) > 0; round++)
+        ;
     _exit(0);
 }
 
@@ -187,10 +234,14 @@ bool mcps_guard_start_watchdog(mcps_guard *g)
     int p[2];
     if (g->watchdog_fd >= 0 || pipe2(p, O_CLOEXEC) != 0)
         return g->watchdog_fd >= 0;
+    /* The mark names our pid and the time, so no other run's targets carry it. */
+    char mark[sizeof g->mark];
+    snprintf(mark, sizeof mark, "%s=%ld.%lld", MCPS_GUARD_MARK, (long)getpid(),
+             (long long)mcps_clock_ms());
     pid_t pid = fork();
     if (pid == 0) {
         close(p[1]);
-        watchdog_main(p[0]);
+        watchdog_main(p[0], mark);
     }
     close(p[0]);
     if (pid < 0) {
@@ -198,6 +249,7 @@ bool mcps_guard_start_watchdog(mcps_guard *g)
         return false;
     }
     g->watchdog_fd = p[1];
+    memcpy(g->mark, mark, sizeof mark);
     return true;
 }
 

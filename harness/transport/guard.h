@@ -35,7 +35,11 @@ typedef struct mcps_guard {
     size_t big_budget; /* bytes all sessions may hold together in messages past 256 KiB */
     atomic_size_t big_used;
     int watchdog_fd; /* write end of the watchdog's pipe; -1 without one */
+    char mark[48];   /* MCPS_GUARD_MARK "=<watchdog pid>", put in each target's environment; "" */
 } mcps_guard;
+
+/* The environment variable that marks a run's targets for its watchdog. */
+#define MCPS_GUARD_MARK "MCPSPEC_WATCHDOG"
 
 /* Default wire_budget: what the report may hold in wire logs over a whole run. */
 #define MCPS_GUARD_WIRE_BUDGET ((size_t)12 * 1024 * 1024)
@@ -74,7 +78,9 @@ void mcps_guard_give_big(mcps_guard *g, size_t n);
  * when our end of its pipe closes - however we died, SIGKILL included.
  */
 bool mcps_guard_start_watchdog(mcps_guard *g);
-/* Register (add) or forget a target's process group with the watchdog. */
+/* Register (add) or forget a target's process group with the watchdog. A target killed
+ * between its start and its registration is still found: the watchdog also kills every
+ * process whose environment holds g->mark. */
 void mcps_guard_watch(const mcps_guard *g, pid_t pgid, bool add);
 
 #endif

@@ -91,19 +91,22 @@ static size_t count(char *const *v)
     return n;
 }
 
-/* Ours plus extra ("K=V" replaces K; a bare "K" removes it; the last K wins). */
-static char **build_envp(char *const *extra)
+/* Ours plus extra ("K=V" replaces K; a bare "K" removes it; the last K wins), then the
+ * watchdog's mark (replacing an outer run's), when there is one. */
+static char **build_envp(char *const *extra, const char *mark)
 {
-    char **envp = malloc((count(environ) + count(extra) + 1) * sizeof *envp);
+    char **envp = malloc((count(environ) + count(extra) + 2) * sizeof *envp);
     if (!envp)
         return NULL;
     size_t k = 0;
     for (char **e = environ; e && *e; e++)
-        if (!in_list(*e, extra))
+        if (!in_list(*e, extra) && !same_key(*e, MCPS_GUARD_MARK))
             envp[k++] = *e;
     for (char *const *x = extra; x && *x; x++)
-        if (strchr(*x, '=') && !in_list(*x, x + 1))
+        if (strchr(*x, '=') && !in_list(*x, x + 1) && !same_key(*x, MCPS_GUARD_MARK))
             envp[k++] = *x;
+    if (mark && mark[0])
+        envp[k++] = (char *)mark;
     envp[k] = NULL;
     return envp;
 }
@@ -310,7 +313,7 @@ static bool plan_child(child_plan *c, const mcps_target_config *cfg, mcps_buf *p
                        size_t errlen)
 {
     const char *name = cfg->argv[0];
-    c->envp = build_envp(cfg->env_extra);
+    c->envp = build_envp(cfg->env_extra, cfg->guard ? cfg->guard->mark : NULL);
     int e = c->envp ? resolve_program(name, c->envp, cfg->cwd, path) : ENOMEM;
     if (e) {
         snprintf(err, errlen, "cannot run '%s': %s", name, strerror(e));

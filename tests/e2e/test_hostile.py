@@ -9,7 +9,8 @@ default, 8, unless MCPSPEC_HOSTILE_JOBS=1,8,32): a target that stops responding 
 handshake (stops reading, or stops itself with SIGSTOP) stops the run after a
 few cases; a trickling target cannot stretch a deadline; a stderr flood in
 every process keeps memory bounded; --deadline ends a run; SIGTERM writes the
-partial report and exits 3; SIGKILL leaves no target behind (the watchdog)."""
+partial report and exits 3; SIGKILL leaves no target behind (the watchdog), nor a
+child a target started in a session of its own."""
 import json
 import os
 import signal
@@ -77,6 +78,19 @@ def marked(token):
             continue
         if state not in ("Z", "X"):
             found.append(pid)
+    return found
+
+
+def session_leaders(pids):
+    """Those of pids that lead a session of their own (setsid)."""
+    found = []
+    for pid in pids:
+        try:
+            with open("/proc/%s/stat" % pid, encoding="utf-8", errors="replace") as f:
+                if f.read().rsplit(")", 1)[1].split()[3] == pid:
+                    found.append(pid)
+        except (OSError, IndexError):
+            continue
     return found
 
 
@@ -283,6 +297,20 @@ class HostileTest(unittest.TestCase):
             proc.communicate(timeout=10)
             self.assertTrue(wait_for(lambda: not marked(token), 3),
                             "targets outlived a group-SIGKILLed mcpspec: %s" % marked(token))
+
+    def test_escaped_children_do_not_outlive_mcpspec(self):
+        # Each target starts a child in a session of its own, out of the group mcpspec kills; a
+        # target may also be killed between its start and its registration with the watchdog.
+        # The watchdog finds both by the mark mcpspec puts in every target's environment.
+        token = "escape-%d" % os.getpid()
+        with tempfile.TemporaryDirectory() as out:
+            proc = self.start_run(os.path.join(HOSTILE, "leaves-its-group"), out, token)
+            self.assertTrue(wait_for(lambda: len(session_leaders(marked(token))) >= 3, 10),
+                            "the children left their targets' groups")
+            proc.kill()
+            proc.communicate(timeout=10)
+            self.assertTrue(wait_for(lambda: not marked(token), 3),
+                            "escaped children outlived a SIGKILLed mcpspec: %s" % marked(token))
 
     def test_sigterm_writes_partial_report(self):
         token = "term-%d" % os.getpid()
