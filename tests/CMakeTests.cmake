@@ -21,8 +21,11 @@ foreach(src IN LISTS MCPS_E2E_TESTS)
   set_tests_properties(e2e.${name} PROPERTIES TIMEOUT ${MCPS_E2E_TIMEOUT} SKIP_RETURN_CODE 77 ENVIRONMENT
     "${MCPS_E2E_ENV}")
 endforeach()
-# The slowest tests start first (ctest orders by COST): each holds a core for minutes.
+# The slowest tests start first (ctest orders by COST; a fresh clone has no timings of its
+# own): each holds a core for minutes, and one started last would end the stage alone.
 set_tests_properties(e2e.test_faults PROPERTIES COST 300)
+set_tests_properties(e2e.test_fuzz_live e2e.test_clients PROPERTIES COST 250)
+set_tests_properties(e2e.test_hostile_http e2e.test_hostile e2e.test_fuzz_afl PROPERTIES COST 150)
 
 # The real-server snapshots: one ctest per server and transport, so that ctest -j
 # overlaps their waits (a sampling request left unanswered for 60 s, say) with other

@@ -5,7 +5,7 @@ port of 127.0.0.1, ends the run within the bound derived below, with exit 1
 or 3, a complete report, no process left behind (the fixture, found by a
 token in its environment, and its port closed) and mcpspec's peak RSS under
 64 MiB (256 under ASan, as in test_hostile.py); the endless stream and the
-huge event after the handshake at --jobs 1, 8 and 32.
+huge event after the handshake at --jobs 8 (release), 1 and 32 (sanitizers).
 
 Each fixture runs twice: misbehaving from the first request (discovery finds
 no revision), and with the argument "handshake" (it answers initialize and
@@ -134,7 +134,8 @@ class HostileHttpTest(unittest.TestCase):
         self.run_fixture("slow-drip", STALL_BUDGET, handshake=True)
 
     def run_jobs(self, name):
-        """After the handshake at --jobs 1, 8 and 32 (JOBS: the release build runs 8), one after another: memory that grows
+        """After the handshake at each --jobs of JOBS (the release build 8, the sanitizers 1
+        and 32), one after another: memory that grows
         with the sessions open at once shows at 32."""
         for jobs in JOBS:
             with self.subTest(jobs=jobs):
