@@ -1,8 +1,8 @@
 /*
  * main.c - refclient's command line: options, faults, the server's argv.
  *
- *   refclient [--fault NAME]... [--protocol-version REV] [--no-caps] [--timeout S]
- *             [--verbose] (-- SERVER [ARGS...] | --url URL)
+ *   refclient [--fault NAME]... [--protocol-version REV] [--no-caps] [--deprecated-caps]
+ *             [--timeout S] [--verbose] (-- SERVER [ARGS...] | --url URL)
  *   refclient --list-faults | --help
  */
 #include "refclient.h"
@@ -28,6 +28,8 @@ static int usage(FILE *out, int rc)
             "                          stateless (server/discover, _meta); auto: 2026-07-28\n"
             "                          first, initialize (2025-11-25) if the server is legacy\n"
             "  --no-caps               declare no roots, sampling or elicitation\n"
+            "  --deprecated-caps       2026-07-28: declare roots and sampling too (deprecated\n"
+            "                          there, still specified)\n"
             "  --timeout S             seconds to wait for each answer (default 10)\n"
             "  --verbose               log every line on stderr\n"
             "  --list-faults           NAME<TAB>REQUIREMENT-IDS<TAB>CHECK<TAB>description\n");
@@ -44,6 +46,8 @@ static int parse(rc_client *c, int argc, char **argv, int *rc)
             return i + 1 < argc ? i + 1 : (*rc = usage(stderr, 2), -1);
         if (strcmp(a, "--no-caps") == 0)
             c->caps = false;
+        else if (strcmp(a, "--deprecated-caps") == 0)
+            c->deprecated = true;
         else if (strcmp(a, "--verbose") == 0)
             c->verbose = true;
         else if (strcmp(a, "--help") == 0)

@@ -36,6 +36,7 @@ typedef struct rc_client {
     const char *version; /* the protocolVersion it asks for */
     bool auto_era;       /* --protocol-version auto: 2026-07-28 first, else the handshake */
     bool caps;           /* declare roots, sampling, elicitation (--no-caps: none) */
+    bool deprecated;     /* 2026-07-28: declare roots and sampling too (--deprecated-caps) */
     double timeout;      /* seconds to wait for each answer */
     pid_t server;
     int to_server, from_server; /* pipe ends; -1 when closed */
