@@ -5,9 +5,10 @@
  * through the deprecation window), their MRTR input requests in scenario
  * modern-deprecated (roots/list and sampling/createMessage in inputRequests,
  * asked only of a client declaring them, answered in the retry's
- * inputResponses; a sampling request carrying tools to a client without
- * sampling.tools, which it must not fulfil: SAMP-009, conflict 25 of the
- * catalog), an unknown io.modelcontextprotocol/ _meta key on a DiscoverResult
+ * inputResponses; a sampling request carrying tools, which a client without
+ * sampling.tools must not fulfil: SAMP-009, conflict 25 of the catalog, and
+ * one with it answers with well-formed tool_use blocks: SAMP-014), an
+ * unknown io.modelcontextprotocol/ _meta key on a DiscoverResult
  * (GEN-META-005), and the id of every error response the client writes
  * (RPC-ERR-008, an observer from 2025-11-25; on 2026-07-28 a client writes no
  * responses, so it judges only one that breaks STDIO-007 as well).
@@ -212,17 +213,60 @@ static int input_sampling(const mcps_client_trace *t, mcps_client_grade *g)
                                "answer is a well-formed CreateMessageResult");
 }
 
+/* A tool_use block's id, name and input object; a tool_result block's toolUseId and content
+ * array (SAMP-014). Other blocks are not this rule's. */
+static bool tool_block_ok(const cJSON *b)
+{
+    const cJSON *type = member(b, "type");
+    if (cJSON_IsString(type) && strcmp(type->valuestring, "tool_use") == 0)
+        return cJSON_IsString(member(b, "id")) && cJSON_IsString(member(b, "name")) &&
+               cJSON_IsObject(member(b, "input"));
+    if (cJSON_IsString(type) && strcmp(type->valuestring, "tool_result") == 0)
+        return cJSON_IsString(member(b, "toolUseId")) && cJSON_IsArray(member(b, "content"));
+    return true;
+}
+
+static bool tool_block(const cJSON *b)
+{
+    const cJSON *type = member(b, "type");
+    return cJSON_IsString(type) && (strcmp(type->valuestring, "tool_use") == 0 ||
+                                    strcmp(type->valuestring, "tool_result") == 0);
+}
+
+/* A client declaring sampling.tools: the answer to the request carrying tools, its tool_use
+ * and tool_result blocks well formed (SAMP-014). */
+static int sampling_tool_blocks(const cJSON *a, mcps_client_grade *g)
+{
+    const cJSON *content = member(a, "content"), *block;
+    size_t n = 0;
+    if (!a)
+        return mcps_client_skip(g, "the client declares sampling.tools but its retry does not "
+                                   "answer the sampling request carrying tools");
+    for (block = cJSON_IsArray(content) ? content->child : content; block;
+         block = cJSON_IsArray(content) ? block->next : NULL) {
+        if (!tool_block_ok(block))
+            return mcps_client_broke(g, "SAMP-014",
+                                     "a tool_use block without a string id, a string name and "
+                                     "an object input (or a tool_result without toolUseId and "
+                                     "a content array)");
+        n += tool_block(block);
+    }
+    if (!n)
+        return mcps_client_skip(g, "the answer to the sampling request carrying tools used no "
+                                   "tool (it need not): no tool_use block to judge");
+    return mcps_client_pass(g, "%zu tool_use/tool_result block(s), each well formed", n);
+}
+
 static int input_sampling_tools(const mcps_client_trace *t, mcps_client_grade *g)
 {
     size_t call, retry;
     if (!call_and_retry(t, "sampling", &call, &retry, g))
         return 0;
     const cJSON *sampling = mcps_client_declared_cap(t->msgs[call].json, "sampling");
-    if (member(sampling, "tools"))
-        return mcps_client_skip(g, "the client declares sampling.tools: a sampling request "
-                                   "carrying tools was its to fulfil");
     const cJSON *a = member(member(member(t->msgs[retry].json, "params"), "inputResponses"),
                             MCPS_CLIENT_TOOLS_KEY);
+    if (member(sampling, "tools"))
+        return sampling_tool_blocks(a, g);
     if (a)
         return mcps_client_broke(g, "SAMP-009",
                                  "a sampling/createMessage inputRequest carrying tools, to a "
@@ -302,9 +346,10 @@ static const mcps_client_check modern_client_checks[] = {
      "client/sampling", "CAP-CLI-002 SAMP-002 SAMP-003", MCPS_CSC_MODERN_DEPRECATED, false,
      input_sampling, MCPS_CT_STDIO, true, MODERN},
     {"client/input-sampling-tools",
-     "2026-07-28: a sampling inputRequest carrying tools is not fulfilled without sampling.tools",
-     "client/sampling", "SAMP-009", MCPS_CSC_MODERN_DEPRECATED, false, input_sampling_tools,
-     MCPS_CT_STDIO, true, MODERN},
+     "2026-07-28: a sampling inputRequest carrying tools is not fulfilled without sampling.tools, "
+     "and answered with well-formed tool_use blocks with it",
+     "client/sampling", "SAMP-009 SAMP-014", MCPS_CSC_MODERN_DEPRECATED, false,
+     input_sampling_tools, MCPS_CT_STDIO, true, MODERN},
     {"client/error-ids",
      "An error response carries the id of the request it answers (none only for what had none)",
      "basic", "RPC-ERR-008", MCPS_CSC_UNKNOWN, true, error_ids, MCPS_CT_BOTH, false, FROM_1125},

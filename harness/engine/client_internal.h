@@ -220,8 +220,9 @@ typedef enum mcps_client_task_step {
 /* The oddities scenario's unknown reserved _meta key (GEN-META-005). */
 #define MCPS_CLIENT_ODD_META "io.modelcontextprotocol/mcpspec-probe"
 /* The modern-deprecated scenario's inputRequests keys: roots/list, sampling/createMessage,
- * and a sampling/createMessage carrying tools, asked of a client declaring sampling without
- * sampling.tools (SAMP-009: it must not be fulfilled). */
+ * and a sampling/createMessage carrying tools, asked of a client declaring sampling (without
+ * sampling.tools it must not be fulfilled, SAMP-009; with it, its tool_use blocks are judged,
+ * SAMP-014). */
 #define MCPS_CLIENT_ROOTS_KEY    "mcpspec-roots"
 #define MCPS_CLIENT_SAMPLING_KEY "mcpspec-sampling"
 #define MCPS_CLIENT_TOOLS_KEY    "mcpspec-sampling-tools"

@@ -296,9 +296,10 @@ static cJSON *input_required(const cJSON *req)
 static cJSON *sampling_params(void);
 
 /* MODERN_DEPRECATED's InputRequiredResult: roots/list and sampling/createMessage, each only of a
- * client whose tools/call declares it (MRTR-005), and to one declaring sampling without
- * sampling.tools a sampling request carrying tools as well, which it must not fulfil
- * (SAMP-009); NULL when it declares neither (the call is served plainly). */
+ * client whose tools/call declares it (MRTR-005), and to one declaring sampling a sampling
+ * request carrying tools as well: fulfilled with well-formed tool_use blocks by one declaring
+ * sampling.tools (SAMP-014), not fulfilled by one without (SAMP-009: the scripted server breaks
+ * SAMP-008 on purpose); NULL when it declares neither (the call is served plainly). */
 static cJSON *deprecated_input_required(const cJSON *req)
 {
     const cJSON *sampling = mcps_client_declared_cap(req, "sampling");
@@ -315,7 +316,7 @@ static cJSON *deprecated_input_required(const cJSON *req)
         cJSON_AddStringToObject(ask, "method", "sampling/createMessage");
         cJSON_AddItemToObject(ask, "params", sampling_params());
     }
-    if (cJSON_IsObject(sampling) && !cJSON_GetObjectItemCaseSensitive(sampling, "tools")) {
+    if (cJSON_IsObject(sampling)) {
         cJSON *ask = cJSON_AddObjectToObject(asks, MCPS_CLIENT_TOOLS_KEY);
         cJSON *p = sampling_params();
         cJSON *tool = cJSON_CreateObject();

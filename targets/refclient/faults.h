@@ -237,7 +237,10 @@
       "2026-07-28: disconnect after a DiscoverResult whose _meta holds an "                        \
       "io.modelcontextprotocol/ key it does not know")                                             \
     X(ERROR_NULL_ID, "error-null-id", "RPC-ERR-008", "client/error-ids",                           \
-      "refuse a request for a method it does not have with an error whose id is null")
+      "refuse a request for a method it does not have with an error whose id is null")             \
+    X(TOOL_USE_NO_ID, "tool-use-no-id", "SAMP-014", "client/input-sampling-tools",                 \
+      "2026-07-28: with --deprecated-caps --sampling-tools, answer a sampling inputRequest "       \
+      "carrying tools with a tool_use block without id")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -2,7 +2,7 @@
  * main.c - refclient's command line: options, faults, the server's argv.
  *
  *   refclient [--fault NAME]... [--protocol-version REV] [--no-caps] [--deprecated-caps]
- *             [--timeout S] [--verbose] (-- SERVER [ARGS...] | --url URL)
+ *             [--sampling-tools] [--timeout S] [--verbose] (-- SERVER [ARGS...] | --url URL)
  *   refclient --list-faults | --help
  */
 #include "refclient.h"
@@ -30,6 +30,7 @@ static int usage(FILE *out, int rc)
             "  --no-caps               declare no roots, sampling or elicitation\n"
             "  --deprecated-caps       2026-07-28: declare roots and sampling too (deprecated\n"
             "                          there, still specified)\n"
+            "  --sampling-tools        2026-07-28, with --deprecated-caps: declare sampling.tools\n"
             "  --timeout S             seconds to wait for each answer (default 10)\n"
             "  --verbose               log every line on stderr\n"
             "  --list-faults           NAME<TAB>REQUIREMENT-IDS<TAB>CHECK<TAB>description\n");
@@ -48,6 +49,8 @@ static int parse(rc_client *c, int argc, char **argv, int *rc)
             c->caps = false;
         else if (strcmp(a, "--deprecated-caps") == 0)
             c->deprecated = true;
+        else if (strcmp(a, "--sampling-tools") == 0)
+            c->sampling_tools = true;
         else if (strcmp(a, "--verbose") == 0)
             c->verbose = true;
         else if (strcmp(a, "--help") == 0)

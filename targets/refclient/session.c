@@ -757,7 +757,9 @@ static cJSON *stateless_params(const rc_client *c, const char *version, bool too
     cJSON *caps = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientCapabilities");
     if (declares_modern(c, "roots")) /* deprecated there (VER-011): --deprecated-caps only */
         cJSON_AddObjectToObject(caps, "roots");
-    if (declares_modern(c, "sampling"))
+    if (declares_modern(c, "sampling") && c->sampling_tools)
+        cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "sampling"), "tools");
+    else if (declares_modern(c, "sampling"))
         cJSON_AddObjectToObject(caps, "sampling");
     if (declares(c, "elicitation"))
         cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "elicitation"), "form");
@@ -815,6 +817,26 @@ static bool result_of(const cJSON *answer)
     return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(answer, "result"));
 }
 
+/* --sampling-tools: a sampling request carrying tools is answered by using the first tool
+ * (a canned call, no arguments), a tool_use block (SAMP-014). */
+static cJSON *tool_use_result(const rc_client *c, const cJSON *params)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(params, "tools"), 0), "name");
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "role", "assistant");
+    cJSON *use = cJSON_CreateObject();
+    cJSON_AddStringToObject(use, "type", "tool_use");
+    if (!rc_on(c, RC_FAULT_TOOL_USE_NO_ID))
+        cJSON_AddStringToObject(use, "id", "refclient-tool-use-1");
+    cJSON_AddStringToObject(use, "name", cJSON_IsString(name) ? name->valuestring : "tool");
+    cJSON_AddObjectToObject(use, "input");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "content"), use);
+    cJSON_AddStringToObject(r, "model", "refclient-canned");
+    cJSON_AddStringToObject(r, "stopReason", "toolUse");
+    return r;
+}
+
 /* The answers to an InputRequiredResult's inputRequests, each as the server request it
  * stands for would be answered; a request it does not serve gets no entry, and neither does one
  * it would refuse (2026-07-28 has no error slot in inputResponses: a sampling request carrying
@@ -832,6 +854,9 @@ static cJSON *input_responses(const rc_client *c, const cJSON *asks)
             cJSON_AddItemToObject(out, ask->string, elicit_result(c));
         else if (strcmp(method, "roots/list") == 0 && declares_modern(c, "roots"))
             cJSON_AddItemToObject(out, ask->string, roots_result(c));
+        else if (strcmp(method, "sampling/createMessage") == 0 && declares_modern(c, "sampling") &&
+                 sampling_tools_asked(params) && c->sampling_tools)
+            cJSON_AddItemToObject(out, ask->string, tool_use_result(c, params));
         else if (strcmp(method, "sampling/createMessage") == 0 && declares_modern(c, "sampling") &&
                  (!sampling_tools_asked(params) || rc_on(c, RC_FAULT_MRTR_SAMPLING_TOOLS)))
             cJSON_AddItemToObject(out, ask->string, sampling_result(c));

@@ -136,10 +136,11 @@ class RefclientTest(unittest.TestCase):
     def test_clean_2026_deprecated_capabilities(self):
         # --deprecated-caps: roots and sampling declared on 2026-07-28 (INFO: VER-011), asked for
         # as MRTR input requests and answered in inputResponses; the sampling request carrying
-        # tools (no sampling.tools declared) is left out. Existing faults bend those answers too.
+        # tools (no sampling.tools declared) is left out, and with --sampling-tools answered with
+        # a tool_use block. Existing faults bend those answers too.
         cases = ["--case", "client/input-*", "--case", "client/deprecated-capabilities"]
-        runs = [()] + [("--fault", f) for f in ("roots-not-file", "sampling-no-model",
-                                                  "sampling-bad-content")]
+        runs = [(), ("--sampling-tools",)] + [("--fault", f) for f in (
+            "roots-not-file", "sampling-no-model", "sampling-bad-content")]
 
         def run(fault):
             with tempfile.TemporaryDirectory() as out:
@@ -149,9 +150,10 @@ class RefclientTest(unittest.TestCase):
                 return {c["id"]: (c["verdict"], c.get("broken") or []) for c in load(out)["cases"]}
 
         with ThreadPoolExecutor(max_workers=4) as pool:
-            clean, roots, model, content = pool.map(run, runs)
-        self.assertEqual({k: clean[k][0] for k in DEPRECATED_CHECKS | {"client/input-required"}},
-                         {k: "PASS" for k in DEPRECATED_CHECKS | {"client/input-required"}})
+            clean, tools, roots, model, content = pool.map(run, runs)
+        for v in (clean, tools):
+            self.assertEqual({k: v[k][0] for k in DEPRECATED_CHECKS | {"client/input-required"}},
+                             {k: "PASS" for k in DEPRECATED_CHECKS | {"client/input-required"}})
         self.assertEqual(clean["client/deprecated-capabilities"][0], "INFO")
         self.assertEqual(roots["client/input-roots"], ("FAIL", ["ROOTS-002"]))
         self.assertEqual(model["client/input-sampling"], ("FAIL", ["SAMP-002"]))
@@ -249,8 +251,9 @@ class RefclientTest(unittest.TestCase):
         """Run refclient with one fault, only the fault's check: (its case, stderr)."""
         name, _, check, description = row
         extra = " --no-caps" if name == "refuse-wrong-code" else ""
-        if "--deprecated-caps" in description:  # 2026-07-28's roots and sampling declared
-            extra += " --deprecated-caps"
+        for option in ("--deprecated-caps", "--sampling-tools"):  # 2026-07-28's declarations
+            if option in description:
+                extra += " " + option
         # the faults of 2026-07-28 say so ("HTTP, 2026-07-28: ..." too; an observer's, such as
         # extension-no-prefix, too); a dual-era one says "auto:"
         modern = check in MODERN_CHECKS or "2026-07-28:" in description
