@@ -9,9 +9,11 @@
  * sampling.tools must not fulfil: SAMP-009, conflict 25 of the catalog, and
  * one with it answers with well-formed tool_use blocks: SAMP-014), an
  * unknown io.modelcontextprotocol/ _meta key on a DiscoverResult
- * (GEN-META-005), and the id of every error response the client writes
+ * (GEN-META-005), the id of every error response the client writes
  * (RPC-ERR-008, an observer from 2025-11-25; on 2026-07-28 a client writes no
- * responses, so it judges only one that breaks STDIO-007 as well).
+ * responses, so it judges only one that breaks STDIO-007 as well), and
+ * accepted elicitation content against the requestedSchema sent (ELIC-018, an
+ * observer from 2025-06-18, MRTR's inputResponses included).
  *
  * A table of its own, after client_cases_oddities.c's (mcps_client_check_at),
  * so that it grows apart from the others; verdicts go through client_grade.c.
@@ -322,8 +324,70 @@ static int error_ids(const mcps_client_trace *t, mcps_client_grade *g)
                             n);
 }
 
+/* ---- ELIC-018: accepted content validates against the requestedSchema sent ---- */
+
+/* The scripted server's requestedSchema is {"name": {"type": "string"}}: content is an object of
+ * primitive values (or arrays of strings, 2025-11-25's multi-select) with name a string. */
+static bool elicit_content_ok(const cJSON *content)
+{
+    const cJSON *v, *e;
+    if (!cJSON_IsObject(content))
+        return false;
+    cJSON_ArrayForEach(v, content)
+    {
+        bool primitive = cJSON_IsString(v) || cJSON_IsNumber(v) || cJSON_IsBool(v);
+        if (cJSON_IsArray(v)) {
+            primitive = true;
+            cJSON_ArrayForEach(e, v) primitive = primitive && cJSON_IsString(e);
+        }
+        if (!primitive || (strcmp(v->string, "name") == 0 && !cJSON_IsString(v)))
+            return false;
+    }
+    return true;
+}
+
+/* The ElicitResults of trace t that accept: the answer to the scripted elicitation/create, or
+ * the one in a 2026-07-28 retry's inputResponses. *n counts them; false once one breaks. */
+static bool accepted_ok(const mcps_client_trace *t, size_t *n)
+{
+    const cJSON *answers[2] = {NULL, NULL};
+    if (t->inject_method && strncmp(t->inject_method, "elicitation/create", 18) == 0)
+        answers[0] = member(t->inject_answer, "result");
+    for (size_t i = 0; i < t->nmsgs && !answers[1]; i++)
+        if (request_is(t, i, NULL))
+            answers[1] = member(member(member(t->msgs[i].json, "params"), "inputResponses"),
+                                MCPS_CLIENT_INPUT_KEY);
+    for (size_t k = 0; k < 2; k++) {
+        const cJSON *action = member(answers[k], "action");
+        if (!cJSON_IsString(action) || strcmp(action->valuestring, "accept") != 0)
+            continue;
+        ++*n;
+        if (!elicit_content_ok(member(answers[k], "content")))
+            return false;
+    }
+    return true;
+}
+
+static int elicit_content(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    mcps_rev r = mcps_rev_parse(t->answered[0] ? t->answered : t->modern);
+    if (r == MCPS_REV_NONE || r < MCPS_REV_2025_06_18)
+        return mcps_client_skip(g, "elicitation came with 2025-06-18, which was not spoken");
+    size_t n = 0;
+    if (!accepted_ok(t, &n))
+        return mcps_client_broke(g, "ELIC-018",
+                                 "an elicitation was accepted with content that does not "
+                                 "validate against the requestedSchema sent (name: a string)");
+    if (!n)
+        return mcps_client_skip(g, "the client accepted no elicitation (it declined, cancelled "
+                                   "or was not asked): no content to validate");
+    return mcps_client_pass(g, "accepted content validates against the requestedSchema sent");
+}
+
 #define MODERN    MCPS_REV_BIT(MCPS_REV_2026_07_28)
 #define FROM_1125 (MCPS_REV_BIT(MCPS_REV_2025_11_25) | MODERN)
+
+#define FROM_0618 (MCPS_REV_BIT(MCPS_REV_2025_06_18) | MCPS_REV_BIT(MCPS_REV_2025_11_25) | MODERN)
 
 static const mcps_client_check modern_client_checks[] = {
     {"client/deprecated-capabilities",
@@ -353,6 +417,10 @@ static const mcps_client_check modern_client_checks[] = {
     {"client/error-ids",
      "An error response carries the id of the request it answers (none only for what had none)",
      "basic", "RPC-ERR-008", MCPS_CSC_UNKNOWN, true, error_ids, MCPS_CT_BOTH, false, FROM_1125},
+    {"client/elicit-content",
+     "Accepted elicitation content validates against the requestedSchema sent",
+     "client/elicitation", "ELIC-018", MCPS_CSC_ELICIT, true, elicit_content, MCPS_CT_BOTH, false,
+     FROM_0618},
 };
 
 const mcps_client_check *mcps_client_modern_client_check_at(size_t i)

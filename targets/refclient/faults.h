@@ -240,7 +240,9 @@
       "refuse a request for a method it does not have with an error whose id is null")             \
     X(TOOL_USE_NO_ID, "tool-use-no-id", "SAMP-014", "client/input-sampling-tools",                 \
       "2026-07-28: with --deprecated-caps --sampling-tools, answer a sampling inputRequest "       \
-      "carrying tools with a tool_use block without id")
+      "carrying tools with a tool_use block without id")                                           \
+    X(ELICIT_CONTENT_INVALID, "elicit-content-invalid", "ELIC-018", "client/elicit-content",       \
+      "accept elicitation/create with content whose name is 42, though the schema asks a string")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

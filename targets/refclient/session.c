@@ -127,11 +127,23 @@ static cJSON *sampling_result(const rc_client *c)
     return r;
 }
 
+/* No person to ask: decline, or with --accept-elicitation (and the elicit-content-invalid
+ * fault, which breaks the schema's string) accept with a canned name. */
 static cJSON *elicit_result(const rc_client *c)
 {
-    cJSON *r = cJSON_CreateObject(); /* no person to ask: decline */
-    cJSON_AddStringToObject(r, "action",
-                            rc_on(c, RC_FAULT_ELICIT_BAD_ACTION) ? "maybe" : "decline");
+    cJSON *r = cJSON_CreateObject();
+    bool invalid = rc_on(c, RC_FAULT_ELICIT_CONTENT_INVALID);
+    if (rc_on(c, RC_FAULT_ELICIT_BAD_ACTION))
+        cJSON_AddStringToObject(r, "action", "maybe");
+    else if (c->accept || invalid) {
+        cJSON_AddStringToObject(r, "action", "accept");
+        cJSON *content = cJSON_AddObjectToObject(r, "content");
+        if (invalid)
+            cJSON_AddNumberToObject(content, "name", 42);
+        else
+            cJSON_AddStringToObject(content, "name", "refclient");
+    } else
+        cJSON_AddStringToObject(r, "action", "decline");
     return r;
 }
 

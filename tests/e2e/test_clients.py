@@ -108,8 +108,10 @@ class RefclientTest(unittest.TestCase):
         v = verdicts(report)
         self.assertEqual({v[k] for k in v
                           if k not in MODERN_CHECKS | DUAL_ERA_CHECKS | MODERN_CLIENT_CHECKS
-                          | {"client/cancellations"}},
+                          | {"client/cancellations", "client/elicit-content"}},
                          {"PASS"}, v)
+        # refclient declines elicitations (no one to ask): no content to validate
+        self.assertEqual(v["client/elicit-content"], "SKIP")
         # refclient never cancels a request of its own (its fault cancel-initialize does)
         self.assertEqual(v["client/cancellations"], "SKIP")
         # a handshake-only client: the 2026-07-28 scenarios are not played, their checks SKIP
@@ -158,6 +160,24 @@ class RefclientTest(unittest.TestCase):
         self.assertEqual(roots["client/input-roots"], ("FAIL", ["ROOTS-002"]))
         self.assertEqual(model["client/input-sampling"], ("FAIL", ["SAMP-002"]))
         self.assertEqual(content["client/input-sampling"], ("FAIL", ["SAMP-003"]))
+
+    def test_clean_accepting_elicitations(self):
+        # --accept-elicitation: content that validates against the requestedSchema (ELIC-018),
+        # in the elicit scenario and in 2026-07-28's inputResponses
+        def run(args):
+            with tempfile.TemporaryDirectory() as out:
+                run_client(" ".join([REFCLIENT, *args, "--accept-elicitation", "--", "{server}"]),
+                           out, ["--case", "client/elicit*", "--case", "client/input-required",
+                                 "--timeout", "2"])
+                return verdicts(load(out))
+
+        runs = ((), ("--protocol-version", "2026-07-28"))
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            handshake, modern = pool.map(run, runs)
+        for v in (handshake, modern):
+            self.assertEqual(v["client/elicit-content"], "PASS", v)
+        self.assertEqual(handshake["client/elicitation"], "PASS")
+        self.assertEqual(modern["client/input-required"], "PASS")
 
     def test_clean_dual_era_probe(self):
         # a legacy server refusing the probe with -32600, not -32601: refclient auto initializes
@@ -308,7 +328,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 80)
+        self.assertEqual(len(checks), 81)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak; nor can
