@@ -55,6 +55,10 @@ typedef enum mcps_client_scenario {
     MCPS_CSC_ODDITIES,      /* notifications/elicitation/complete for an unknown id, a url-mode
                                elicitation (id MCPS_CLIENT_CANCELLED_ID), then a ping carrying an
                                unknown io.modelcontextprotocol/ _meta key */
+    MCPS_CSC_MODERN_DEPRECATED, /* 2026-07-28: an unknown reserved _meta key on the
+                                   DiscoverResult; the first tools/call asks roots/list and
+                                   sampling/createMessage inputRequests (MRTR) of a client
+                                   declaring them (client_cases_modern_client.c) */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -215,6 +219,17 @@ typedef enum mcps_client_task_step {
 #define MCPS_CLIENT_UNKNOWN_TASK "mcpspec-no-such-task"
 /* The oddities scenario's unknown reserved _meta key (GEN-META-005). */
 #define MCPS_CLIENT_ODD_META "io.modelcontextprotocol/mcpspec-probe"
+/* The modern-deprecated scenario's inputRequests keys: roots/list, sampling/createMessage,
+ * and a sampling/createMessage carrying tools, asked of a client declaring sampling (without
+ * sampling.tools it must not be fulfilled, SAMP-009; with it, its tool_use blocks are judged,
+ * SAMP-014). */
+#define MCPS_CLIENT_ROOTS_KEY    "mcpspec-roots"
+#define MCPS_CLIENT_SAMPLING_KEY "mcpspec-sampling"
+#define MCPS_CLIENT_TOOLS_KEY    "mcpspec-sampling-tools"
+/* What request m declares in its _meta clientCapabilities under name
+ * (roots, sampling, ...), or NULL. */
+const cJSON *mcps_client_declared_cap(const cJSON *m, const char *name);
+
 /* MCPS_CTS_CREATE's _meta.progressToken (PROG-010). */
 #define MCPS_CLIENT_TASK_TOKEN "mcpspec-tp"
 

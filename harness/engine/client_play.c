@@ -72,7 +72,7 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
         "junk-notif",    "junk-duplicate", "huge",   "unknown",      "paged",
         "cancel",        "progress",       "batch",  "session-404",  "modern",
         "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
-        "modern-odd",    "probe-code",     "tasks",  "oddities",
+        "modern-odd",    "probe-code",     "tasks",  "oddities",     "modern-deprecated",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -231,7 +231,11 @@ static cJSON *discover_result(mcps_client_scenario sc)
     if (sc == MCPS_CSC_MODERN_ODD)
         cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "extensions"),
                                 MCPS_CLIENT_ODD_EXTENSION);
-    return cacheable(r, 60000);
+    cacheable(r, 60000);
+    if (sc == MCPS_CSC_MODERN_DEPRECATED) /* a reserved key no revision defines: GEN-META-005 */
+        cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(r, "_meta"), MCPS_CLIENT_ODD_META,
+                                1);
+    return r;
 }
 
 /* -32022 naming the one version the scripted server speaks (VER-002). */
@@ -253,15 +257,21 @@ static void refuse_version(player *p, const cJSON *id, const char *requested)
 bool mcps_client_modern_scenario(mcps_client_scenario sc)
 {
     return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
-           sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED || sc == MCPS_CSC_MODERN_ODD;
+           sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED ||
+           sc == MCPS_CSC_MODERN_ODD || sc == MCPS_CSC_MODERN_DEPRECATED;
 }
 
-bool mcps_client_input_elicits(const cJSON *m)
+const cJSON *mcps_client_declared_cap(const cJSON *m, const char *name)
 {
     const cJSON *params = cJSON_GetObjectItemCaseSensitive(m, "params");
     const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
     const cJSON *caps = cJSON_GetObjectItemCaseSensitive(meta, MCPS_CLIENT_META_CAPS);
-    return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(caps, "elicitation"));
+    return cJSON_GetObjectItemCaseSensitive(caps, name);
+}
+
+bool mcps_client_input_elicits(const cJSON *m)
+{
+    return cJSON_IsObject(mcps_client_declared_cap(m, "elicitation"));
 }
 
 static cJSON *elicit_params(void);
@@ -276,6 +286,46 @@ static cJSON *input_required(const cJSON *req)
                                              MCPS_CLIENT_INPUT_KEY);
         cJSON_AddStringToObject(ask, "method", "elicitation/create");
         cJSON_AddItemToObject(ask, "params", elicit_params());
+    }
+    cJSON_AddStringToObject(r, "requestState", MCPS_CLIENT_REQUEST_STATE);
+    stamped(r);
+    cJSON_ReplaceItemInObjectCaseSensitive(r, "resultType", cJSON_CreateString("input_required"));
+    return r;
+}
+
+static cJSON *sampling_params(void);
+
+/* MODERN_DEPRECATED's InputRequiredResult: roots/list and sampling/createMessage, each only of a
+ * client whose tools/call declares it (MRTR-005), and to one declaring sampling a sampling
+ * request carrying tools as well: fulfilled with well-formed tool_use blocks by one declaring
+ * sampling.tools (SAMP-014), not fulfilled by one without (SAMP-009: the scripted server breaks
+ * SAMP-008 on purpose); NULL when it declares neither (the call is served plainly). */
+static cJSON *deprecated_input_required(const cJSON *req)
+{
+    const cJSON *sampling = mcps_client_declared_cap(req, "sampling");
+    bool roots = cJSON_IsObject(mcps_client_declared_cap(req, "roots"));
+    if (!roots && !cJSON_IsObject(sampling))
+        return NULL;
+    cJSON *r = cJSON_CreateObject();
+    cJSON *asks = cJSON_AddObjectToObject(r, "inputRequests");
+    if (roots)
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(asks, MCPS_CLIENT_ROOTS_KEY), "method",
+                                "roots/list");
+    if (cJSON_IsObject(sampling)) {
+        cJSON *ask = cJSON_AddObjectToObject(asks, MCPS_CLIENT_SAMPLING_KEY);
+        cJSON_AddStringToObject(ask, "method", "sampling/createMessage");
+        cJSON_AddItemToObject(ask, "params", sampling_params());
+    }
+    if (cJSON_IsObject(sampling)) {
+        cJSON *ask = cJSON_AddObjectToObject(asks, MCPS_CLIENT_TOOLS_KEY);
+        cJSON *p = sampling_params();
+        cJSON *tool = cJSON_CreateObject();
+        cJSON_AddStringToObject(tool, "name", "get_weather");
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(tool, "inputSchema"), "type", "object");
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(p, "tools"), tool);
+        cJSON_AddStringToObject(cJSON_AddObjectToObject(p, "toolChoice"), "mode", "auto");
+        cJSON_AddStringToObject(ask, "method", "sampling/createMessage");
+        cJSON_AddItemToObject(ask, "params", p);
     }
     cJSON_AddStringToObject(r, "requestState", MCPS_CLIENT_REQUEST_STATE);
     stamped(r);
@@ -376,6 +426,18 @@ static bool odd_probe(player *p, const cJSON *msg, const char *method, const cha
     return true;
 }
 
+/* MODERN_DEPRECATED's first tools/call: an InputRequiredResult when the client declares roots
+ * or sampling; false (served plainly) when it declares neither. */
+static bool deprecated_asks(player *p, const cJSON *req, const cJSON *id)
+{
+    cJSON *r = deprecated_input_required(req);
+    if (!r)
+        return false;
+    p->t->input_asked = true;
+    send_owned(p, response(id, r));
+    return true;
+}
+
 /* A 2026-07-28 server: every request judged on its own _meta; the refuse scenario turns
  * the first one down with -32022 whatever it names, so that the client has to retry. */
 static void answer_modern(player *p, const cJSON *req, const char *method, const char *version)
@@ -402,7 +464,10 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
              !p->t->input_asked) {
         p->t->input_asked = true;
         send_owned(p, response(id, input_required(req)));
-    } else if (strcmp(method, "tools/call") == 0)
+    } else if (strcmp(method, "tools/call") == 0 && p->t->scenario == MCPS_CSC_MODERN_DEPRECATED &&
+               !p->t->input_asked && deprecated_asks(p, req, id))
+        return;
+    else if (strcmp(method, "tools/call") == 0)
         send_owned(p, response(id, stamped(tool_result())));
     else
         send_error(p, id, -32601, "Method not found");
@@ -610,8 +675,6 @@ static cJSON *request_with_id(const char *id, const char *method, cJSON *params)
 }
 
 /* ---- TASKS, the client as a receiver: the script of mcps_client_task_step ---- */
-
-static cJSON *sampling_params(void);
 
 /* Whether capabilities (of initialize) declare tasks for the request type method. */
 static bool tasks_for(const cJSON *caps, const char *method)

@@ -221,7 +221,28 @@
     X(CRASH_ON_COMPLETE, "crash-on-complete", "ELIC-011", "client/elicit-complete-unknown",        \
       "exit on notifications/elicitation/complete for an elicitation it never saw")                \
     X(URL_ACCEPTED, "url-accepted", "ELIC-008", "client/elicit-mode-undeclared",                   \
-      "answer a url-mode elicitation/create (declined) though it declared form only")
+      "answer a url-mode elicitation/create (declined) though it declared form only")              \
+    X(MRTR_ROOTS_UNDECLARED, "mrtr-roots-undeclared", "CAP-CLI-001", "client/input-roots",         \
+      "2026-07-28: with --deprecated-caps, answer a roots/list inputRequest in a retry whose "     \
+      "clientCapabilities declare no roots")                                                       \
+    X(MRTR_SAMPLING_UNDECLARED, "mrtr-sampling-undeclared", "CAP-CLI-002",                         \
+      "client/input-sampling",                                                                     \
+      "2026-07-28: with --deprecated-caps, answer a sampling/createMessage inputRequest in a "     \
+      "retry whose clientCapabilities declare no sampling")                                        \
+    X(MRTR_SAMPLING_TOOLS, "mrtr-sampling-tools", "SAMP-009", "client/input-sampling-tools",       \
+      "2026-07-28: with --deprecated-caps, answer a sampling inputRequest carrying tools, though " \
+      "it declared no sampling.tools")                                                             \
+    X(MODERN_REJECT_UNKNOWN_META, "modern-reject-unknown-meta", "GEN-META-005",                    \
+      "client/modern-unknown-meta",                                                                \
+      "2026-07-28: disconnect after a DiscoverResult whose _meta holds an "                        \
+      "io.modelcontextprotocol/ key it does not know")                                             \
+    X(ERROR_NULL_ID, "error-null-id", "RPC-ERR-008", "client/error-ids",                           \
+      "refuse a request for a method it does not have with an error whose id is null")             \
+    X(TOOL_USE_NO_ID, "tool-use-no-id", "SAMP-014", "client/input-sampling-tools",                 \
+      "2026-07-28: with --deprecated-caps --sampling-tools, answer a sampling inputRequest "       \
+      "carrying tools with a tool_use block without id")                                           \
+    X(ELICIT_CONTENT_INVALID, "elicit-content-invalid", "ELIC-018", "client/elicit-content",       \
+      "accept elicitation/create with content whose name is 42, though the schema asks a string")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -1,8 +1,9 @@
 /*
  * main.c - refclient's command line: options, faults, the server's argv.
  *
- *   refclient [--fault NAME]... [--protocol-version REV] [--no-caps] [--timeout S]
- *             [--verbose] (-- SERVER [ARGS...] | --url URL)
+ *   refclient [--fault NAME]... [--protocol-version REV] [--no-caps] [--deprecated-caps]
+ *             [--sampling-tools] [--accept-elicitation] [--timeout S] [--verbose]
+ *             (-- SERVER [ARGS...] | --url URL)
  *   refclient --list-faults | --help
  */
 #include "refclient.h"
@@ -16,21 +17,26 @@
 
 static int usage(FILE *out, int rc)
 {
-    fprintf(out,
-            "usage: refclient [options] -- SERVER [ARGS...]\n"
-            "       refclient [options] --url URL\n"
-            "  the reference MCP client: starts SERVER, speaks stdio to it (initialize,\n"
-            "  tools/list, tools/call of the first tool), then closes its stdin; or does\n"
-            "  the same over Streamable HTTP to URL, then DELETEs its session\n"
-            "  --url URL               Streamable HTTP to URL instead of a stdio SERVER\n"
-            "  --fault NAME            switch on a fault (repeatable; --list-faults)\n"
-            "  --protocol-version REV  the revision to ask for (default 2025-11-25); 2026-07-28:\n"
-            "                          stateless (server/discover, _meta); auto: 2026-07-28\n"
-            "                          first, initialize (2025-11-25) if the server is legacy\n"
-            "  --no-caps               declare no roots, sampling or elicitation\n"
-            "  --timeout S             seconds to wait for each answer (default 10)\n"
-            "  --verbose               log every line on stderr\n"
-            "  --list-faults           NAME<TAB>REQUIREMENT-IDS<TAB>CHECK<TAB>description\n");
+    fprintf(
+        out,
+        "usage: refclient [options] -- SERVER [ARGS...]\n"
+        "       refclient [options] --url URL\n"
+        "  the reference MCP client: starts SERVER, speaks stdio to it (initialize,\n"
+        "  tools/list, tools/call of the first tool), then closes its stdin; or does\n"
+        "  the same over Streamable HTTP to URL, then DELETEs its session\n"
+        "  --url URL               Streamable HTTP to URL instead of a stdio SERVER\n"
+        "  --fault NAME            switch on a fault (repeatable; --list-faults)\n"
+        "  --protocol-version REV  the revision to ask for (default 2025-11-25); 2026-07-28:\n"
+        "                          stateless (server/discover, _meta); auto: 2026-07-28\n"
+        "                          first, initialize (2025-11-25) if the server is legacy\n"
+        "  --no-caps               declare no roots, sampling or elicitation\n"
+        "  --deprecated-caps       2026-07-28: declare roots and sampling too (deprecated\n"
+        "                          there, still specified)\n"
+        "  --sampling-tools        2026-07-28, with --deprecated-caps: declare sampling.tools\n"
+        "  --accept-elicitation    accept elicitations ({\"name\": \"refclient\"}), not decline\n"
+        "  --timeout S             seconds to wait for each answer (default 10)\n"
+        "  --verbose               log every line on stderr\n"
+        "  --list-faults           NAME<TAB>REQUIREMENT-IDS<TAB>CHECK<TAB>description\n");
     return rc;
 }
 
@@ -44,6 +50,12 @@ static int parse(rc_client *c, int argc, char **argv, int *rc)
             return i + 1 < argc ? i + 1 : (*rc = usage(stderr, 2), -1);
         if (strcmp(a, "--no-caps") == 0)
             c->caps = false;
+        else if (strcmp(a, "--deprecated-caps") == 0)
+            c->deprecated = true;
+        else if (strcmp(a, "--sampling-tools") == 0)
+            c->sampling_tools = true;
+        else if (strcmp(a, "--accept-elicitation") == 0)
+            c->accept = true;
         else if (strcmp(a, "--verbose") == 0)
             c->verbose = true;
         else if (strcmp(a, "--help") == 0)

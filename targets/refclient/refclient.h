@@ -36,6 +36,9 @@ typedef struct rc_client {
     const char *version; /* the protocolVersion it asks for */
     bool auto_era;       /* --protocol-version auto: 2026-07-28 first, else the handshake */
     bool caps;           /* declare roots, sampling, elicitation (--no-caps: none) */
+    bool deprecated;     /* 2026-07-28: declare roots and sampling too (--deprecated-caps) */
+    bool sampling_tools; /* ...and sampling.tools, using a tool when offered (--sampling-tools) */
+    bool accept;         /* accept elicitations with canned content (--accept-elicitation) */
     double timeout;      /* seconds to wait for each answer */
     pid_t server;
     int to_server, from_server; /* pipe ends; -1 when closed */

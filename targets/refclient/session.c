@@ -84,6 +84,23 @@ static bool serves(const rc_client *c, const char *name)
            (strcmp(name, "elicitation") == 0 && rc_on(c, RC_FAULT_ELICIT_UNDECLARED));
 }
 
+/* On 2026-07-28, where roots and sampling are deprecated (VER-011): declared (and served) only
+ * with --deprecated-caps. */
+static bool declares_modern(const rc_client *c, const char *name)
+{
+    if (strcmp(name, "elicitation") != 0 && !c->deprecated)
+        return false;
+    return declares(c, name);
+}
+
+/* A sampling request carrying tools or toolChoice to a client that did not declare
+ * sampling.tools (refclient never does) is refused (SAMP-009). */
+static bool sampling_tools_asked(const cJSON *params)
+{
+    return cJSON_GetObjectItemCaseSensitive(params, "tools") ||
+           cJSON_GetObjectItemCaseSensitive(params, "toolChoice");
+}
+
 static cJSON *roots_result(const rc_client *c)
 {
     cJSON *r = cJSON_CreateObject();
@@ -110,11 +127,23 @@ static cJSON *sampling_result(const rc_client *c)
     return r;
 }
 
+/* No person to ask: decline, or with --accept-elicitation (and the elicit-content-invalid
+ * fault, which breaks the schema's string) accept with a canned name. */
 static cJSON *elicit_result(const rc_client *c)
 {
-    cJSON *r = cJSON_CreateObject(); /* no person to ask: decline */
-    cJSON_AddStringToObject(r, "action",
-                            rc_on(c, RC_FAULT_ELICIT_BAD_ACTION) ? "maybe" : "decline");
+    cJSON *r = cJSON_CreateObject();
+    bool invalid = rc_on(c, RC_FAULT_ELICIT_CONTENT_INVALID);
+    if (rc_on(c, RC_FAULT_ELICIT_BAD_ACTION))
+        cJSON_AddStringToObject(r, "action", "maybe");
+    else if (c->accept || invalid) {
+        cJSON_AddStringToObject(r, "action", "accept");
+        cJSON *content = cJSON_AddObjectToObject(r, "content");
+        if (invalid)
+            cJSON_AddNumberToObject(content, "name", 42);
+        else
+            cJSON_AddStringToObject(content, "name", "refclient");
+    } else
+        cJSON_AddStringToObject(r, "action", "decline");
     return r;
 }
 
@@ -127,7 +156,7 @@ static void refuse(rc_client *c, const cJSON *id)
     if (rc_on(c, RC_FAULT_REFUSE_WRONG_CODE))
         reply_error(c, id, -32603, "Internal error");
     else
-        reply_error(c, id, -32601, "Method not found");
+        reply_error(c, rc_on(c, RC_FAULT_ERROR_NULL_ID) ? NULL : id, -32601, "Method not found");
 }
 
 /* notifications/progress for a server request's token: value out of 2. */
@@ -173,7 +202,8 @@ static bool unknown_reserved_meta(const cJSON *params)
     cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(params, "_meta"))
     {
         if (k->string && strncmp(k->string, "io.modelcontextprotocol/", 24) == 0 &&
-            strcmp(k->string, RC_RELATED_TASK) != 0)
+            strcmp(k->string, RC_RELATED_TASK) != 0 &&
+            strcmp(k->string, "io.modelcontextprotocol/serverInfo") != 0)
             return true;
     }
     return false;
@@ -233,6 +263,9 @@ static void answer_request(rc_client *c, const char *method, const cJSON *id, co
             reply(c, id, cJSON_CreateObject());
     } else if (strcmp(method, "roots/list") == 0 && serves(c, "roots"))
         reply(c, id, tied(c, params, roots_result(c)));
+    else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling") &&
+             sampling_tools_asked(params))
+        reply_error(c, id, -32602, "Invalid params: sampling.tools was not declared");
     else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling"))
         reply(c, id, tied(c, params, sampling_result(c)));
     else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation") &&
@@ -734,7 +767,13 @@ static cJSON *stateless_params(const rc_client *c, const char *version, bool too
     if (!(tools_call && rc_on(c, RC_FAULT_META_NO_VERSION)))
         cJSON_AddStringToObject(meta, "io.modelcontextprotocol/protocolVersion", version);
     cJSON *caps = cJSON_AddObjectToObject(meta, "io.modelcontextprotocol/clientCapabilities");
-    if (declares(c, "elicitation")) /* not roots or sampling: deprecated there (VER-011) */
+    if (declares_modern(c, "roots")) /* deprecated there (VER-011): --deprecated-caps only */
+        cJSON_AddObjectToObject(caps, "roots");
+    if (declares_modern(c, "sampling") && c->sampling_tools)
+        cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "sampling"), "tools");
+    else if (declares_modern(c, "sampling"))
+        cJSON_AddObjectToObject(caps, "sampling");
+    if (declares(c, "elicitation"))
         cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "elicitation"), "form");
     if (rc_on(c, RC_FAULT_LOG_LEVEL_VERBOSE)) /* not an RFC 5424 level (LOG-002) */
         cJSON_AddStringToObject(meta, "io.modelcontextprotocol/logLevel", "verbose");
@@ -790,8 +829,30 @@ static bool result_of(const cJSON *answer)
     return cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(answer, "result"));
 }
 
+/* --sampling-tools: a sampling request carrying tools is answered by using the first tool
+ * (a canned call, no arguments), a tool_use block (SAMP-014). */
+static cJSON *tool_use_result(const rc_client *c, const cJSON *params)
+{
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(params, "tools"), 0), "name");
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "role", "assistant");
+    cJSON *use = cJSON_CreateObject();
+    cJSON_AddStringToObject(use, "type", "tool_use");
+    if (!rc_on(c, RC_FAULT_TOOL_USE_NO_ID))
+        cJSON_AddStringToObject(use, "id", "refclient-tool-use-1");
+    cJSON_AddStringToObject(use, "name", cJSON_IsString(name) ? name->valuestring : "tool");
+    cJSON_AddObjectToObject(use, "input");
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "content"), use);
+    cJSON_AddStringToObject(r, "model", "refclient-canned");
+    cJSON_AddStringToObject(r, "stopReason", "toolUse");
+    return r;
+}
+
 /* The answers to an InputRequiredResult's inputRequests, each as the server request it
- * stands for would be answered; a request it does not serve gets no entry. */
+ * stands for would be answered; a request it does not serve gets no entry, and neither does one
+ * it would refuse (2026-07-28 has no error slot in inputResponses: a sampling request carrying
+ * tools, SAMP-009). */
 static cJSON *input_responses(const rc_client *c, const cJSON *asks)
 {
     cJSON *out = cJSON_CreateObject();
@@ -800,14 +861,31 @@ static cJSON *input_responses(const rc_client *c, const cJSON *asks)
     {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(ask, "method");
         const char *method = cJSON_IsString(m) ? m->valuestring : "";
+        const cJSON *params = cJSON_GetObjectItemCaseSensitive(ask, "params");
         if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation"))
             cJSON_AddItemToObject(out, ask->string, elicit_result(c));
-        else if (strcmp(method, "roots/list") == 0 && serves(c, "roots"))
+        else if (strcmp(method, "roots/list") == 0 && declares_modern(c, "roots"))
             cJSON_AddItemToObject(out, ask->string, roots_result(c));
-        else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling"))
+        else if (strcmp(method, "sampling/createMessage") == 0 && declares_modern(c, "sampling") &&
+                 sampling_tools_asked(params) && c->sampling_tools)
+            cJSON_AddItemToObject(out, ask->string, tool_use_result(c, params));
+        else if (strcmp(method, "sampling/createMessage") == 0 && declares_modern(c, "sampling") &&
+                 (!sampling_tools_asked(params) || rc_on(c, RC_FAULT_MRTR_SAMPLING_TOOLS)))
             cJSON_AddItemToObject(out, ask->string, sampling_result(c));
     }
     return out;
+}
+
+/* The mrtr-*-undeclared faults: the retry's clientCapabilities lose what it answers. */
+static void drop_declared(const rc_client *c, cJSON *params)
+{
+    cJSON *caps =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(params, "_meta"),
+                                         "io.modelcontextprotocol/clientCapabilities");
+    if (rc_on(c, RC_FAULT_MRTR_ROOTS_UNDECLARED))
+        cJSON_DeleteItemFromObjectCaseSensitive(caps, "roots");
+    if (rc_on(c, RC_FAULT_MRTR_SAMPLING_UNDECLARED))
+        cJSON_DeleteItemFromObjectCaseSensitive(caps, "sampling");
 }
 
 /* An InputRequiredResult (MRTR) for request `params` (id): retried once, a new request with
@@ -826,6 +904,7 @@ static cJSON *mrtr_retry(rc_client *c, int id, cJSON *params, cJSON *answer)
             copy->valuestring[0] = copy->valuestring[0] == 'x' ? 'y' : 'x';
         cJSON_AddItemToObject(params, "requestState", copy);
     }
+    drop_declared(c, params);
     if (rc_on(c, RC_FAULT_MRTR_ARGS_CHANGED))
         cJSON_ReplaceItemInObjectCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(params, "arguments"), "text",
@@ -932,7 +1011,9 @@ static int stateless_session(rc_client *c)
         const cJSON *versions = cJSON_GetObjectItemCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(d, "result"), "supportedVersions");
         bool ok = result_of(d) && lists_version(versions, c->version) &&
-                  !(rc_on(c, RC_FAULT_LEAVE_ON_EXTENSION) && extensions_of(d));
+                  !(rc_on(c, RC_FAULT_LEAVE_ON_EXTENSION) && extensions_of(d)) &&
+                  !(rc_on(c, RC_FAULT_MODERN_REJECT_UNKNOWN_META) &&
+                    unknown_reserved_meta(cJSON_GetObjectItemCaseSensitive(d, "result")));
         bool legacy = legacy_answer(c, d);
         /* the era-ignore-400 fault goes on as if the refusal said nothing */
         ok |= c->auto_era && (rc_on(c, RC_FAULT_ERA_IGNORE_400) || probe_code_ignored(c, d)) &&

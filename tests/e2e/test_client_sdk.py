@@ -40,7 +40,9 @@ CASES = ["client/initialize-*", "client/initialized-notification", "client/reque
          "client/meta-keys", "client/uses-declared", "client/tool-calls", "client/own-version",
          # the tasks and oddities scenarios (stdio; not played over HTTP)
          "client/task-*", "client/unknown-meta-key", "client/elicit-complete-unknown",
-         "client/elicit-mode-undeclared"]
+         "client/elicit-mode-undeclared",
+         # an observer of the unknown scenario's (client_cases_modern_client.c)
+         "client/error-ids"]
 HTTP_CASES = CASES + ["client/http-*"]
 # The 2026-07-28 checks, and the handshake ones of the plain scenario (its fallback).
 MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
@@ -48,6 +50,8 @@ MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
                 "client/no-responses", "client/modern-methods", "client/tool-calls",
                 "client/input-required", "client/modern-paging", "client/extension-fallback",
                 "client/opaque-codes", "client/probe-fallback",
+                # client_cases_modern_client.c's: an observer, and scenario modern-deprecated
+                "client/deprecated-capabilities", "client/modern-unknown-meta", "client/input-*",
                 "client/initialize-first", "client/initialized-notification",
                 "client/request-ids", "client/jsonrpc-lines", "client/shutdown"]
 # Over Streamable HTTP: those that apply there, and 2026-07-28's HTTP ones.

@@ -63,6 +63,12 @@ MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/modern-methods", "client/input-required",
                  # client_cases_modern.c's, over HTTP too
                  "client/modern-paging", "client/extension-fallback", "client/opaque-codes"}
+# client_cases_modern_client.c's 2026-07-28 checks: the deprecated roots and sampling (VER-011,
+# INFO when declared: refclient declares them with --deprecated-caps only), their MRTR input
+# requests (SKIP without them), and an unknown reserved _meta key on the DiscoverResult.
+DEPRECATED_CHECKS = {"client/input-roots", "client/input-sampling", "client/input-sampling-tools"}
+MODERN_CLIENT_CHECKS = DEPRECATED_CHECKS | {"client/deprecated-capabilities",
+                                            "client/modern-unknown-meta"}
 # The 2026-07-28 checks of a dual-era client (refclient --protocol-version auto), stdio.
 DUAL_ERA_CHECKS = {"client/probe-fallback"}
 # The tasks scenario's checks (2025-11-25, stdio; client_cases_tasks.c): refclient calls the
@@ -101,18 +107,25 @@ class RefclientTest(unittest.TestCase):
         report = self.clean()
         v = verdicts(report)
         self.assertEqual({v[k] for k in v
-                          if k not in MODERN_CHECKS | DUAL_ERA_CHECKS | {"client/cancellations"}},
+                          if k not in MODERN_CHECKS | DUAL_ERA_CHECKS | MODERN_CLIENT_CHECKS
+                          | {"client/cancellations", "client/elicit-content"}},
                          {"PASS"}, v)
+        # refclient declines elicitations (no one to ask): no content to validate
+        self.assertEqual(v["client/elicit-content"], "SKIP")
         # refclient never cancels a request of its own (its fault cancel-initialize does)
         self.assertEqual(v["client/cancellations"], "SKIP")
         # a handshake-only client: the 2026-07-28 scenarios are not played, their checks SKIP
-        self.assertEqual({v[k] for k in MODERN_CHECKS | DUAL_ERA_CHECKS}, {"SKIP"}, v)
+        self.assertEqual({v[k] for k in MODERN_CHECKS | DUAL_ERA_CHECKS | MODERN_CLIENT_CHECKS},
+                         {"SKIP"}, v)
         self.assertEqual(report["cases"][0]["revision"], "2025-11-25")
 
     def test_clean_2026(self):
         report = self.clean("--protocol-version", "2026-07-28")
         v = verdicts(report)
         self.assertEqual({v[k] for k in MODERN_CHECKS}, {"PASS"}, v)
+        # neither roots nor sampling declared (deprecated): none asked for as an input request
+        self.assertEqual({v[k] for k in MODERN_CLIENT_CHECKS - DEPRECATED_CHECKS}, {"PASS"}, v)
+        self.assertEqual({v[k] for k in DEPRECATED_CHECKS}, {"SKIP"}, v)
         # no initialize: the handshake checks SKIP; the observers and shutdown still judge
         for check in ("client/request-ids", "client/jsonrpc-lines", "client/shutdown"):
             self.assertEqual(v[check], "PASS", check)
@@ -121,6 +134,50 @@ class RefclientTest(unittest.TestCase):
         # a modern-only client: the handshake scenarios are not played (no start wasted)
         ping = [c for c in report["cases"] if c["id"] == "client/ping"][0]
         self.assertIn("not played", ping["reason"])
+
+    def test_clean_2026_deprecated_capabilities(self):
+        # --deprecated-caps: roots and sampling declared on 2026-07-28 (INFO: VER-011), asked for
+        # as MRTR input requests and answered in inputResponses; the sampling request carrying
+        # tools (no sampling.tools declared) is left out, and with --sampling-tools answered with
+        # a tool_use block. Existing faults bend those answers too.
+        cases = ["--case", "client/input-*", "--case", "client/deprecated-capabilities"]
+        runs = [(), ("--sampling-tools",)] + [("--fault", f) for f in (
+            "roots-not-file", "sampling-no-model", "sampling-bad-content")]
+
+        def run(fault):
+            with tempfile.TemporaryDirectory() as out:
+                run_client(" ".join([REFCLIENT, "--protocol-version", "2026-07-28",
+                                     "--deprecated-caps", *fault, "--", "{server}"]), out,
+                           cases + ["--timeout", "2"])
+                return {c["id"]: (c["verdict"], c.get("broken") or []) for c in load(out)["cases"]}
+
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            clean, tools, roots, model, content = pool.map(run, runs)
+        for v in (clean, tools):
+            self.assertEqual({k: v[k][0] for k in DEPRECATED_CHECKS | {"client/input-required"}},
+                             {k: "PASS" for k in DEPRECATED_CHECKS | {"client/input-required"}})
+        self.assertEqual(clean["client/deprecated-capabilities"][0], "INFO")
+        self.assertEqual(roots["client/input-roots"], ("FAIL", ["ROOTS-002"]))
+        self.assertEqual(model["client/input-sampling"], ("FAIL", ["SAMP-002"]))
+        self.assertEqual(content["client/input-sampling"], ("FAIL", ["SAMP-003"]))
+
+    def test_clean_accepting_elicitations(self):
+        # --accept-elicitation: content that validates against the requestedSchema (ELIC-018),
+        # in the elicit scenario and in 2026-07-28's inputResponses
+        def run(args):
+            with tempfile.TemporaryDirectory() as out:
+                run_client(" ".join([REFCLIENT, *args, "--accept-elicitation", "--", "{server}"]),
+                           out, ["--case", "client/elicit*", "--case", "client/input-required",
+                                 "--timeout", "2"])
+                return verdicts(load(out))
+
+        runs = ((), ("--protocol-version", "2026-07-28"))
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            handshake, modern = pool.map(run, runs)
+        for v in (handshake, modern):
+            self.assertEqual(v["client/elicit-content"], "PASS", v)
+        self.assertEqual(handshake["client/elicitation"], "PASS")
+        self.assertEqual(modern["client/input-required"], "PASS")
 
     def test_clean_dual_era_probe(self):
         # a legacy server refusing the probe with -32600, not -32601: refclient auto initializes
@@ -214,6 +271,9 @@ class RefclientTest(unittest.TestCase):
         """Run refclient with one fault, only the fault's check: (its case, stderr)."""
         name, _, check, description = row
         extra = " --no-caps" if name == "refuse-wrong-code" else ""
+        for option in ("--deprecated-caps", "--sampling-tools"):  # 2026-07-28's declarations
+            if option in description:
+                extra += " " + option
         # the faults of 2026-07-28 say so ("HTTP, 2026-07-28: ..." too; an observer's, such as
         # extension-no-prefix, too); a dual-era one says "auto:"
         modern = check in MODERN_CHECKS or "2026-07-28:" in description
@@ -269,11 +329,15 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 74)
+        self.assertEqual(len(checks), 81)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
-        # older-version cannot FAIL: a client may leave a revision it does not speak.
-        self.assertEqual(checks - proven, {"client/older-version"})
+        # older-version cannot FAIL: a client may leave a revision it does not speak; nor can
+        # deprecated-capabilities (INFO): an existing implementation may keep roots and sampling
+        # through 2026-07-28's deprecation window (VER-011 binds new ones, which the wire cannot
+        # tell apart).
+        self.assertEqual(checks - proven,
+                         {"client/older-version", "client/deprecated-capabilities"})
 
     def test_observers_judge_every_scenario(self):
         # Clean in the plain scenario, a stray line only when pinged: jsonrpc-lines sees it.
