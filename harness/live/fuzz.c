@@ -352,6 +352,8 @@ static void run_jobs(run *r)
         jb->budget = o->runs / r->njobs + (k < o->runs % r->njobs);
         mcps_live_runner_init(&jb->runner, &o->target);
         jb->runner.max_bytes = MCPS_LIVE_HISTORY_BYTES / r->njobs;
+        if (o->process_inputs)
+            jb->runner.max_inputs = o->process_inputs;
     }
     thrd_t threads[MCPS_LIVE_MAX_JOBS];
     bool started[MCPS_LIVE_MAX_JOBS] = {false};

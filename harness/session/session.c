@@ -76,6 +76,8 @@ static bool wire_room(mcps_session *s, mcps_wire_dir dir, size_t keep)
 
 void mcps_session_wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len)
 {
+    if (s->cfg.wire_no_messages && (dir == MCPS_WIRE_SENT || dir == MCPS_WIRE_RECEIVED))
+        return;
     size_t keep = len < s->cfg.wire_entry_bytes ? len : s->cfg.wire_entry_bytes;
     if (s->nwire >= MAX_WIRE_ENTRIES || !wire_room(s, dir, keep)) {
         s->wire_dropped++;
@@ -409,6 +411,35 @@ bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char 
     bool ok = deliver(s, parsed, bytes, len, err, errlen);
     mcps_json_delete(parsed);
     return ok;
+}
+
+/* Log and track one line of a batch of raw lines (send_raw's bookkeeping, without the send). */
+static void note_raw(mcps_session *s, const char *bytes, size_t len)
+{
+    size_t shown = len && bytes[len - 1] == '\n' ? len - 1 : len;
+    wire_add(s, MCPS_WIRE_SENT, bytes, shown);
+    cJSON *parsed = shown <= RAW_TREE_MAX ? mcps_json_parse_simple(bytes, shown)
+                                          : mcps_json_parse_shallow(bytes, shown, RAW_MEMBER_MAX);
+    if (parsed)
+        mcps_session_track_sent(s, parsed);
+    mcps_json_delete(parsed);
+}
+
+bool mcps_session_send_lines(mcps_session *s, const char *bytes, const size_t *ends, size_t n,
+                             char *err, size_t errlen)
+{
+    if (s->http) { /* a POST each */
+        for (size_t i = 0, from = 0; i < n; from = ends[i++])
+            if (!mcps_session_send_raw(s, bytes + from, ends[i] - from, err, errlen))
+                return false;
+        return true;
+    }
+    for (size_t i = 0, from = 0; i < n; from = ends[i++])
+        note_raw(s, bytes + from, ends[i] - from);
+    if (!n)
+        return true;
+    s->counts.sent += n - 1; /* deliver counts one */
+    return deliver(s, NULL, bytes, ends[n - 1], err, errlen);
 }
 
 /* ---- receiving
