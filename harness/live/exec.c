@@ -25,7 +25,8 @@
  * that answered a ping's POST may still take to die of it. */
 #define SETTLE_MS         100
 #define ANSWERED_DEATH_MS 250
-#define PLAY_PART         256 /* inputs per round trip at most (mcps_live_play) */
+#define PLAY_PART         256         /* inputs per round trip at most (mcps_live_play) */
+#define WRITE_BYTES       (64 * 1024) /* a pipe's worth: one write, one send deadline */
 
 const char *mcps_live_liveness_method(const char *revision)
 {
@@ -245,23 +246,35 @@ static void send_all(mcps_session *s, const mcps_live_target *t, const mcps_live
 {
     char err[200];
     mcps_buf buf = {0};
-    size_t *ends = malloc(2 * q->n * sizeof *ends + 1), k = 0, total = 0;
-    if (!ends)
+    size_t *lens = malloc(2 * q->n * sizeof *lens + 1), k = 0, total = 0;
+    if (!lens)
         return;
     for (size_t i = 0; i < q->n; i++)
         total += q->items[i].len + 1 + 64; /* and its ping */
     mcps_buf_reserve(&buf, total);
     for (size_t i = 0; i < q->n; i++) {
+        size_t at = buf.len;
         mcps_buf_append(&buf, q->items[i].bytes, q->items[i].len);
         mcps_buf_putc(&buf, '\n');
-        ends[k++] = buf.len;
+        lens[k++] = buf.len - at;
         if (!mcps_live_pinged(t, i, q->n))
             continue;
+        at = buf.len;
         put_ping(s, t, first + i, &buf);
-        ends[k++] = buf.len;
+        lens[k++] = buf.len - at;
     }
-    mcps_session_send_lines(s, buf.data, ends, k, err, sizeof err);
-    free(ends);
+    /* In writes of WRITE_BYTES or so: each has the send deadline (--hang-timeout) a message had,
+     * so a slow target that keeps reading is not taken for one that stopped. */
+    bool ok = true;
+    for (size_t line = 0, offset = 0; ok && line < k;) {
+        size_t from = line, bytes = 0;
+        while (line < k && (bytes < WRITE_BYTES || line == from))
+            bytes += lens[line++];
+        ok = mcps_session_send_lines(s, buf.data + offset, lens + from, line - from, err,
+                                     sizeof err);
+        offset += bytes;
+    }
+    free(lens);
     mcps_buf_free(&buf);
 }
 

@@ -313,9 +313,10 @@ static void track_response(mcps_observer *obs, const mcps_rpc_info *info, mcps_d
 {
     if (!info->id || cJSON_IsNull(info->id) || !mcps_rpc_id_valid(info->id))
         return; /* shape problems were reported by the classifier */
-    char id[64];
-    mcps_rpc_id_text(info->id, id, sizeof id);
+    char id[64] = "";
     mcps_tracked_request *req = find_request(obs, info->id, other_side(dir));
+    if (!req || req->answered) /* only a finding quotes it: most responses pair at once */
+        mcps_rpc_id_text(info->id, id, sizeof id);
     if (!req) {
         if (obs->tracking_full)
             return;

@@ -425,21 +425,19 @@ static void note_raw(mcps_session *s, const char *bytes, size_t len)
     mcps_json_delete(parsed);
 }
 
-bool mcps_session_send_lines(mcps_session *s, const char *bytes, const size_t *ends, size_t n,
+bool mcps_session_send_lines(mcps_session *s, const char *bytes, const size_t *lens, size_t n,
                              char *err, size_t errlen)
 {
-    if (s->http) { /* a POST each */
-        for (size_t i = 0, from = 0; i < n; from = ends[i++])
-            if (!mcps_session_send_raw(s, bytes + from, ends[i] - from, err, errlen))
-                return false;
+    size_t total = 0;
+    for (size_t i = 0; i < n; total += lens[i++])
+        if (s->http && !mcps_session_send_raw(s, bytes + total, lens[i], err, errlen))
+            return false; /* a POST each */
+    if (s->http || !n)
         return true;
-    }
-    for (size_t i = 0, from = 0; i < n; from = ends[i++])
-        note_raw(s, bytes + from, ends[i] - from);
-    if (!n)
-        return true;
+    for (size_t i = 0, from = 0; i < n; from += lens[i++])
+        note_raw(s, bytes + from, lens[i]);
     s->counts.sent += n - 1; /* deliver counts one */
-    return deliver(s, NULL, bytes, ends[n - 1], err, errlen);
+    return deliver(s, NULL, bytes, total, err, errlen);
 }
 
 /* ---- receiving

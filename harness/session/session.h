@@ -142,10 +142,10 @@ bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errl
 /* Bytes as given (the caller adds any newline). */
 bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char *err,
                            size_t errlen);
-/* n raw lines, each ending with its newline, line i ending at byte ends[i] of bytes: each is
- * logged and tracked as send_raw does, and over stdio they go in one write (a pipelined
- * sequence costs one system call, not one per line). Over HTTP, a POST each. */
-bool mcps_session_send_lines(mcps_session *s, const char *bytes, const size_t *ends, size_t n,
+/* n raw lines one after the other in bytes, each ending with its newline, line i lens[i] bytes
+ * long: each is logged and tracked as send_raw does, and over stdio they go in one write (a
+ * pipelined sequence costs one system call, not one per line). Over HTTP, a POST each. */
+bool mcps_session_send_lines(mcps_session *s, const char *bytes, const size_t *lens, size_t n,
                              char *err, size_t errlen);
 
 /*
