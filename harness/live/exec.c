@@ -25,6 +25,8 @@
  * that answered a ping's POST may still take to die of it. */
 #define SETTLE_MS         100
 #define ANSWERED_DEATH_MS 250
+#define PLAY_PART         256         /* inputs per round trip at most (mcps_live_play) */
+#define WRITE_BYTES       (64 * 1024) /* a pipe's worth: one write, one send deadline */
 
 const char *mcps_live_liveness_method(const char *revision)
 {
@@ -121,6 +123,7 @@ static mcps_session *start_once(const mcps_live_target *t, mcps_session_finding_
     mcps_session_config sc = {.target = t->transport,
                               .rev = mcps_rev_parse(t->revision),
                               .wire_max_bytes = WIRE_KEEP,
+                              .wire_no_messages = true, /* only stderr is judged from the log */
                               .on_finding = fn,
                               .ctx = ctx};
     sc.target.close_grace = sc.target.term_grace = SHUTDOWN_GRACE;
@@ -210,18 +213,69 @@ static bool send_input(mcps_session *s, const mcps_live_input *in, mcps_buf *lin
     return mcps_session_send_raw(s, line->data, line->len, err, sizeof err);
 }
 
-/* Inputs and pings, pipelined; stops at the first send that fails (the target is gone or
- * stopped reading: the pings say which). Ping numbers go on from first. */
+bool mcps_live_pinged(const mcps_live_target *t, size_t i, size_t n)
+{
+    return t->ping_every <= 1 || (i + 1) % t->ping_every == 0 || i + 1 == n;
+}
+
+/* The line of the liveness request after input i, as the session would write it (stamped with
+ * the revision's _meta where there is no handshake). */
+static void put_ping(mcps_session *s, const mcps_live_target *t, size_t i, mcps_buf *b)
+{
+    if (!mcps_session_stateless(s)) {
+        mcps_buf_printf(b, "{\"jsonrpc\":\"2.0\",\"id\":\"live-ping-%zu\",\"method\":\"ping\"}\n",
+                        i + 1);
+        return;
+    }
+    cJSON *ping = mcps_live_ping(i, t->revision);
+    cJSON *stamped = mcps_session_stamp(s, ping);
+    size_t len;
+    char *line = mcps_rpc_line(stamped ? stamped : ping, &len);
+    if (line)
+        mcps_buf_append(b, line, len);
+    free(line);
+    cJSON_Delete(stamped);
+    cJSON_Delete(ping);
+}
+
+/* Inputs and pings, pipelined in one write (a system call per line was most of the fuzz loop's
+ * own cost); a send that fails leaves the pings to say why (the target is gone or stopped
+ * reading). Ping numbers go on from first. */
 static void send_all(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
                      size_t first)
 {
     char err[200];
-    mcps_buf line = {0};
+    mcps_buf buf = {0};
+    size_t *lens = malloc(2 * q->n * sizeof *lens + 1), k = 0, total = 0;
+    if (!lens)
+        return;
     for (size_t i = 0; i < q->n; i++)
-        if (!send_input(s, &q->items[i], &line) ||
-            !send_owned(s, mcps_live_ping(first + i, t->revision), err, sizeof err))
-            break;
-    mcps_buf_free(&line);
+        total += q->items[i].len + 1 + 64; /* and its ping */
+    mcps_buf_reserve(&buf, total);
+    for (size_t i = 0; i < q->n; i++) {
+        size_t at = buf.len;
+        mcps_buf_append(&buf, q->items[i].bytes, q->items[i].len);
+        mcps_buf_putc(&buf, '\n');
+        lens[k++] = buf.len - at;
+        if (!mcps_live_pinged(t, i, q->n))
+            continue;
+        at = buf.len;
+        put_ping(s, t, first + i, &buf);
+        lens[k++] = buf.len - at;
+    }
+    /* In writes of WRITE_BYTES or so: each has the send deadline (--hang-timeout) a message had,
+     * so a slow target that keeps reading is not taken for one that stopped. */
+    bool ok = true;
+    for (size_t line = 0, offset = 0; ok && line < k;) {
+        size_t from = line, bytes = 0;
+        while (line < k && (bytes < WRITE_BYTES || line == from))
+            bytes += lens[line++];
+        ok = mcps_session_send_lines(s, buf.data + offset, lens + from, line - from, err,
+                                     sizeof err);
+        offset += bytes;
+    }
+    free(lens);
+    mcps_buf_free(&buf);
 }
 
 /* What HTTP said of request req: its status, or -1 when it failed below HTTP, 0 if neither.
@@ -281,17 +335,52 @@ static char *ping_id(size_t i, char *id, size_t n)
     return id;
 }
 
-/* The pings in order: the first unanswered one is a crash (the target is gone) or a hang. */
+/* The number k of a response's id "live-ping-K" (digits only, no leading zero), or 0. */
+static size_t ping_number(const cJSON *msg)
+{
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
+    if (!cJSON_IsString(id) || strncmp(id->valuestring, "live-ping-", 10) != 0)
+        return 0;
+    const char *p = id->valuestring + 10;
+    size_t k = 0;
+    for (; *p >= '0' && *p <= '9' && k < SIZE_MAX / 10 - 1 && (k || *p != '0'); p++)
+        k = k * 10 + (size_t)(*p - '0');
+    return *p ? 0 : k;
+}
+
+/* Mark which of the n pings numbered from first the inbox answers, from *scanned on: each
+ * message is looked at once, however long the sequence (the pings' scan was quadratic). */
+static void note_pings(const mcps_session *s, size_t first, size_t n, bool *seen, size_t *scanned)
+{
+    for (; *scanned < s->ninbox; (*scanned)++) {
+        if (s->inbox[*scanned].shape != MCPS_SHAPE_RESPONSE)
+            continue;
+        size_t k = ping_number(s->inbox[*scanned].msg);
+        if (k > first && k <= first + n)
+            seen[k - first - 1] = true;
+    }
+}
+
+/* The pings in order, each with its own deadline: the first unanswered one is a crash (the
+ * target is gone) or a hang. */
 static void await_pings(mcps_session *s, const mcps_live_target *t, size_t n, size_t first,
                         mcps_live_judge *j)
 {
-    char id[48];
-    for (size_t i = first; i < first + n; i++) {
-        if (!mcps_live_await(s, ping_id(i, id, sizeof id), mcps_clock_deadline(t->hang_timeout))) {
-            judge_unanswered(s, t, i, 0, j);
-            return;
-        }
+    bool *seen = calloc(n + 1, sizeof *seen);
+    size_t scanned = 0;
+    for (size_t i = 0; seen && i < n; i++) {
+        if (!mcps_live_pinged(t, i, n))
+            continue;
+        int64_t deadline = mcps_clock_deadline(t->hang_timeout);
+        for (note_pings(s, first, n, seen, &scanned); !seen[i];
+             note_pings(s, first, n, seen, &scanned))
+            if (!mcps_session_poll(s, deadline)) {
+                judge_unanswered(s, t, first + i, 0, j);
+                free(seen);
+                return;
+            }
     }
+    free(seen);
     /* Everything answered: take in what is already queued (a late exit, a report). */
     while (mcps_session_poll(s, mcps_clock_ms()))
         ;
@@ -348,8 +437,9 @@ static size_t input_with_id(const mcps_live_seq *q, size_t first, const char *id
     return first + (q->n ? q->n - 1 : 0);
 }
 
-void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
-                    size_t first, mcps_live_judge *j)
+/* One round trip: the part's inputs and pings, its answers awaited and looked at. */
+static void play_part(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                      size_t first, mcps_live_judge *j)
 {
     if (s->http) {
         play_lockstep(s, t, q, first, j);
@@ -361,6 +451,24 @@ void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_
     mcps_live_judge_inbox(j, s);
     if (j->disclosure && !disclosed)
         j->disclosure_at = input_with_id(q, first, j->disclosure_id);
+}
+
+/* A long q (a process's whole history, minimized or replayed) goes in parts of PLAY_PART inputs,
+ * each judged and dropped before the next: the inbox holds one part's answers, not thousands. */
+void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                    size_t first, mcps_live_judge *j)
+{
+    for (size_t from = 0; from < q->n || from == 0; from += PLAY_PART) {
+        if (from) {
+            mcps_live_judge_stderr(j, s);
+            mcps_live_next_batch(s, j);
+            if (!mcps_live_alive(s, j))
+                break;
+        }
+        size_t n = q->n - from < PLAY_PART ? q->n - from : PLAY_PART;
+        mcps_live_seq part = {q->items + from, n, n};
+        play_part(s, t, &part, first + from, j);
+    }
     if (s->exited || s->gone) {
         int64_t until = mcps_clock_deadline(DRAIN_EXIT_MS / 1000.0);
         while (mcps_session_poll(s, until))

@@ -52,7 +52,7 @@ struct run {
     mcps_live_finding findings[MCPS_LIVE_MAX_FINDINGS];
     size_t nfindings, executions, sequences;
     unsigned per_oracle[MCPS_LIVE_ORACLES];
-    int64_t t0_ms, last_progress_ms;
+    int64_t t0_ms, last_progress_ms, discover_ms;
     char findings_dir[1024];
     char error[300];
     bool stopped; /* a target process could not be started mid-run: the run was cut short */
@@ -312,6 +312,7 @@ static int finish(run *r, int code)
                            .jobs = r->njobs,
                            .seconds = elapsed(r),
                            .minimize_seconds = (double)minimize_ms / 1000.0,
+                           .discover_seconds = (double)r->discover_ms / 1000.0,
                            .exit_code = code,
                            .findings = r->findings,
                            .nfindings = r->nfindings,
@@ -352,6 +353,8 @@ static void run_jobs(run *r)
         jb->budget = o->runs / r->njobs + (k < o->runs % r->njobs);
         mcps_live_runner_init(&jb->runner, &o->target);
         jb->runner.max_bytes = MCPS_LIVE_HISTORY_BYTES / r->njobs;
+        if (o->process_inputs)
+            jb->runner.max_inputs = o->process_inputs;
     }
     thrd_t threads[MCPS_LIVE_MAX_JOBS];
     bool started[MCPS_LIVE_MAX_JOBS] = {false};
@@ -424,6 +427,7 @@ int mcps_live_fuzz(const mcps_live_options *o)
         code = 3;
         blame_the_stop(r);
     } else {
+        r->discover_ms = mcps_clock_ms() - r->t0_ms;
         consent(r);
         r->njobs = njobs;
         run_jobs(r);

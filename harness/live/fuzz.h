@@ -19,14 +19,16 @@ typedef struct mcps_live_options {
     const char *out_dir; /* created if missing; findings/ below it */
     const char *command; /* the command line, for the finding headers and report */
     uint64_t seed;
-    double seconds;       /* stop after this long (0: no limit) */
-    size_t runs;          /* stop after this many executions, one per input (0: no limit) */
-    size_t max_len;       /* inputs per sequence, at most */
-    size_t minimize_runs; /* ddmin's budget of executions per finding */
-    size_t max_findings;  /* stop after this many distinct findings (0: MCPS_LIVE_MAX_FINDINGS) */
-    size_t jobs;          /* target instances at once (0: 1), at most MCPS_LIVE_MAX_JOBS */
-    FILE *progress;       /* progress and findings as they come; NULL: quiet */
-    bool tty;             /* progress is a terminal: one line rewritten in place */
+    double seconds;        /* stop after this long (0: no limit) */
+    size_t runs;           /* stop after this many executions, one per input (0: no limit) */
+    size_t max_len;        /* inputs per sequence, at most */
+    size_t minimize_runs;  /* ddmin's budget of executions per finding */
+    size_t max_findings;   /* stop after this many distinct findings (0: MCPS_LIVE_MAX_FINDINGS) */
+    size_t jobs;           /* target instances at once (0: 1), at most MCPS_LIVE_MAX_JOBS */
+    size_t process_inputs; /* inputs a target process takes before it is replaced (0: runner.h's
+                              MCPS_LIVE_HISTORY_INPUTS) */
+    FILE *progress;        /* progress and findings as they come; NULL: quiet */
+    bool tty;              /* progress is a terminal: one line rewritten in place */
     /* --afl only: the command afl-fuzz runs instead of the server, one that plays the session
      * prefix itself and reads the requests alone (seeds are then written without the prefix);
      * NULL: afl-fuzz runs the server on whole sessions. */

@@ -93,10 +93,13 @@ void mcps_live_growth_after(mcps_live_growth *g, size_t n, size_t at, mcps_live_
     if (g->inputs < g->next_sample)
         return;
     g->next_sample = g->inputs + MCPS_LIVE_GROWTH_EVERY;
-    if (!g->have_base)
+    if (!g->have_base) {
         mcps_live_growth_base(g);
-    else
-        mcps_live_growth_check(g, at, j);
+        return;
+    }
+    mcps_live_growth_check(g, at, j);
+    if (g->inputs >= MCPS_LIVE_GROWTH_SPAN && !j->growth)
+        mcps_live_growth_base(g); /* the next window */
 }
 
 mcps_live_watch mcps_live_growth_watch(const char *signature)

@@ -31,8 +31,11 @@
 #define MCPS_LIVE_GROWTH_EVERY   32   /* inputs between two samples: the oracle's cost */
 #define MCPS_LIVE_GROWTH_RSS_KIB 4096 /* resident memory grown over the window, at least */
 #define MCPS_LIVE_GROWTH_FDS     8    /* descriptors opened and kept over the window */
+/* A window's inputs, after which the fuzz loop takes a new baseline: a process may live for
+ * thousands of inputs (runner.h), and the replay below must still see a leak it saw. */
+#define MCPS_LIVE_GROWTH_SPAN 512
 /* Inputs a finding is played for (repeated) after its warm-up pass: twice the fuzz loop's
- * longest window (a process's 512 inputs, runner.h), so a leak the loop saw passes the threshold
+ * longest window (MCPS_LIVE_GROWTH_SPAN), so a leak the loop saw passes the threshold
  * again, with room, on a fresh process. Play stops at the sample that passes it. */
 #define MCPS_LIVE_GROWTH_WINDOW 1024
 

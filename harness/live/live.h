@@ -33,7 +33,12 @@ typedef struct mcps_live_target {
     double start_timeout;            /* seconds for the initialize answer */
     double hang_timeout;             /* seconds for each liveness ping's answer */
     mcps_live_watch growth;          /* the resource-growth oracle (growth.h) */
+    size_t ping_every;               /* stdio: a liveness ping after every Kth input of a
+                                        sequence and after its last (0 or 1: after each) */
 } mcps_live_target;
+
+/* Whether input i of a sequence of n is followed by a liveness ping. */
+bool mcps_live_pinged(const mcps_live_target *t, size_t i, size_t n);
 
 /* One input: the bytes of one line as sent (without the newline). */
 typedef struct mcps_live_input {

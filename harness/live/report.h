@@ -16,6 +16,7 @@ typedef struct mcps_live_summary {
     size_t executions, sequences;
     size_t jobs;                      /* target instances fuzzed at once (0: 1) */
     double seconds, minimize_seconds; /* the run's wall time, and the jobs' time minimizing */
+    double discover_seconds;          /* reading the target's lists, before any input */
     int exit_code;
     const mcps_live_finding *findings;
     size_t nfindings;

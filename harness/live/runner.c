@@ -13,7 +13,8 @@
 
 void mcps_live_runner_init(mcps_live_runner *r, const mcps_live_target *t)
 {
-    *r = (mcps_live_runner){.t = t, .max_bytes = MCPS_LIVE_HISTORY_BYTES};
+    *r = (mcps_live_runner){
+        .t = t, .max_bytes = MCPS_LIVE_HISTORY_BYTES, .max_inputs = MCPS_LIVE_HISTORY_INPUTS};
 }
 
 static void stop(mcps_live_runner *r)
@@ -49,8 +50,8 @@ bool mcps_live_runner_exec(mcps_live_runner *r, const mcps_live_seq *q, mcps_liv
      * one is replaced. */
     bool broken = out->oracle != MCPS_LIVE_NONE && out->oracle != MCPS_LIVE_CONTRACT &&
                   out->oracle != MCPS_LIVE_DISCLOSURE;
-    if (broken || r->s->exited || r->s->gone || r->s->cut ||
-        r->history.n >= MCPS_LIVE_HISTORY_INPUTS || r->history_bytes >= r->max_bytes)
+    if (broken || r->s->exited || r->s->gone || r->s->cut || r->history.n >= r->max_inputs ||
+        r->history_bytes >= r->max_bytes)
         stop(r);
     return true;
 }

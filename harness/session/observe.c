@@ -101,10 +101,14 @@ static char *request_key(const cJSON *id, mcps_dir dir)
 
 static size_t hash_key(const char *s)
 {
-    size_t h = 5381;
+    uint64_t h = 5381;
     for (; *s; s++)
         h = h * 33 + (unsigned char)*s;
-    return h;
+    /* Mixed (splitmix64's finalizer): ids that differ in their last digit ("live-ping-17",
+     * "live-ping-18") would otherwise take adjacent slots, and every new id probed the run. */
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9u;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebu;
+    return (size_t)(h ^ (h >> 31));
 }
 
 static size_t *slot_for(const mcps_observer *obs, const char *key)
@@ -309,9 +313,10 @@ static void track_response(mcps_observer *obs, const mcps_rpc_info *info, mcps_d
 {
     if (!info->id || cJSON_IsNull(info->id) || !mcps_rpc_id_valid(info->id))
         return; /* shape problems were reported by the classifier */
-    char id[64];
-    mcps_rpc_id_text(info->id, id, sizeof id);
+    char id[64] = "";
     mcps_tracked_request *req = find_request(obs, info->id, other_side(dir));
+    if (!req || req->answered) /* only a finding quotes it: most responses pair at once */
+        mcps_rpc_id_text(info->id, id, sizeof id);
     if (!req) {
         if (obs->tracking_full)
             return;

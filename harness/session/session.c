@@ -76,6 +76,8 @@ static bool wire_room(mcps_session *s, mcps_wire_dir dir, size_t keep)
 
 void mcps_session_wire_add(mcps_session *s, mcps_wire_dir dir, const char *bytes, size_t len)
 {
+    if (s->cfg.wire_no_messages && (dir == MCPS_WIRE_SENT || dir == MCPS_WIRE_RECEIVED))
+        return;
     size_t keep = len < s->cfg.wire_entry_bytes ? len : s->cfg.wire_entry_bytes;
     if (s->nwire >= MAX_WIRE_ENTRIES || !wire_room(s, dir, keep)) {
         s->wire_dropped++;
@@ -409,6 +411,33 @@ bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char 
     bool ok = deliver(s, parsed, bytes, len, err, errlen);
     mcps_json_delete(parsed);
     return ok;
+}
+
+/* Log and track one line of a batch of raw lines (send_raw's bookkeeping, without the send). */
+static void note_raw(mcps_session *s, const char *bytes, size_t len)
+{
+    size_t shown = len && bytes[len - 1] == '\n' ? len - 1 : len;
+    wire_add(s, MCPS_WIRE_SENT, bytes, shown);
+    cJSON *parsed = shown <= RAW_TREE_MAX ? mcps_json_parse_simple(bytes, shown)
+                                          : mcps_json_parse_shallow(bytes, shown, RAW_MEMBER_MAX);
+    if (parsed)
+        mcps_session_track_sent(s, parsed);
+    mcps_json_delete(parsed);
+}
+
+bool mcps_session_send_lines(mcps_session *s, const char *bytes, const size_t *lens, size_t n,
+                             char *err, size_t errlen)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; total += lens[i++])
+        if (s->http && !mcps_session_send_raw(s, bytes + total, lens[i], err, errlen))
+            return false; /* a POST each */
+    if (s->http || !n)
+        return true;
+    for (size_t i = 0, from = 0; i < n; from += lens[i++])
+        note_raw(s, bytes + from, lens[i]);
+    s->counts.sent += n - 1; /* deliver counts one */
+    return deliver(s, NULL, bytes, total, err, errlen);
 }
 
 /* ---- receiving

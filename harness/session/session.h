@@ -73,6 +73,8 @@ typedef struct mcps_session_config {
                                 run's guard has wire budget left */
     size_t wire_entry_bytes; /* per entry (default 4 KiB) */
     size_t max_notes;        /* observer notes kept (default 32) */
+    bool wire_no_messages;   /* log stderr and events only: a caller that judges each message as
+                                it comes (the fuzz loop) and keeps no transcript saves a copy */
     mcps_session_finding_fn on_finding;
     void *ctx;
 } mcps_session_config;
@@ -140,6 +142,11 @@ bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errl
 /* Bytes as given (the caller adds any newline). */
 bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char *err,
                            size_t errlen);
+/* n raw lines one after the other in bytes, each ending with its newline, line i lens[i] bytes
+ * long: each is logged and tracked as send_raw does, and over stdio they go in one write (a
+ * pipelined sequence costs one system call, not one per line). Over HTTP, a POST each. */
+bool mcps_session_send_lines(mcps_session *s, const char *bytes, const size_t *lens, size_t n,
+                             char *err, size_t errlen);
 
 /*
  * Handle the next thing the target does, waiting until deadline_ms at most.

@@ -63,8 +63,10 @@ typedef struct stdio_transport {
     bool input_closed;
     bool input_torn; /* a send failed midway: the stream holds half a message */
     bool closed_sent, exited_sent, exit_drained, shut;
-    char stopped;   /* why the run stopped, once it has (MCPS_STOP_...) */
-    char fail[160]; /* sticky transport failure, reported as ERROR */
+    char stopped;          /* why the run stopped, once it has (MCPS_STOP_...) */
+    int64_t guard_seen_ms; /* when the guard was last asked (a system call: once a ms at most) */
+    bool guard_woke;       /* a poll saw its descriptor ready: ask now */
+    char fail[160];        /* sticky transport failure, reported as ERROR */
     mcps_shutdown_report report;
     mcps_guard *guard; /* the run's; may be NULL */
 } stdio_transport;
@@ -168,6 +170,8 @@ static void wait_io(stdio_transport *t, int64_t deadline, bool want_write, bool 
     if (!t->proc.reaped && t->proc.pidfd < 0 && left > REAP_POLL_MS)
         left = REAP_POLL_MS;
     int ready = poll(pf, n, left > INT_MAX ? INT_MAX : (int)left);
+    if (ready > 0 && watch_guard && n && pf[0].fd == mcps_guard_fd(t->guard) && pf[0].revents)
+        t->guard_woke = true;
     if (ready > 0 && iout >= 0 && pf[iout].revents)
         read_stream(t, &t->out);
     if (ready > 0 && ierr >= 0 && pf[ierr].revents)
@@ -256,12 +260,19 @@ static bool deliver(stdio_transport *t, mcps_tevent *ev)
     return true;
 }
 
-/* The run was stopped: that comes before anything still queued, for good. */
+/* The run was stopped: that comes before anything still queued, for good. The guard is asked
+ * once a millisecond at most, or at once when a poll saw it wake: a pipelined target's lines
+ * come thousands a second, and a question for each was a tenth of a fuzz loop's time. */
 static bool stopped(stdio_transport *t)
 {
-    char why = t->shut ? MCPS_STOP_NONE : mcps_guard_stopped(t->guard);
-    if (why)
-        t->stopped = why;
+    if (t->stopped != MCPS_STOP_NONE || t->shut)
+        return t->stopped != MCPS_STOP_NONE;
+    int64_t now = mcps_clock_ms();
+    if (now == t->guard_seen_ms && !t->guard_woke)
+        return false;
+    t->guard_seen_ms = now;
+    t->guard_woke = false;
+    t->stopped = mcps_guard_stopped(t->guard);
     return t->stopped != MCPS_STOP_NONE;
 }
 
