@@ -61,7 +61,8 @@ typedef struct player {
     /* TASKS: the one task's state and how often the client asked for it */
     const char *task_status;
     int task_gets;
-    int step; /* the receiver script's next step (mcps_client_task_step) */
+    int step;         /* the receiver script's next step (mcps_client_task_step) */
+    mcps_httpd fetch; /* MODERN_SERVE: the listener its network $ref points at */
 } player;
 
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
@@ -72,7 +73,8 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
         "junk-notif",    "junk-duplicate", "huge",   "unknown",      "paged",
         "cancel",        "progress",       "batch",  "session-404",  "modern",
         "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
-        "modern-odd",    "probe-code",     "tasks",  "oddities",
+        "modern-odd",    "probe-code",     "tasks",  "oddities",     "modern-serve",
+        "modern-drop",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -210,6 +212,11 @@ static cJSON *stamped(cJSON *result)
     return result;
 }
 
+cJSON *mcps_client_stamp(cJSON *result)
+{
+    return stamped(result);
+}
+
 /* The caching hints of a cacheable result (CACHE-001): the scripted server's lists do not
  * change, but a client need not keep them. */
 static cJSON *cacheable(cJSON *result, int ttl_ms)
@@ -227,7 +234,8 @@ static cJSON *discover_result(mcps_client_scenario sc)
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "supportedVersions"),
                          cJSON_CreateString(MCPS_CLIENT_MODERN));
     cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
-    cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged");
+    cJSON_AddBoolToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged",
+                          mcps_client_serve_list_changed(sc));
     if (sc == MCPS_CSC_MODERN_ODD)
         cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "extensions"),
                                 MCPS_CLIENT_ODD_EXTENSION);
@@ -253,7 +261,8 @@ static void refuse_version(player *p, const cJSON *id, const char *requested)
 bool mcps_client_modern_scenario(mcps_client_scenario sc)
 {
     return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
-           sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED || sc == MCPS_CSC_MODERN_ODD;
+           sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED ||
+           sc == MCPS_CSC_MODERN_ODD || mcps_client_serve_list_changed(sc);
 }
 
 bool mcps_client_input_elicits(const cJSON *m)
@@ -392,7 +401,9 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
     else if (discover) {
         p->t->discovered = true;
         send_owned(p, response(id, discover_result(p->t->scenario)));
-    } else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_MODERN_PAGED)
+    } else if (mcps_client_serve_request(&p->play, p->t, req, method))
+        return;
+    else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_MODERN_PAGED)
         answer_modern_page(p, req);
     else if (odd_call(p, method))
         send_error(p, id, MCPS_CLIENT_ODD_CODE, "mcpspec: an error whose code means nothing");
@@ -1213,6 +1224,7 @@ static void loop(player *p)
         if (p->t->exited && !p->exited_ms)
             p->exited_ms = mcps_clock_ms();
         release_held(p);
+        mcps_client_fetch_poll(&p->fetch, &p->play, p->t);
         if (!p->cfg->http && !mcps_play_connected(&p->play)) {
             try_accept(p);
             continue;
@@ -1265,6 +1277,9 @@ static bool start(player *p)
         return false;
     }
     mcps_play_event(&p->play, "client started (pid %d)", mcps_stdio_pid(p->client));
+    if (p->t->scenario == MCPS_CSC_MODERN_SERVE &&
+        !mcps_client_fetch_open(&p->fetch, cfg->target.guard, p->t))
+        mcps_play_event(&p->play, "no loopback listener for the network $ref");
     return true;
 }
 
@@ -1295,6 +1310,8 @@ static void stop(player *p)
     }
     if (p->cfg->http)
         mcps_httpd_close(&p->httpd);
+    if (p->fetch.fd >= 0)
+        mcps_httpd_close(&p->fetch);
     cJSON_Delete(p->held);
     cJSON_Delete(p->held_init);
     cJSON_Delete(p->init_answer);
@@ -1307,6 +1324,7 @@ void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mc
     player p = {.cfg = cfg, .t = t};
     p.relay.fd = -1;
     p.httpd.fd = -1;
+    p.fetch.fd = -1;
     mcps_play_init(&p.play, cfg->target.guard);
     if (start(&p))
         loop(&p);
@@ -1327,6 +1345,7 @@ void mcps_client_trace_free(mcps_client_trace *t)
     free(t->msgs);
     free(t->http_reqs);
     cJSON_Delete(t->inject_answer);
+    cJSON_Delete(t->echo_schema);
     for (size_t i = 0; i < sizeof t->task_steps / sizeof *t->task_steps; i++)
         cJSON_Delete(t->task_steps[i]);
     for (size_t i = 0; i < t->log.nentries; i++)
