@@ -121,7 +121,7 @@ static int listen_request(const mcps_client_trace *t, mcps_client_grade *g)
         n++;
         const char *why = filter_fault(member(member(t->msgs[i].json, "params"), "notifications"));
         if (why)
-            return mcps_client_broke(g, "SUB-001", "a subscriptions/listen whose %s", why);
+            return mcps_client_broke(g, "SUB-001", "a subscriptions/listen where %s", why);
     }
     if (!n)
         return mcps_client_skip(g, "the client opened no subscription (no subscriptions/listen, "
