@@ -63,6 +63,13 @@ MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/modern-methods", "client/input-required",
                  # client_cases_modern.c's, over HTTP too
                  "client/modern-paging", "client/extension-fallback", "client/opaque-codes"}
+# The 2026-07-28 checks of what the scripted server serves over stdio (modern-serve,
+# modern-drop; client_cases_modern_serve.c): refclient listens, calls the 2020-12 tool, starts
+# its server again when it dies mid-request.
+SERVE_CHECKS = {"client/listen-request", "client/listen-narrowed",
+                "client/notification-unanswered", "client/structured-array",
+                "client/schema-2020-12", "client/no-remote-ref", "client/deep-schema",
+                "client/server-restart", "client/relisten"}
 # The 2026-07-28 checks of a dual-era client (refclient --protocol-version auto), stdio.
 DUAL_ERA_CHECKS = {"client/probe-fallback"}
 # The tasks scenario's checks (2025-11-25, stdio; client_cases_tasks.c): refclient calls the
@@ -101,18 +108,20 @@ class RefclientTest(unittest.TestCase):
         report = self.clean()
         v = verdicts(report)
         self.assertEqual({v[k] for k in v
-                          if k not in MODERN_CHECKS | DUAL_ERA_CHECKS | {"client/cancellations"}},
+                          if k not in MODERN_CHECKS | SERVE_CHECKS | DUAL_ERA_CHECKS
+                          | {"client/cancellations"}},
                          {"PASS"}, v)
         # refclient never cancels a request of its own (its fault cancel-initialize does)
         self.assertEqual(v["client/cancellations"], "SKIP")
         # a handshake-only client: the 2026-07-28 scenarios are not played, their checks SKIP
-        self.assertEqual({v[k] for k in MODERN_CHECKS | DUAL_ERA_CHECKS}, {"SKIP"}, v)
+        self.assertEqual({v[k] for k in MODERN_CHECKS | SERVE_CHECKS | DUAL_ERA_CHECKS}, {"SKIP"},
+                         v)
         self.assertEqual(report["cases"][0]["revision"], "2025-11-25")
 
     def test_clean_2026(self):
         report = self.clean("--protocol-version", "2026-07-28")
         v = verdicts(report)
-        self.assertEqual({v[k] for k in MODERN_CHECKS}, {"PASS"}, v)
+        self.assertEqual({v[k] for k in MODERN_CHECKS | SERVE_CHECKS}, {"PASS"}, v)
         # no initialize: the handshake checks SKIP; the observers and shutdown still judge
         for check in ("client/request-ids", "client/jsonrpc-lines", "client/shutdown"):
             self.assertEqual(v[check], "PASS", check)
@@ -268,7 +277,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 74)
+        self.assertEqual(len(checks), 83)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
