@@ -261,5 +261,7 @@ bool mcps_client_fetch_open(mcps_httpd *h, const mcps_guard *guard, mcps_client_
 void mcps_client_fetch_poll(mcps_httpd *h, mcps_play *play, mcps_client_trace *t);
 /* What every 2026-07-28 result carries (client_play.c): resultType and serverInfo. */
 cJSON *mcps_client_stamp(cJSON *result);
+/* ...and a cacheable one's hints, ttlMs and cacheScope (CACHE-001), stamped too. */
+cJSON *mcps_client_cacheable(cJSON *result, int ttl_ms);
 
 #endif

@@ -226,6 +226,11 @@ static cJSON *cacheable(cJSON *result, int ttl_ms)
     return stamped(result);
 }
 
+cJSON *mcps_client_cacheable(cJSON *result, int ttl_ms)
+{
+    return cacheable(result, ttl_ms);
+}
+
 /* MODERN_ODD's also advertises an extension nobody knows: the client goes on with the core
  * (VER-010). */
 static cJSON *discover_result(mcps_client_scenario sc)

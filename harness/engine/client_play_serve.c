@@ -177,7 +177,7 @@ static cJSON *response(const cJSON *id, cJSON *result)
     cJSON *m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "jsonrpc", "2.0");
     cJSON_AddItemToObject(m, "id", cJSON_Duplicate(id, true));
-    cJSON_AddItemToObject(m, "result", mcps_client_stamp(result));
+    cJSON_AddItemToObject(m, "result", result);
     return m;
 }
 
@@ -202,7 +202,7 @@ static void serve_call(mcps_play *play, mcps_client_trace *t, const cJSON *req)
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "structuredContent"),
                          cJSON_CreateString("hello"));
     cJSON_AddFalseToObject(r, "isError");
-    send_owned(play, response(member(req, "id"), r));
+    send_owned(play, response(member(req, "id"), mcps_client_stamp(r)));
     if (!t->called) {
         t->called = true;
         t->called_at = t->nmsgs;
@@ -230,7 +230,7 @@ bool mcps_client_serve_request(mcps_play *play, mcps_client_trace *t, const cJSO
         return true;
     }
     if (strcmp(method, "tools/list") == 0) {
-        send_owned(play, response(member(req, "id"), serve_tool_list(t)));
+        send_owned(play, response(member(req, "id"), mcps_client_cacheable(serve_tool_list(t), 0)));
         if (!t->listed) {
             t->listed = true;
             t->listed_at = t->nmsgs;
