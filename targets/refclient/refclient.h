@@ -59,6 +59,7 @@ typedef struct rc_client {
     char **server_argv;
     bool server_gone;
     bool restarted; /* it was started again once */
+    int id_base;    /* ...and its requests' ids are offset by this there */
     cJSON *ack;     /* owned; NULL until acknowledged */
 } rc_client;
 

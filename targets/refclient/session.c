@@ -23,8 +23,18 @@
 #define RC_RELATED_TASK "io.modelcontextprotocol/related-task"
 #define RC_MAX_POLLS    20 /* a task still working after these is given up on */
 
+/* A request of the session run again on a restarted server gets its id plus id_base: a new
+ * id for what the dead server left unanswered (STDIO-013). */
+static void rebase(const rc_client *c, cJSON *m)
+{
+    cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    if (c->id_base && cJSON_IsNumber(id) && cJSON_GetObjectItemCaseSensitive(m, "method"))
+        cJSON_SetNumberValue(id, id->valuedouble + c->id_base);
+}
+
 static void send_json(rc_client *c, cJSON *m)
 {
+    rebase(c, m);
     char *s = mcps_json_print(m, NULL);
     if (s)
         rc_write_line(c, s);
@@ -310,7 +320,7 @@ static bool on_message(rc_client *c, cJSON *m, int want, cJSON **answer)
         ok = on_notification(c, method->valuestring, cJSON_GetObjectItemCaseSensitive(m, "params"));
     else if (method && id && !rc_on(c, RC_FAULT_IGNORE_INVALID_REQUEST))
         reply_error(c, id, -32600, "Invalid Request"); /* a method that is not a string */
-    else if (!method && id && cJSON_IsNumber(id) && id->valuedouble == want) {
+    else if (!method && id && cJSON_IsNumber(id) && id->valuedouble == want + c->id_base) {
         *answer = m;
         return true;
     } else if (!method && id)
@@ -1126,6 +1136,7 @@ static int modern_session(rc_client *c)
     if (!rc_start_server(c, c->server_argv))
         return 1;
     c->restarted = true;
+    c->id_base = 100;
     r = stateless_session(c);
     return r == 3 ? 1 : r;
 }
