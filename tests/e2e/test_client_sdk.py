@@ -97,7 +97,8 @@ class SdkClientTest(unittest.TestCase):
         """The v2 SDK in its "auto" mode asks server/discover first (2026-07-28): judged on
         the 2026-07-28 checks (the scripted server answers the probe with a DiscoverResult,
         or with -32022 first), and, where the server answers the probe -32601 as a legacy one
-        does, on the handshake it falls back to (snapshot client-sdk-v2-2026.tsv)."""
+        does, on the handshake it falls back to, and on what modern-serve and modern-drop
+        serve (snapshot client-sdk-v2-2026.tsv)."""
         report = self.run_client("v2 --era auto", MODERN_CASES + SERVE_CASES)
         self.snapshot("v2-2026", "SDK v2 --era auto", report)
 
