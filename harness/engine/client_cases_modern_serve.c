@@ -61,10 +61,11 @@ static bool exited_badly(const mcps_client_trace *t)
 }
 
 /* The client's move after message `from` (a request, or a clean exit), graded: PASS when it
- * went on, `ids` broken when it exited badly (or, unless the configuration says it stays,
- * when it did neither). what: the server's doing, for the text. */
-static int went_on(const mcps_client_trace *t, size_t from, const char *ids, const char *what,
-                   mcps_client_grade *g)
+ * went on, `ids` broken when it exited badly; when it did neither, `ids` broken if `hung` (the
+ * silence is the fault: a responsiveness check) and the configuration does not say it stays,
+ * else INFO. what: the server's doing, for the text. */
+static int went_on(const mcps_client_trace *t, size_t from, const char *ids, bool hung,
+                   const char *what, mcps_client_grade *g)
 {
     char buf[64];
     const char *next = request_after(t, from, "subscriptions/listen");
@@ -75,11 +76,11 @@ static int went_on(const mcps_client_trace *t, size_t from, const char *ids, con
     if (exited_badly(t))
         return mcps_client_broke(g, ids, "after %s, the client %s, asking nothing more", what,
                                  ending(t, buf, sizeof buf));
-    if (t->stays)
+    if (t->stays || !hung)
         return mcps_client_info(g,
-                                "after %s, the client stayed silent (it keeps running, as "
-                                "configured): whether it coped cannot be told",
-                                what);
+                                "after %s, the client stayed silent%s: whether it coped "
+                                "cannot be told",
+                                what, t->stays ? " (it keeps running, as configured)" : "");
     return mcps_client_broke(g, ids, "after %s, the client neither asked anything more nor exited",
                              what);
 }
@@ -146,7 +147,7 @@ static int listen_narrowed(const mcps_client_trace *t, mcps_client_grade *g)
                                  "the client opened %zu more subscriptions (a loop, not a "
                                  "graceful fallback)",
                                  again);
-    return went_on(t, t->acked_at, "SUB-005",
+    return went_on(t, t->acked_at, "SUB-005", false,
                    "an acknowledgment whose filter honoured none of the types it asked", g);
 }
 
@@ -176,7 +177,7 @@ static int structured_array(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->called)
         return mcps_client_skip(g, "the client called no tool: no structuredContent to accept");
-    return went_on(t, t->called_at, "TOOL-018",
+    return went_on(t, t->called_at, "TOOL-018", false,
                    "a tools/call result whose structuredContent is an array (its outputSchema "
                    "one too)",
                    g);
@@ -257,7 +258,7 @@ static int deep_schema(const mcps_client_trace *t, mcps_client_grade *g)
     snprintf(what, sizeof what,
              "a tool list whose %s nests allOf %d levels deep and fans $defs out to 2^20 paths",
              MCPS_CLIENT_PROBE_TOOL, MCPS_CLIENT_DEEP_LEVELS);
-    return went_on(t, t->listed_at, "GEN-JSCH-006", what, g);
+    return went_on(t, t->listed_at, "GEN-JSCH-006", true, what, g);
 }
 
 /* ---- a server that dies mid-request (STDIO-013, SUB-011) ---- */
