@@ -100,7 +100,7 @@ typedef struct mcps_case {
     size_t nneeds;
     mcps_session_mode session;
     mcps_isolation isolation;
-    unsigned transports;        /* `transport ...`: bit (1u << mcps_transport_kind) each; 0: any */
+    unsigned transports; /* `transport ...`: bit (1u << mcps_transport_kind) each; 0: any */
     cJSON *client_capabilities; /* NULL: {} */
     char *expect;               /* the expectation, for a person */
     double timeout;             /* default wait for an expectation in this case; 0 = run default */
