@@ -52,8 +52,8 @@ typedef struct mcps_client_check {
      MCPS_REV_BIT(MCPS_REV_2025_11_25) | MCPS_REV_BIT(MCPS_REV_2026_07_28))
 
 /* Check i, or NULL past the last: client_cases.c's, client_cases_http.c's, then
- * client_cases_modern.c's, client_cases_tasks.c's, client_cases_oddities.c's and
- * client_cases_modern_client.c's. */
+ * client_cases_modern.c's, client_cases_tasks.c's, client_cases_oddities.c's,
+ * client_cases_modern_client.c's and client_cases_modern_serve.c's. */
 const mcps_client_check *mcps_client_check_at(size_t i);
 /* The checks only Streamable HTTP shows (client_cases_http.c): check i of them, or NULL. */
 const mcps_client_check *mcps_client_http_check_at(size_t i);
@@ -66,5 +66,7 @@ const mcps_client_check *mcps_client_oddities_check_at(size_t i);
 /* 2026-07-28's deprecated capabilities, their MRTR input requests, an unknown reserved _meta key,
  * and error ids (client_cases_modern_client.c): check i of them, or NULL. */
 const mcps_client_check *mcps_client_modern_client_check_at(size_t i);
+/* The 2026-07-28 checks of modern-serve and modern-drop (client_cases_modern_serve.c). */
+const mcps_client_check *mcps_client_modern_serve_check_at(size_t i);
 
 #endif

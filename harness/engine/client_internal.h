@@ -13,6 +13,7 @@
 #include "engine/client.h"
 #include "session/play.h"
 #include "session/wirelog.h"
+#include "transport/httpd.h"
 
 /* What the scripted server does besides serving plainly. */
 typedef enum mcps_client_scenario {
@@ -59,6 +60,12 @@ typedef enum mcps_client_scenario {
                                    DiscoverResult; the first tools/call asks roots/list and
                                    sampling/createMessage inputRequests (MRTR) of a client
                                    declaring them (client_cases_modern_client.c) */
+    MCPS_CSC_MODERN_SERVE, /* stdio, 2026-07-28: tools listChanged, subscriptions/listen acked with
+                              an empty filter, a tool list of 2020-12 schemas (a network $ref, a
+                              deep nesting), an array structuredContent after a progress
+                              notification (client_play_serve.c) */
+    MCPS_CSC_MODERN_DROP,  /* stdio, 2026-07-28: the connection dropped at the client's first
+                              request after server/discover and subscriptions/listen */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -123,6 +130,21 @@ typedef struct mcps_client_trace {
      * without (TASK-007; NULL when none), and its answers to each step (owned; NULL: none) */
     const char *task_kind, *task_plain_kind;
     cJSON *task_steps[16];
+    /* MODERN_SERVE and MODERN_DROP (client_play_serve.c): what the scripted server did */
+    bool acked;         /* a subscriptions/listen got its acknowledgment */
+    size_t acked_at;    /* how many messages the client had sent by the first */
+    bool notified;      /* a notification (acknowledgment, progress) went to the client */
+    size_t notified_at; /* ...by the first */
+    bool listed;        /* the tool list of 2020-12 schemas went */
+    size_t listed_at;   /* ...after this many messages */
+    bool called;        /* a tools/call got the array structuredContent */
+    size_t called_at;   /* ...after this many messages */
+    cJSON *echo_schema; /* the inputSchema the called tool was served with (owned) */
+    char fetch_url[96]; /* the network $ref's target: a loopback listener of the run's */
+    char fetched[160];  /* the first request that reached it ("" none) */
+    bool dropped;       /* MODERN_DROP: the connection was dropped mid-request */
+    size_t dropped_at;  /* ...after this many messages */
+    unsigned drop_conn; /* ...which connection */
 } mcps_client_trace;
 
 /* "plain", "slow-init", ...: for a person. */
@@ -232,5 +254,29 @@ const cJSON *mcps_client_declared_cap(const cJSON *m, const char *name);
 
 /* MCPS_CTS_CREATE's _meta.progressToken (PROG-010). */
 #define MCPS_CLIENT_TASK_TOKEN "mcpspec-tp"
+
+/* client_play_serve.c: MODERN_SERVE and MODERN_DROP's requests. The scripted tool's name
+ * (its inputSchema uses 2020-12 keywords; its outputSchema is an array) and the other tool's
+ * (a network $ref and a deeply nested schema, never meant to be called), the depth of that
+ * nesting, and the structuredContent of the call. */
+#define MCPS_CLIENT_SERVE_TOOL  "echo"
+#define MCPS_CLIENT_PROBE_TOOL  "schema-probe"
+#define MCPS_CLIENT_DEEP_LEVELS 400
+#define MCPS_CLIENT_META_SUB    "io.modelcontextprotocol/subscriptionId"
+/* Whether the scripted server declares tools.listChanged in scenario sc (so that a client may
+ * listen). */
+bool mcps_client_serve_list_changed(mcps_client_scenario sc);
+/* A 2026-07-28 request of MODERN_SERVE or MODERN_DROP answered (or dropped) here: true when
+ * done, false for answer_modern's plain answer. */
+bool mcps_client_serve_request(mcps_play *play, mcps_client_trace *t, const cJSON *req,
+                               const char *method);
+/* MODERN_SERVE's network $ref points at a loopback listener of the run's (GEN-JSCH-004):
+ * opened into t->fetch_url, then polled without waiting; a request noted in t->fetched. */
+bool mcps_client_fetch_open(mcps_httpd *h, const mcps_guard *guard, mcps_client_trace *t);
+void mcps_client_fetch_poll(mcps_httpd *h, mcps_play *play, mcps_client_trace *t);
+/* What every 2026-07-28 result carries (client_play.c): resultType and serverInfo. */
+cJSON *mcps_client_stamp(cJSON *result);
+/* ...and a cacheable one's hints, ttlMs and cacheScope (CACHE-001), stamped too. */
+cJSON *mcps_client_cacheable(cJSON *result, int ttl_ms);
 
 #endif

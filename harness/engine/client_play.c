@@ -61,7 +61,8 @@ typedef struct player {
     /* TASKS: the one task's state and how often the client asked for it */
     const char *task_status;
     int task_gets;
-    int step; /* the receiver script's next step (mcps_client_task_step) */
+    int step;         /* the receiver script's next step (mcps_client_task_step) */
+    mcps_httpd fetch; /* MODERN_SERVE: the listener its network $ref points at */
 } player;
 
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
@@ -73,6 +74,7 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
         "cancel",        "progress",       "batch",  "session-404",  "modern",
         "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
         "modern-odd",    "probe-code",     "tasks",  "oddities",     "modern-deprecated",
+        "modern-serve",  "modern-drop",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -210,6 +212,11 @@ static cJSON *stamped(cJSON *result)
     return result;
 }
 
+cJSON *mcps_client_stamp(cJSON *result)
+{
+    return stamped(result);
+}
+
 /* The caching hints of a cacheable result (CACHE-001): the scripted server's lists do not
  * change, but a client need not keep them. */
 static cJSON *cacheable(cJSON *result, int ttl_ms)
@@ -217,6 +224,11 @@ static cJSON *cacheable(cJSON *result, int ttl_ms)
     cJSON_AddNumberToObject(result, "ttlMs", ttl_ms);
     cJSON_AddStringToObject(result, "cacheScope", "public");
     return stamped(result);
+}
+
+cJSON *mcps_client_cacheable(cJSON *result, int ttl_ms)
+{
+    return cacheable(result, ttl_ms);
 }
 
 /* MODERN_ODD's also advertises an extension nobody knows: the client goes on with the core
@@ -227,7 +239,8 @@ static cJSON *discover_result(mcps_client_scenario sc)
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "supportedVersions"),
                          cJSON_CreateString(MCPS_CLIENT_MODERN));
     cJSON *caps = cJSON_AddObjectToObject(r, "capabilities");
-    cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged");
+    cJSON_AddBoolToObject(cJSON_AddObjectToObject(caps, "tools"), "listChanged",
+                          mcps_client_serve_list_changed(sc));
     if (sc == MCPS_CSC_MODERN_ODD)
         cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "extensions"),
                                 MCPS_CLIENT_ODD_EXTENSION);
@@ -258,7 +271,8 @@ bool mcps_client_modern_scenario(mcps_client_scenario sc)
 {
     return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
            sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED ||
-           sc == MCPS_CSC_MODERN_ODD || sc == MCPS_CSC_MODERN_DEPRECATED;
+           sc == MCPS_CSC_MODERN_ODD || sc == MCPS_CSC_MODERN_DEPRECATED ||
+           mcps_client_serve_list_changed(sc);
 }
 
 const cJSON *mcps_client_declared_cap(const cJSON *m, const char *name)
@@ -454,7 +468,9 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
     else if (discover) {
         p->t->discovered = true;
         send_owned(p, response(id, discover_result(p->t->scenario)));
-    } else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_MODERN_PAGED)
+    } else if (mcps_client_serve_request(&p->play, p->t, req, method))
+        return;
+    else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_MODERN_PAGED)
         answer_modern_page(p, req);
     else if (odd_call(p, method))
         send_error(p, id, MCPS_CLIENT_ODD_CODE, "mcpspec: an error whose code means nothing");
@@ -1276,6 +1292,7 @@ static void loop(player *p)
         if (p->t->exited && !p->exited_ms)
             p->exited_ms = mcps_clock_ms();
         release_held(p);
+        mcps_client_fetch_poll(&p->fetch, &p->play, p->t);
         if (!p->cfg->http && !mcps_play_connected(&p->play)) {
             try_accept(p);
             continue;
@@ -1328,6 +1345,9 @@ static bool start(player *p)
         return false;
     }
     mcps_play_event(&p->play, "client started (pid %d)", mcps_stdio_pid(p->client));
+    if (p->t->scenario == MCPS_CSC_MODERN_SERVE &&
+        !mcps_client_fetch_open(&p->fetch, cfg->target.guard, p->t))
+        mcps_play_event(&p->play, "no loopback listener for the network $ref");
     return true;
 }
 
@@ -1358,6 +1378,8 @@ static void stop(player *p)
     }
     if (p->cfg->http)
         mcps_httpd_close(&p->httpd);
+    if (p->fetch.fd >= 0)
+        mcps_httpd_close(&p->fetch);
     cJSON_Delete(p->held);
     cJSON_Delete(p->held_init);
     cJSON_Delete(p->init_answer);
@@ -1370,6 +1392,7 @@ void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mc
     player p = {.cfg = cfg, .t = t};
     p.relay.fd = -1;
     p.httpd.fd = -1;
+    p.fetch.fd = -1;
     mcps_play_init(&p.play, cfg->target.guard);
     if (start(&p))
         loop(&p);
@@ -1390,6 +1413,7 @@ void mcps_client_trace_free(mcps_client_trace *t)
     free(t->msgs);
     free(t->http_reqs);
     cJSON_Delete(t->inject_answer);
+    cJSON_Delete(t->echo_schema);
     for (size_t i = 0; i < sizeof t->task_steps / sizeof *t->task_steps; i++)
         cJSON_Delete(t->task_steps[i]);
     for (size_t i = 0; i < t->log.nentries; i++)

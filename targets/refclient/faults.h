@@ -242,7 +242,26 @@
       "2026-07-28: with --deprecated-caps --sampling-tools, answer a sampling inputRequest "       \
       "carrying tools with a tool_use block without id")                                           \
     X(ELICIT_CONTENT_INVALID, "elicit-content-invalid", "ELIC-018", "client/elicit-content",       \
-      "accept elicitation/create with content whose name is 42, though the schema asks a string")
+      "accept elicitation/create with content whose name is 42, though the schema asks a string")  \
+    X(LISTEN_FILTER_STRING, "listen-filter-string", "SUB-001", "client/listen-request",            \
+      "2026-07-28: send toolsListChanged as the string \"true\" in its subscriptions/listen")      \
+    X(LISTEN_LEAVE_NARROWED, "listen-leave-narrowed", "SUB-005", "client/listen-narrowed",         \
+      "2026-07-28: exit 1 when the acknowledgment leaves out a type it asked for")                 \
+    X(ANSWER_PROGRESS, "answer-progress", "RPC-NOT-002", "client/notification-unanswered",         \
+      "2026-07-28: answer notifications/progress with a -32601 error (id null)")                   \
+    X(STRUCTURED_OBJECT_ONLY, "structured-object-only", "TOOL-018", "client/structured-array",     \
+      "2026-07-28: exit 1 on a structuredContent that is not an object (as before 2026-07-28)")    \
+    X(SCHEMA_DRAFT7, "schema-draft7", "GEN-JSCH-001", "client/schema-2020-12",                     \
+      "2026-07-28: read inputSchema as draft-07 (prefixItems unknown): fill a tuple argument "     \
+      "from items alone")                                                                          \
+    X(FETCH_REF, "fetch-ref", "GEN-JSCH-004", "client/no-remote-ref",                              \
+      "2026-07-28: fetch the http:// $refs of the listed tools' schemas")                          \
+    X(DEEP_SCHEMA_CRASH, "deep-schema-crash", "GEN-JSCH-006", "client/deep-schema",                \
+      "2026-07-28: exit 1 (as a validator out of stack) on a tool schema nested over 64 levels")   \
+    X(NO_RESTART, "no-restart", "STDIO-013", "client/server-restart",                              \
+      "2026-07-28: exit 1 when its stdio server dies mid-request, instead of starting it again")   \
+    X(NO_RELISTEN, "no-relisten", "SUB-011", "client/relisten",                                    \
+      "2026-07-28: after starting its server again, do not open its subscription again")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

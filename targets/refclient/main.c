@@ -98,11 +98,13 @@ int main(int argc, char **argv)
         rc_tasks_free(&c);
         return rc;
     }
+    c.server_argv = argv + server;
     if (!rc_start_server(&c, argv + server))
         return 1;
     rc = rc_session(&c);
     rc_stop_server(&c);
     rc_tasks_free(&c);
+    cJSON_Delete(c.ack);
     free(c.inbuf);
     return rc;
 }

@@ -100,6 +100,8 @@ void rc_stop_server(rc_client *c)
         close(c->from_server);
     c->to_server = c->from_server = -1;
     c->server = 0;
+    c->inlen = 0; /* what a dead server left unframed is not the next one's */
+    c->server_gone = false;
 }
 
 bool rc_write_line(rc_client *c, const char *line)
@@ -163,8 +165,10 @@ char *rc_read_line(rc_client *c)
         ssize_t n = read(c->from_server, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
+        if (n <= 0) {
+            c->server_gone = n == 0;
             return NULL;
+        }
         char *grown = realloc(c->inbuf, c->inlen + (size_t)n + 1);
         if (!grown)
             return NULL;

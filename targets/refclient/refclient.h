@@ -57,6 +57,13 @@ typedef struct rc_client {
      * Mcp-Param-{header} on its tools/call (HDR-009) */
     char mirror_prop[4][64], mirror_header[4][64];
     int nmirror;
+    /* 2026-07-28 over stdio: the server's command (started again when it dies mid-request,
+     * STDIO-013), whether its output ended, and the acknowledged filter of its subscription */
+    char **server_argv;
+    bool server_gone;
+    bool restarted; /* it was started again once */
+    int id_base;    /* ...and its requests' ids are offset by this there */
+    cJSON *ack;     /* owned; NULL until acknowledged */
 } rc_client;
 
 bool rc_on(const rc_client *c, rc_fault f);
@@ -90,6 +97,12 @@ cJSON *rc_task_request(rc_client *c, const char *method, const cJSON *params, in
 void rc_tasks_free(rc_client *c);
 /* The progressToken of the task named by the params of a tasks request, or NULL. */
 const cJSON *rc_task_token(rc_client *c, const cJSON *params);
+
+/* A tool list's schemas (schemas.c): fill the tuple (prefixItems) arguments of tool into
+ * arguments; how deep a JSON value nests; the fetch-ref fault's fetches of http(s) $refs. */
+void rc_schema_fill(const rc_client *c, const cJSON *tool, cJSON *arguments);
+int rc_schema_depth(const cJSON *v);
+void rc_schema_fetch_refs(const rc_client *c, const cJSON *list);
 
 /* The session (session.c): 0 done, 1 the server could not be used. */
 int rc_session(rc_client *c);

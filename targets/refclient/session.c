@@ -23,8 +23,18 @@
 #define RC_RELATED_TASK "io.modelcontextprotocol/related-task"
 #define RC_MAX_POLLS    20 /* a task still working after these is given up on */
 
+/* A request of the session run again on a restarted server gets its id plus id_base: a new
+ * id for what the dead server left unanswered (STDIO-013). */
+static void rebase(const rc_client *c, cJSON *m)
+{
+    cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
+    if (c->id_base && cJSON_IsNumber(id) && cJSON_GetObjectItemCaseSensitive(m, "method"))
+        cJSON_SetNumberValue(id, id->valuedouble + c->id_base);
+}
+
 static void send_json(rc_client *c, cJSON *m)
 {
+    rebase(c, m);
     char *s = mcps_json_print(m, NULL);
     if (s)
         rc_write_line(c, s);
@@ -299,9 +309,19 @@ static void on_request(rc_client *c, const char *method, const cJSON *id, const 
         send_progress(c, token, 2);
 }
 
-/* A notification: nothing to answer (RPC-NOT-002); false when a fault exits on it. */
-static bool on_notification(rc_client *c, const char *method)
+/* A notification: nothing to answer (RPC-NOT-002); false when a fault exits on it. A
+ * subscription's acknowledgment is kept (its filter, for subscribe). */
+static bool on_notification(rc_client *c, const char *method, const cJSON *params)
 {
+    if (strcmp(method, "notifications/subscriptions/acknowledged") == 0) {
+        cJSON_Delete(c->ack);
+        c->ack = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(params, "notifications"), true);
+        if (!c->ack)
+            c->ack = cJSON_CreateObject();
+        return true;
+    }
+    if (strcmp(method, "notifications/progress") == 0 && rc_on(c, RC_FAULT_ANSWER_PROGRESS))
+        reply_error(c, NULL, -32601, "Method not found");
     if (strcmp(method, "notifications/elicitation/complete") == 0)
         return !rc_on(c, RC_FAULT_CRASH_ON_COMPLETE);
     if (strcmp(method, "notifications/cancelled") != 0)
@@ -330,10 +350,10 @@ static bool on_message(rc_client *c, cJSON *m, int want, cJSON **answer)
     if (cJSON_IsString(method) && id)
         on_request(c, method->valuestring, id, cJSON_GetObjectItemCaseSensitive(m, "params"));
     else if (cJSON_IsString(method))
-        ok = on_notification(c, method->valuestring);
+        ok = on_notification(c, method->valuestring, cJSON_GetObjectItemCaseSensitive(m, "params"));
     else if (method && id && !rc_on(c, RC_FAULT_IGNORE_INVALID_REQUEST))
         reply_error(c, id, -32600, "Invalid Request"); /* a method that is not a string */
-    else if (!method && id && cJSON_IsNumber(id) && id->valuedouble == want) {
+    else if (!method && id && cJSON_IsNumber(id) && id->valuedouble == want + c->id_base) {
         *answer = m;
         return true;
     } else if (!method && id)
@@ -1004,10 +1024,95 @@ static bool legacy_answer(const rc_client *c, const cJSON *d)
            !probe_code_ignored(c, d);
 }
 
+/* Whether a DiscoverResult declares tools.listChanged: the changes come on a subscription. */
+static bool list_changes(const cJSON *d)
+{
+    const cJSON *tools = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(d, "result"),
+                                         "capabilities"),
+        "tools");
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(tools, "listChanged"));
+}
+
+/* Serve the server until its acknowledgment of a subscription arrives (or the timeout). */
+static void await_ack(rc_client *c)
+{
+    char *line;
+    cJSON *none = NULL;
+    while (!c->ack && (line = rc_read_line(c))) {
+        bool ok = on_line(c, line, -1, &none);
+        free(line);
+        cJSON_Delete(none);
+        none = NULL;
+        if (!ok) {
+            fprintf(stderr, "refclient: giving up on a message from the server (fault)\n");
+            exit(1);
+        }
+    }
+}
+
+/* stdio: subscriptions/listen for tool list changes (SUB-001), left open; the acknowledged
+ * filter compared with the one asked (SUB-005): a type left out is refreshed by the list's
+ * ttlMs instead. False: give up (the listen-leave-narrowed fault). */
+static bool subscribe(rc_client *c)
+{
+    cJSON *p = stateless_params(c, c->version, false);
+    cJSON *f = cJSON_AddObjectToObject(p, "notifications");
+    if (rc_on(c, RC_FAULT_LISTEN_FILTER_STRING))
+        cJSON_AddStringToObject(f, "toolsListChanged", "true");
+    else
+        cJSON_AddTrueToObject(f, "toolsListChanged");
+    cJSON_Delete(c->ack);
+    c->ack = NULL;
+    send_json(c, request(80, "subscriptions/listen", p, false));
+    await_ack(c);
+    if (!c->ack || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(c->ack, "toolsListChanged")))
+        return true;
+    if (rc_on(c, RC_FAULT_LISTEN_LEAVE_NARROWED)) {
+        fprintf(stderr, "refclient: the server honours no tools/list_changed: leaving (fault)\n");
+        return false;
+    }
+    fprintf(stderr, "refclient: no tools/list_changed from this server: the list's ttlMs "
+                    "decides when to list again\n");
+    return true;
+}
+
+/* Whether the stdio server died while refclient waited for an answer. */
+static bool server_lost(const rc_client *c)
+{
+    return !c->url && c->server_gone;
+}
+
+/* The first tool's tuple arguments (prefixItems), from a tools/list answer. */
+static cJSON *tuple_arguments(const rc_client *c, const cJSON *list)
+{
+    cJSON *out = cJSON_CreateObject();
+    rc_schema_fill(
+        c,
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                               cJSON_GetObjectItemCaseSensitive(list, "result"), "tools"),
+                           0),
+        out);
+    return out;
+}
+
+/* The structured-object-only fault's cue: a structuredContent that is not an object. */
+static bool structured_not_object(const cJSON *answer)
+{
+    const cJSON *sc = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(answer, "result"), "structuredContent");
+    return sc && !cJSON_IsObject(sc);
+}
+
+/* 0 done, 1 unusable, 2 a legacy server (auto), 3 the stdio server died mid-request. */
 static int stateless_session(rc_client *c)
 {
+    bool listen = false;
     if (!rc_on(c, RC_FAULT_NO_DISCOVER)) {
         cJSON *d = discover(c);
+        if (!d && server_lost(c))
+            return 3;
+        listen = !c->url && list_changes(d) && !(c->restarted && rc_on(c, RC_FAULT_NO_RELISTEN));
         const cJSON *versions = cJSON_GetObjectItemCaseSensitive(
             cJSON_GetObjectItemCaseSensitive(d, "result"), "supportedVersions");
         bool ok = result_of(d) && lists_version(versions, c->version) &&
@@ -1037,27 +1142,55 @@ static int stateless_session(rc_client *c)
             cJSON_Delete(await(c, 9));
         }
     }
+    if (listen && !subscribe(c))
+        return 1;
     /* the other-version fault names a version the server did not list (DISC-006) */
     const char *v = rc_on(c, RC_FAULT_META_OTHER_VERSION) ? "2025-11-25" : c->version;
     cJSON *list = stateless_call(c, 2, "tools/list", stateless_params(c, v, false));
+    if (!list && server_lost(c))
+        return 3;
+    rc_schema_fetch_refs(c, list);
+    if (rc_on(c, RC_FAULT_DEEP_SCHEMA_CRASH) && rc_schema_depth(list) > 64) {
+        fprintf(stderr, "refclient: a tool schema nested too deep: giving up (fault)\n");
+        cJSON_Delete(list);
+        return 1;
+    }
     if (legacy_answer(c, list)) { /* -32601 for server/discover from a dual-era server */
         cJSON_Delete(list);
         return 2;
     }
     char *tool = result_of(list) ? first_tool(list) : NULL;
     note_mirrors(c, list);
+    cJSON *tuples = tuple_arguments(c, list);
     if (tool)
         next_pages(c, list, v);
     cJSON_Delete(list);
-    if (!tool)
+    if (!tool) {
+        cJSON_Delete(tuples);
         return 0;
+    }
     cJSON *params = stateless_params(c, v, true);
     cJSON_AddStringToObject(params, "name", tool);
     add_arguments(c, params);
+    cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments"), *t;
+    while (cJSON_IsObject(args) && (t = cJSON_DetachItemFromArray(tuples, 0)))
+        cJSON_AddItemToObject(args, t->string, t);
+    cJSON_Delete(tuples);
     add_progress_token(c, params);
     free(tool);
     cJSON *keep = cJSON_Duplicate(params, true);
     cJSON *answer = stateless_call(c, 3, "tools/call", params);
+    if (!answer && server_lost(c)) {
+        cJSON_Delete(keep);
+        return 3;
+    }
+    if (rc_on(c, RC_FAULT_STRUCTURED_OBJECT_ONLY) && structured_not_object(answer)) {
+        fprintf(stderr,
+                "refclient: a structuredContent that is not an object: giving up (fault)\n");
+        cJSON_Delete(keep);
+        cJSON_Delete(answer);
+        return 1;
+    }
     if (input_required(answer))
         answer = mrtr_retry(c, 3, cJSON_Duplicate(keep, true), answer);
     if (rc_on(c, RC_FAULT_CODE_REDISCOVER) && error_code(answer) == -32001) /* read as "stale" */
@@ -1067,18 +1200,40 @@ static int stateless_session(rc_client *c)
     return 0;
 }
 
+/* stateless_session, and once more on a new server process when the first died mid-request
+ * (STDIO-013): the lost request is sent again there, and the subscription opened again
+ * (SUB-011), since a new process keeps no state. */
+static int modern_session(rc_client *c)
+{
+    int r = stateless_session(c);
+    if (r != 3)
+        return r;
+    if (rc_on(c, RC_FAULT_NO_RESTART)) {
+        fprintf(stderr, "refclient: the server died mid-request: giving up (fault)\n");
+        return 1;
+    }
+    fprintf(stderr, "refclient: the server died mid-request: starting it again\n");
+    rc_stop_server(c);
+    if (!rc_start_server(c, c->server_argv))
+        return 1;
+    c->restarted = true;
+    c->id_base = 100;
+    r = stateless_session(c);
+    return r == 3 ? 1 : r;
+}
+
 int rc_session(rc_client *c)
 {
     if (c->auto_era) { /* 2026-07-28 first; a legacy server's refusal: the handshake instead */
         c->version = "2026-07-28";
-        int r = stateless_session(c);
+        int r = modern_session(c);
         if (r != 2)
             return r;
         fprintf(stderr, "refclient: not a 2026-07-28 server: initializing with 2025-11-25\n");
         c->version = "2025-11-25";
     }
     if (mcps_rev_parse(c->version) == MCPS_REV_2026_07_28)
-        return stateless_session(c);
+        return modern_session(c);
     if (!handshake(c))
         return 1;
     list_and_call(c);

@@ -54,6 +54,10 @@ MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
                 "client/deprecated-capabilities", "client/modern-unknown-meta", "client/input-*",
                 "client/initialize-first", "client/initialized-notification",
                 "client/request-ids", "client/jsonrpc-lines", "client/shutdown"]
+# What the scripted 2026-07-28 server serves (modern-serve, modern-drop; stdio only).
+SERVE_CASES = ["client/listen-*", "client/notification-unanswered", "client/structured-array",
+               "client/schema-2020-12", "client/no-remote-ref", "client/deep-schema",
+               "client/server-restart", "client/relisten"]
 # Over Streamable HTTP: those that apply there, and 2026-07-28's HTTP ones.
 MODERN_HTTP_CASES = [c for c in MODERN_CASES if c not in (
     "client/discover-first", "client/no-responses", "client/shutdown",
@@ -97,8 +101,9 @@ class SdkClientTest(unittest.TestCase):
         """The v2 SDK in its "auto" mode asks server/discover first (2026-07-28): judged on
         the 2026-07-28 checks (the scripted server answers the probe with a DiscoverResult,
         or with -32022 first), and, where the server answers the probe -32601 as a legacy one
-        does, on the handshake it falls back to (snapshot client-sdk-v2-2026.tsv)."""
-        report = self.run_client("v2 --era auto", MODERN_CASES)
+        does, on the handshake it falls back to, and on what modern-serve and modern-drop
+        serve (snapshot client-sdk-v2-2026.tsv)."""
+        report = self.run_client("v2 --era auto", MODERN_CASES + SERVE_CASES)
         self.snapshot("v2-2026", "SDK v2 --era auto", report)
 
     def test_2026_client_http(self):
