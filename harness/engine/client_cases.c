@@ -1925,9 +1925,12 @@ static const mcps_client_check *own_check_at(size_t i)
 
 const mcps_client_check *mcps_client_check_at(size_t i)
 {
-    static const mcps_client_check *(*const tables[])(size_t) = {
-        own_check_at, mcps_client_http_check_at, mcps_client_modern_check_at,
-        mcps_client_tasks_check_at, mcps_client_oddities_check_at};
+    static const mcps_client_check *(*const tables[])(size_t) = {own_check_at,
+                                                                 mcps_client_http_check_at,
+                                                                 mcps_client_http2_check_at,
+                                                                 mcps_client_modern_check_at,
+                                                                 mcps_client_tasks_check_at,
+                                                                 mcps_client_oddities_check_at};
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         size_t n = 0;
         while (tables[t](n))

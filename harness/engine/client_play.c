@@ -1243,6 +1243,8 @@ static char **listen_and_expand(player *p, char *err, size_t n)
         snprintf(err, n, "out of memory");
         return NULL;
     }
+    if (p->t->scenario == MCPS_CSC_PLAIN || p->t->scenario == MCPS_CSC_MODERN)
+        mcps_play_http_forms(&p->play); /* both forms of answer (client/http-answer-forms) */
     mcps_play_event(&p->play, "serving Streamable HTTP at %s", p->httpd.url);
     return mcps_client_expand_url(cfg->target.argv, p->httpd.url);
 }

@@ -53,7 +53,9 @@ struct mcps_play_http {
     unsigned session_no;
     mcps_http_seen *seen;
     size_t nseen, cap;
-    char *body; /* the last body handed out */
+    char *body;       /* the last body handed out */
+    bool forms;       /* mcps_play_http_forms: results alternate JSON and SSE */
+    unsigned results; /* ...how many have been answered so */
 };
 
 bool mcps_play_http_init(mcps_play *p, mcps_httpd *h)
@@ -82,6 +84,12 @@ const mcps_http_seen *mcps_play_http_seen(const mcps_play *p, size_t *n)
 {
     *n = p->http ? p->http->nseen : 0;
     return p->http ? p->http->seen : NULL;
+}
+
+void mcps_play_http_forms(mcps_play *p)
+{
+    if (p->http)
+        p->http->forms = true;
 }
 
 bool mcps_play_http_busy(const mcps_play *p)
@@ -139,6 +147,11 @@ static size_t note(mcps_play *p, const mcps_httpd_req *req)
         mcps_httpd_header(req, "Last-Event-ID", e->last_event_id, sizeof e->last_event_id);
     e->at_ms = mcps_clock_ms();
     param_headers(req, e->mcp_params, sizeof e->mcp_params);
+    char auth[16] = "";
+    e->has_auth = mcps_httpd_header(req, "Authorization", auth, sizeof auth);
+    e->auth_bearer = e->has_auth && strncasecmp(auth, "Bearer ", 7) == 0;
+    const char *query = strchr(req->target, '?');
+    e->query_token = query && strstr(query, "access_token=") != NULL;
     mcps_play_event(
         p, "HTTP %s %s (Mcp-Session-Id: %s; MCP-Protocol-Version: %s; Accept: %s%s%s%s%s)",
         req->verb, req->target, e->has_session ? sid : "-", e->has_version ? e->version : "-",
@@ -365,13 +378,20 @@ static bool ensure_stream(mcps_play *p, size_t i, const char *headers)
     if (mcps_httpd_streaming(s->h, s->open[i].handle))
         return true;
     set_status(s, s->open[i].seen, 200);
+    if (s->open[i].seen < s->nseen)
+        s->seen[s->open[i].seen].sse = true;
     char id[64];
     mcps_rpc_id_text(s->open[i].id, id, sizeof id);
     mcps_play_event(p,
                     "the answer to the client's request %s is an SSE stream, from the "
                     "message above on",
                     id);
-    return mcps_httpd_stream_open(s->h, s->open[i].handle, headers[0] ? headers : NULL);
+    if (!mcps_httpd_stream_open(s->h, s->open[i].handle, headers[0] ? headers : NULL))
+        return false;
+    static const char comment[] = ": mcpspec keep-alive\n\n"; /* HTTP-052: not a message */
+    if (s->forms && s->open[i].modern)
+        mcps_httpd_stream_raw(s->h, s->open[i].handle, comment, sizeof comment - 1);
+    return true;
 }
 
 /* Headers for the answer to request i: the new session id when it is initialize. */
@@ -409,10 +429,23 @@ static int modern_status(const char *bytes, size_t len)
     return status;
 }
 
+/* Whether bytes is a JSON-RPC result (not an error). */
+static bool is_result(const char *bytes, size_t len)
+{
+    cJSON *m = mcps_play_parse(bytes, len);
+    bool yes = cJSON_GetObjectItemCaseSensitive(m, "result") != NULL;
+    cJSON_Delete(m);
+    return yes;
+}
+
 static bool final(mcps_play *p, size_t i, const char *bytes, size_t len, bool stream)
 {
     struct mcps_play_http *s = p->http;
     pending *o = &s->open[i];
+    /* forms: every second result goes as an SSE stream (HTTP-012) */
+    bool lower = s->forms && o->modern;
+    if (s->forms && !o->event_id[0] && is_result(bytes, len) && ++s->results % 2 == 0)
+        stream = true;
     if (o->event_id[0] && !o->resumed) { /* its stream is broken: the GET will carry it */
         free(o->queued);
         o->queued = malloc(len);
@@ -437,8 +470,11 @@ static bool final(mcps_play *p, size_t i, const char *bytes, size_t len, bool st
         mcps_httpd_stream_close(s->h, s->open[i].handle);
     } else {
         int status = s->open[i].modern ? modern_status(bytes, len) : 200;
-        ok = mcps_httpd_respond(s->h, s->open[i].handle, status, headers, "application/json", bytes,
-                                len);
+        if (lower) /* HDR-013: header names match without regard to case */
+            snprintf(headers + strlen(headers), sizeof headers - strlen(headers),
+                     "content-type: application/json\r\n");
+        ok = mcps_httpd_respond(s->h, s->open[i].handle, status, headers,
+                                lower ? NULL : "application/json", bytes, len);
         set_status(s, s->open[i].seen, status);
     }
     drop(s, i);

@@ -221,7 +221,22 @@
     X(CRASH_ON_COMPLETE, "crash-on-complete", "ELIC-011", "client/elicit-complete-unknown",        \
       "exit on notifications/elicitation/complete for an elicitation it never saw")                \
     X(URL_ACCEPTED, "url-accepted", "ELIC-008", "client/elicit-mode-undeclared",                   \
-      "answer a url-mode elicitation/create (declined) though it declared form only")
+      "answer a url-mode elicitation/create (declined) though it declared form only")              \
+    X(TWO_IN_ONE_POST, "two-in-one-post", "HTTP-005", "client/http-one-post",                      \
+      "HTTP: POST notifications/initialized and the next message in one body, a line each")        \
+    X(JSON_ANSWERS_ONLY, "json-answers-only", "HTTP-012", "client/http-answer-forms",              \
+      "HTTP: take an answer on an SSE stream for a failure (exit 1)")                              \
+    X(HEADER_CASE_EXACT, "header-case-exact", "HDR-013", "client/http-modern-answers",             \
+      "HTTP, 2026-07-28: look for Content-Type case-sensitively; a body without it is a failure "  \
+      "(exit 1)")                                                                                  \
+    X(SSE_COMMENT_FATAL, "sse-comment-fatal", "HTTP-052", "client/http-modern-answers",            \
+      "HTTP, 2026-07-28: take an SSE comment line for a broken stream (exit 1)")                   \
+    X(LEGACY_FALLBACK, "legacy-fallback-on-error", "HTTP-059", "client/http-no-legacy-fallback",   \
+      "HTTP, 2026-07-28: GET the endpoint for HTTP+SSE when a request is refused with 400, "       \
+      "though "                                                                                    \
+      "its body is a modern error")                                                                \
+    X(TOKEN_FIRST_ONLY, "token-first-only", "AUTH-003", "client/http-bearer",                      \
+      "HTTP: send the --token on its first request only")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

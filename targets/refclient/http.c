@@ -19,6 +19,10 @@
  * MCP-Protocol-Version equal to its _meta version (HDR-001), Mcp-Method and,
  * for what names something, Mcp-Name (HDR-005), and the x-mcp-header
  * arguments of the tool it calls as Mcp-Param-* headers (HDR-009).
+ * Answers are read in either form, a JSON body or an SSE stream (HTTP-012),
+ * header names matched without regard to case (HDR-013) and SSE comment
+ * lines skipped (HTTP-052); a --token goes as Authorization: Bearer on every
+ * request (AUTH-003).
  */
 #include "refclient.h"
 
@@ -44,6 +48,7 @@ typedef struct rc_xfer {
     char *in; /* the body so far (for SSE: not yet framed) */
     size_t inlen;
     bool sse;          /* Content-Type: text/event-stream */
+    bool typed;        /* a Content-Type came */
     bool initialize;   /* it carries initialize: its answer issues the session */
     bool with_session; /* it carried Mcp-Session-Id */
     char *body;        /* the message POSTed (NULL for a GET) */
@@ -99,6 +104,8 @@ static void push(rc_http *h, const char *bytes, size_t len)
  * sent again gets its first id back), then it is queued. */
 static void deliver(rc_xfer *x, const char *bytes, size_t len)
 {
+    if (x->c->broken)
+        return;
     cJSON *m = mcps_json_parse_simple(bytes, len);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
     if (m && !cJSON_GetObjectItemCaseSensitive(m, "method") && cJSON_IsNumber(id) && x->has_id &&
@@ -129,6 +136,14 @@ static const char *sse_field(const char *p, size_t l, const char *name, size_t *
     return v;
 }
 
+/* A fault gives up on an answer: nothing more is read, and the session ends with exit 1. */
+static void give_up(rc_client *c, const char *why)
+{
+    if (!c->broken)
+        fprintf(stderr, "refclient: %s: giving up (fault)\n", why);
+    c->broken = true;
+}
+
 /* One SSE event: its data lines joined by newlines, queued unless empty (a priming event);
  * its id and retry remembered; comments and other fields ignored. */
 static void sse_event(rc_xfer *x, const char *ev, size_t len)
@@ -144,6 +159,8 @@ static void sse_event(rc_xfer *x, const char *ev, size_t len)
             l--;
         size_t vl;
         const char *v;
+        if (l && *p == ':' && rc_on(x->c, RC_FAULT_SSE_COMMENT_FATAL))
+            give_up(x->c, "a comment line on the SSE stream");
         if ((v = sse_field(p, l, "data", &vl))) {
             if (any)
                 data[n++] = '\n';
@@ -217,9 +234,14 @@ static size_t on_header(char *line, size_t size, size_t nmemb, void *userdata)
     rc_xfer *x = userdata;
     size_t n = size * nmemb;
     char value[128];
-    if (header_is(line, n, "Content-Type", value, sizeof value))
+    bool exact =
+        !rc_on(x->c, RC_FAULT_HEADER_CASE_EXACT) || strncmp(line, "Content-Type:", 13) == 0;
+    if (exact && header_is(line, n, "Content-Type", value, sizeof value)) {
+        x->typed = true;
         x->sse = strncasecmp(value, "text/event-stream", 17) == 0;
-    else if (x->initialize && header_is(line, n, "Mcp-Session-Id", value, sizeof value))
+        if (x->sse && rc_on(x->c, RC_FAULT_JSON_ANSWERS_ONLY))
+            give_up(x->c, "an answer on an SSE stream");
+    } else if (x->initialize && header_is(line, n, "Mcp-Session-Id", value, sizeof value))
         snprintf(x->c->session, sizeof x->c->session, "%s", value);
     return n;
 }
@@ -329,11 +351,53 @@ static bool xfer_start(rc_client *c, rc_xfer *x)
     return true;
 }
 
-bool rc_http_post(rc_client *c, const char *line)
+/* The Authorization header of a --token (AUTH-003); l unchanged without one. */
+static struct curl_slist *token_header(rc_client *c, struct curl_slist *l)
 {
+    if (!c->token || (c->token_sent && rc_on(c, RC_FAULT_TOKEN_FIRST_ONLY)))
+        return l;
+    char line[300];
+    snprintf(line, sizeof line, "Authorization: Bearer %s", c->token);
+    c->token_sent = true;
+    return curl_slist_append(l, line);
+}
+
+/* The two-in-one-post fault: notifications/initialized is held and goes in front of the next
+ * message, in one body. line itself when not at work; else malloc'd (into *owned) or NULL
+ * when held. */
+static const char *packed(rc_client *c, const char *line, char **owned)
+{
+    *owned = NULL;
+    if (!rc_on(c, RC_FAULT_TWO_IN_ONE_POST))
+        return line;
+    if (!c->held && strstr(line, "\"notifications/initialized\"")) {
+        c->held = strdup(line);
+        return c->held ? NULL : line;
+    }
+    if (!c->held)
+        return line;
+    size_t a = strlen(c->held), b = strlen(line);
+    if ((*owned = malloc(a + b + 2))) {
+        memcpy(*owned, c->held, a);
+        (*owned)[a] = '\n';
+        memcpy(*owned + a + 1, line, b + 1);
+    }
+    free(c->held);
+    c->held = NULL;
+    return *owned ? *owned : line;
+}
+
+bool rc_http_post(rc_client *c, const char *message)
+{
+    char *owned;
+    const char *line = packed(c, message, &owned);
+    if (!line)
+        return true; /* held for the next body */
     rc_xfer *x = xfer_new(c);
-    cJSON *m = x ? mcps_json_parse_simple(line, strlen(line)) : NULL;
-    if (!x || !(x->body = strdup(line))) {
+    cJSON *m = x ? mcps_json_parse_simple(message, strlen(message)) : NULL;
+    bool ok = x && (x->body = strdup(line));
+    free(owned);
+    if (!ok) {
         if (x)
             xfer_free(x);
         cJSON_Delete(m);
@@ -351,8 +415,9 @@ bool rc_http_post(rc_client *c, const char *line)
     x->headers = curl_slist_append(x->headers, "Expect:");
     x->headers = session_headers(c, x->headers);
     x->headers = modern_headers(c, m, x->headers);
+    x->headers = token_header(c, x->headers);
     cJSON_Delete(m);
-    curl_easy_setopt(x->easy, CURLOPT_COPYPOSTFIELDS, line);
+    curl_easy_setopt(x->easy, CURLOPT_COPYPOSTFIELDS, x->body);
     return xfer_start(c, x);
 }
 
@@ -367,6 +432,19 @@ static void resume_get(rc_client *c, const rc_xfer *broken)
     x->headers = curl_slist_append(NULL, "Accept: text/event-stream");
     x->headers = header(x->headers, "Last-Event-ID", broken->last_event_id);
     x->headers = session_headers(c, x->headers);
+    x->headers = token_header(c, x->headers);
+    curl_easy_setopt(x->easy, CURLOPT_HTTPGET, 1L);
+    xfer_start(c, x);
+}
+
+/* The legacy-fallback-on-error fault: GET the endpoint for an HTTP+SSE endpoint event. */
+static void legacy_get(rc_client *c)
+{
+    rc_xfer *x = xfer_new(c);
+    if (!x)
+        return;
+    x->headers = curl_slist_append(NULL, "Accept: text/event-stream");
+    x->headers = token_header(c, x->headers);
     curl_easy_setopt(x->easy, CURLOPT_HTTPGET, 1L);
     xfer_start(c, x);
 }
@@ -434,8 +512,13 @@ static void finish(rc_client *c, CURL *easy)
         c->session_lost = true;
         c->session[0] = '\0';
     }
+    if (!x->sse && !x->typed && x->inlen && rc_on(c, RC_FAULT_HEADER_CASE_EXACT))
+        give_up(c, "an answer without Content-Type");
     if (!x->sse && x->inlen && (status == 200 || (x->has_id && status >= 400 && status < 500)))
         deliver(x, x->in, x->inlen); /* 2026-07-28 errors come with 4xx (HTTP-053, VER-002) */
+    if (status == 400 && x->has_id && mcps_rev_parse(c->version) == MCPS_REV_2026_07_28 &&
+        rc_on(c, RC_FAULT_LEGACY_FALLBACK))
+        legacy_get(c);
     if (x->sse && status == 200 && x->has_id && !x->answered && x->last_event_id[0])
         recover(c, x);
     curl_multi_remove_handle(h->multi, easy);
@@ -471,7 +554,7 @@ char *rc_http_read(rc_client *c)
             return m;
         }
         long long left = end - now_ms();
-        if (!h->nxfers || c->session_lost || left <= 0)
+        if (!h->nxfers || c->session_lost || c->broken || left <= 0)
             return NULL;
         pump(c, left > 100 ? 100 : (int)left);
     }
@@ -482,7 +565,7 @@ static void delete_session(rc_client *c)
     CURL *e = curl_easy_init();
     if (!e)
         return;
-    struct curl_slist *l = session_headers(c, NULL);
+    struct curl_slist *l = token_header(c, session_headers(c, NULL));
     curl_easy_setopt(e, CURLOPT_URL, c->url);
     curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, "DELETE");
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, l);
@@ -506,6 +589,8 @@ void rc_http_close(rc_client *c)
     }
     for (size_t i = 0; i < h->qlen; i++)
         free(h->queue[i]);
+    free(c->held);
+    c->held = NULL;
     curl_multi_cleanup(h->multi);
     free(h);
     c->http = NULL;

@@ -54,6 +54,10 @@ typedef struct rc_client {
      * Mcp-Param-{header} on its tools/call (HDR-009) */
     char mirror_prop[4][64], mirror_header[4][64];
     int nmirror;
+    const char *token; /* --token: sent as Authorization: Bearer on every request (AUTH-003) */
+    bool token_sent;   /* ...once at least (the token-first-only fault) */
+    bool broken;       /* HTTP: a fault gave up on an answer; no more messages are read */
+    char *held;        /* HTTP: a message the two-in-one-post fault keeps for the next body */
 } rc_client;
 
 bool rc_on(const rc_client *c, rc_fault f);

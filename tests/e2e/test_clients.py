@@ -78,7 +78,9 @@ RECEIVER_CHECKS = {"client/task-capability", "client/task-receiver-create",
                    "client/task-progress"}
 # The 2026-07-28 checks only Streamable HTTP shows (client_cases_http.c).
 MODERN_HTTP_CHECKS = {"client/http-version-header", "client/http-method-header",
-                      "client/http-param-headers", "client/http-stream-retry"}
+                      "client/http-param-headers", "client/http-stream-retry",
+                      # client_cases_http2.c's
+                      "client/http-modern-answers", "client/http-no-legacy-fallback"}
 
 
 class RefclientTest(unittest.TestCase):
@@ -163,7 +165,8 @@ class RefclientTest(unittest.TestCase):
 
     def test_clean_over_http(self):
         revs = ("2025-03-26", "2025-06-18", "2025-11-25")
-        runs = [("--protocol-version", rev) for rev in revs] + [("--no-caps",)]
+        # the last run is given a token: sent as Authorization: Bearer on every request
+        runs = [("--protocol-version", rev) for rev in revs] + [("--no-caps", "--token", "t0k")]
         with ThreadPoolExecutor(max_workers=4) as pool:
             reports = list(pool.map(lambda a: self.clean(*a, http=True), runs))
         for args, report in zip(runs, reports):
@@ -177,8 +180,10 @@ class RefclientTest(unittest.TestCase):
                               "client/http-session-404", "client/http-delete",
                               "client/ping", "client/roots-list", "client/cursor-unchanged",
                               "client/cancel-survived", "client/progress", "client/batch",
-                              "client/http-resume"):
+                              "client/http-resume", "client/http-one-post",
+                              "client/http-answer-forms"):
                     self.assertEqual(v[check], "PASS", check)
+                self.assertEqual(v["client/http-bearer"], "PASS" if "--token" in args else "SKIP")
                 self.assertEqual(v["client/http-protocol-version"],
                                  "SKIP" if args[-1] == "2025-03-26" else "PASS")
                 self.assertEqual({v[k] for k in MODERN_HTTP_CHECKS}, {"SKIP"}, v)
@@ -214,6 +219,8 @@ class RefclientTest(unittest.TestCase):
         """Run refclient with one fault, only the fault's check: (its case, stderr)."""
         name, _, check, description = row
         extra = " --no-caps" if name == "refuse-wrong-code" else ""
+        if "--token" in description:
+            extra += " --token t0k"
         # the faults of 2026-07-28 say so ("HTTP, 2026-07-28: ..." too; an observer's, such as
         # extension-no-prefix, too); a dual-era one says "auto:"
         modern = check in MODERN_CHECKS or "2026-07-28:" in description
@@ -268,7 +275,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 74)
+        self.assertEqual(len(checks), 79)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.

@@ -1,0 +1,218 @@
+/*
+ * client_cases_http2.c - more client checks only Streamable HTTP ({url})
+ * shows: each message a POST of its own (HTTP-005), answers read in both
+ * forms, a JSON body and an SSE stream (HTTP-012; on 2026-07-28 with header
+ * names in lower case, HDR-013, and SSE comment lines, HTTP-052), no fall
+ * back to HTTP+SSE after a modern error (HTTP-059), and a token sent as
+ * Authorization: Bearer on every request, never in the query (AUTH-003).
+ *
+ * A table of its own (mcps_client_check_at lists it after
+ * client_cases_http.c's), so that these grow apart from the first HTTP
+ * checks; verdicts go through client_grade.c, as every table's do.
+ */
+#include "engine/client_cases.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "codec/json.h"
+
+#define HTTP_ALL    MCPS_CLIENT_HTTP_REVS
+#define HTTP_HS     (MCPS_CLIENT_HTTP_REVS & ~MCPS_REV_BIT(MCPS_REV_2026_07_28))
+#define HTTP_MODERN MCPS_REV_BIT(MCPS_REV_2026_07_28)
+
+static bool is_post(const mcps_http_seen *e)
+{
+    return strcmp(e->verb, "POST") == 0;
+}
+
+/* ---- HTTP-005: one message, one POST ---- */
+
+/* How many lines of raw parse as JSON objects on their own: two or more is several messages
+ * packed into one body. */
+static size_t messages_in(const char *raw)
+{
+    size_t n = 0;
+    for (const char *p = raw; *p;) {
+        const char *eol = strchr(p, '\n');
+        size_t len = eol ? (size_t)(eol - p) : strlen(p);
+        cJSON *m = len ? mcps_json_parse_simple(p, len) : NULL;
+        n += cJSON_IsObject(m);
+        cJSON_Delete(m);
+        p += len + (eol != NULL);
+    }
+    return n;
+}
+
+static int one_post(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t posts = 0;
+    for (size_t i = 0; i < t->nhttp; i++) {
+        const char *verb = t->http_reqs[i].verb;
+        posts += is_post(&t->http_reqs[i]);
+        if (strcmp(verb, "POST") != 0 && strcmp(verb, "GET") != 0 && strcmp(verb, "DELETE") != 0)
+            return mcps_client_broke(
+                g, "HTTP-005", "an HTTP %s to the endpoint: the client's messages go in POSTs",
+                verb);
+    }
+    for (size_t i = 0; i < t->nmsgs; i++) {
+        size_t n = t->msgs[i].raw ? messages_in(t->msgs[i].raw) : 0;
+        if (n >= 2)
+            return mcps_client_broke(g, "HTTP-005",
+                                     "one POST body held %zu JSON-RPC messages, a line each: "
+                                     "every message is a POST of its own",
+                                     n);
+    }
+    if (!posts)
+        return mcps_client_skip(g, "the client POSTed nothing");
+    return mcps_client_pass(g, "%zu POSTs, each body one JSON-RPC message (or a batch)", posts);
+}
+
+/* ---- HTTP-012: answers as JSON and as SSE ---- */
+
+typedef struct forms_seen {
+    size_t answered[2]; /* [0] JSON bodies, [1] SSE streams */
+    bool followed[2];   /* a POST came after an answer of that form */
+    char last[2][48];   /* the method of the last request answered in that form */
+} forms_seen;
+
+static void tally_forms(const mcps_client_trace *t, forms_seen *f)
+{
+    *f = (forms_seen){0};
+    for (size_t i = 0; i < t->nhttp; i++) {
+        const mcps_http_seen *e = &t->http_reqs[i];
+        if (!is_post(e) || !e->rpc_id[0] || e->status != 200)
+            continue;
+        int form = e->sse ? 1 : 0;
+        f->answered[form]++;
+        snprintf(f->last[form], sizeof f->last[form], "%s", e->rpc);
+        for (size_t j = i + 1; j < t->nhttp && !f->followed[form]; j++)
+            f->followed[form] = is_post(&t->http_reqs[j]);
+    }
+}
+
+/* ids[form]: what an answer of that form left unread breaks. */
+static int grade_forms(const mcps_client_trace *t, mcps_client_grade *g, const char *const ids[2],
+                       const char *const how[2])
+{
+    forms_seen f;
+    tally_forms(t, &f);
+    if (f.followed[0] && f.followed[1])
+        return mcps_client_pass(g, "the client went on after %s and after %s", how[0], how[1]);
+    for (int form = 0; form < 2; form++) {
+        if (!f.answered[form] || f.followed[form])
+            continue;
+        if (t->exited && t->exit_code != 0)
+            return mcps_client_broke(g, ids[form],
+                                     "after %s (to %s) the client sent nothing more and exited "
+                                     "with status %d",
+                                     how[form], f.last[form], t->exit_code);
+    }
+    if (!f.answered[0] || !f.answered[1])
+        return mcps_client_skip(g,
+                                "the client sent too few requests to meet both forms of "
+                                "answer (%zu as JSON, %zu as SSE)",
+                                f.answered[0], f.answered[1]);
+    int form = f.followed[0] ? 1 : 0;
+    return mcps_client_info(g,
+                            "the client's last answer was %s (to %s); it stopped there without "
+                            "an error status: nothing shows whether it read it",
+                            how[form], f.last[form]);
+}
+
+static int answer_forms(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    static const char *const ids[2] = {"HTTP-012", "HTTP-012"};
+    static const char *const how[2] = {"an answer as a JSON body", "an answer as an SSE stream"};
+    return grade_forms(t, g, ids, how);
+}
+
+static int modern_answers(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    static const char *const ids[2] = {"HDR-013 HTTP-012", "HTTP-052 HTTP-012"};
+    static const char *const how[2] = {"an answer as a JSON body (its header names in lower case)",
+                                       "an answer as an SSE stream (opened by a comment line)"};
+    return grade_forms(t, g, ids, how);
+}
+
+/* ---- HTTP-059: no HTTP+SSE fallback after a modern error ---- */
+
+static int no_legacy_fallback(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t i = 0;
+    while (i < t->nhttp && !(is_post(&t->http_reqs[i]) && t->http_reqs[i].meta_version[0] &&
+                             t->http_reqs[i].status == 400))
+        i++;
+    if (!t->refused || i == t->nhttp)
+        return mcps_client_skip(g, "no 2026-07-28 request of the client's was refused with -32022");
+    const char *what = t->http_reqs[i].rpc;
+    for (i++; i < t->nhttp; i++)
+        if (strcmp(t->http_reqs[i].verb, "GET") == 0)
+            return mcps_client_broke(g, "HTTP-059",
+                                     "%s was refused with 400 and -32022, a modern error; the "
+                                     "client then GET the endpoint, as a fallback to HTTP+SSE",
+                                     what);
+    return mcps_client_pass(g, "%s refused with 400 and -32022: no GET fallback to HTTP+SSE", what);
+}
+
+/* ---- AUTH-003: the token on every request, as Bearer ---- */
+
+static int bearer(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    size_t with = 0;
+    for (size_t i = 0; i < t->nhttp; i++) {
+        const mcps_http_seen *e = &t->http_reqs[i];
+        if (e->query_token)
+            return mcps_client_broke(g, "AUTH-003", "an HTTP %s carried access_token in its URL",
+                                     e->verb);
+        with += e->has_auth;
+    }
+    if (!with)
+        return mcps_client_skip(g, "the client sent no Authorization header (give it a token in "
+                                   "its configuration to judge AUTH-003)");
+    for (size_t i = 0; i < t->nhttp; i++) {
+        const mcps_http_seen *e = &t->http_reqs[i];
+        if (!e->has_auth)
+            return mcps_client_broke(g, "AUTH-003",
+                                     "the client sent a token on %zu of %zu requests: the %s of "
+                                     "%s came without Authorization",
+                                     with, t->nhttp, e->verb, e->rpc[0] ? e->rpc : "nothing");
+        if (!e->auth_bearer)
+            return mcps_client_broke(g, "AUTH-003",
+                                     "the %s of %s carried Authorization in a scheme other "
+                                     "than Bearer",
+                                     e->verb, e->rpc[0] ? e->rpc : "nothing");
+    }
+    return mcps_client_pass(g,
+                            "%zu requests, each with Authorization: Bearer, none with a token "
+                            "in its URL",
+                            with);
+}
+
+static const mcps_client_check http2_checks[] = {
+    {"client/http-one-post", "Every message the client sends is a POST of its own",
+     "basic/transports", "HTTP-005", MCPS_CSC_PLAIN, true, one_post, MCPS_CT_HTTP, false, HTTP_ALL},
+    {"client/http-answer-forms",
+     "Answers come as a JSON body or as an SSE stream, alternately: the client reads both",
+     "basic/transports", "HTTP-012", MCPS_CSC_PLAIN, false, answer_forms, MCPS_CT_HTTP, false,
+     HTTP_HS},
+    {"client/http-modern-answers",
+     "2026-07-28: JSON answers with lower-case header names and SSE answers with comment lines, "
+     "alternately: the client reads both",
+     "basic/transports", "HTTP-012 HTTP-052 HDR-013", MCPS_CSC_MODERN, false, modern_answers,
+     MCPS_CT_HTTP, true, HTTP_MODERN},
+    {"client/http-no-legacy-fallback",
+     "2026-07-28: a request refused with a modern error (-32022) leads to no HTTP+SSE fallback",
+     "basic/transports", "HTTP-059", MCPS_CSC_MODERN_REFUSE, false, no_legacy_fallback,
+     MCPS_CT_HTTP, true, HTTP_MODERN},
+    {"client/http-bearer",
+     "A client with a token sends it as Authorization: Bearer on every request, never in the URL",
+     "basic/authorization", "AUTH-003", MCPS_CSC_PLAIN, true, bearer, MCPS_CT_HTTP, false,
+     HTTP_ALL},
+};
+
+const mcps_client_check *mcps_client_http2_check_at(size_t i)
+{
+    size_t n = sizeof http2_checks / sizeof *http2_checks;
+    return i < n ? &http2_checks[i] : NULL;
+}
