@@ -3,8 +3,12 @@
  * shows: each message a POST of its own (HTTP-005), answers read in both
  * forms, a JSON body and an SSE stream (HTTP-012; on 2026-07-28 with header
  * names in lower case, HDR-013, and SSE comment lines, HTTP-052), no fall
- * back to HTTP+SSE after a modern error (HTTP-059), and a token sent as
- * Authorization: Bearer on every request, never in the query (AUTH-003).
+ * back to HTTP+SSE after a modern error (HTTP-059), a token sent as
+ * Authorization: Bearer on every request, never in the query (AUTH-003), and
+ * what a client does with a 401 (scenario auth, mcps_play_http_auth): where it
+ * looks for metadata (AUTH-005, AUTH-008) and how it registers (AUTH-014).
+ * The authorization itself (a browser, a user's consent) is beyond a generic
+ * run: suites/uncovered-client-http.tsv says so of the rows that need it.
  *
  * A table of its own (mcps_client_check_at lists it after
  * client_cases_http.c's), so that these grow apart from the first HTTP
@@ -16,6 +20,7 @@
 #include <string.h>
 
 #include "codec/json.h"
+#include "codec/rev.h"
 
 #define HTTP_ALL    MCPS_CLIENT_HTTP_REVS
 #define HTTP_HS     (MCPS_CLIENT_HTTP_REVS & ~MCPS_REV_BIT(MCPS_REV_2026_07_28))
@@ -189,6 +194,112 @@ static int bearer(const mcps_client_trace *t, mcps_client_grade *g)
                             with);
 }
 
+/* ---- a 401: authorization discovery ---- */
+
+/* The revision the client spoke in the trace ("" none). */
+static const char *spoken(const mcps_client_trace *t)
+{
+    return t->asked[0] ? t->asked : t->modern;
+}
+
+static bool got_401(const mcps_client_trace *t)
+{
+    for (size_t i = 0; i < t->nhttp; i++)
+        if (t->http_reqs[i].refused_401)
+            return true;
+    return false;
+}
+
+/* The first discovery request whose path holds needle (or equals exact); NULL when none. */
+static const mcps_http_seen *auth_req(const mcps_client_trace *t, const char *needle,
+                                      const char *exact)
+{
+    for (size_t i = 0; i < t->nauth; i++) {
+        const char *path = t->auth_reqs[i].path;
+        if (strstr(path, needle) || (exact && strcmp(path, exact) == 0))
+            return &t->auth_reqs[i];
+    }
+    return NULL;
+}
+
+/* Why an auth check has nothing to judge; NULL when it has. */
+static const char *auth_unjudged(const mcps_client_trace *t)
+{
+    if (!got_401(t))
+        return "no request of the client's was answered 401 (it sent a token, or nothing)";
+    if (!t->nauth)
+        return "after the 401 the client asked for no authorization metadata (it has no "
+               "authorization support, or none configured)";
+    return NULL;
+}
+
+static int auth_metadata(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    const char *why = auth_unjudged(t);
+    if (why)
+        return mcps_client_skip(g, "%s", why);
+    if (strcmp(spoken(t), "2025-03-26") != 0)
+        return mcps_client_skip(g,
+                                "the client asked for %s: the location of AUTH-005 is "
+                                "2025-03-26's (later ones start at protected resource metadata)",
+                                spoken(t));
+    const mcps_http_seen *e = auth_req(t, "oauth-authorization-server", NULL);
+    if (!e)
+        e = auth_req(t, "openid-configuration", NULL);
+    if (!e)
+        return mcps_client_broke(g, "AUTH-005",
+                                 "after the 401 the client asked for %s, but never for "
+                                 "/.well-known/oauth-authorization-server",
+                                 t->auth_reqs[0].path);
+    if (strcmp(e->path, "/.well-known/oauth-authorization-server") != 0)
+        return mcps_client_broke(
+            g, "AUTH-005",
+            "authorization server metadata asked at %s, not at "
+            "/.well-known/oauth-authorization-server of the origin (2025-03-26 "
+            "drops the endpoint's path)",
+            e->path);
+    return mcps_client_pass(g, "after the 401: GET /.well-known/oauth-authorization-server");
+}
+
+static int auth_resource_metadata(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    const char *why = auth_unjudged(t);
+    if (why)
+        return mcps_client_skip(g, "%s", why);
+    mcps_rev r = mcps_rev_parse(spoken(t));
+    if (r == MCPS_REV_NONE || r < MCPS_REV_2025_11_25)
+        return mcps_client_skip(g, "the client asked for %s: AUTH-008 binds from 2025-11-25",
+                                spoken(t));
+    const mcps_http_seen *e = auth_req(t, "oauth-protected-resource", MCPS_PLAY_AUTH_PRM);
+    if (!e)
+        return mcps_client_broke(g, "AUTH-008",
+                                 "after the 401 (resource_metadata in WWW-Authenticate) the client "
+                                 "asked for %s, never for protected resource metadata",
+                                 t->auth_reqs[0].path);
+    if (strcmp(e->path, MCPS_PLAY_AUTH_PRM) != 0)
+        return mcps_client_broke(g, "AUTH-008",
+                                 "the 401's WWW-Authenticate named resource_metadata %s; the "
+                                 "client asked at %s first (the header is to be preferred)",
+                                 MCPS_PLAY_AUTH_PRM, e->path);
+    return mcps_client_pass(g, "after the 401: GET %s, the resource_metadata the header named",
+                            MCPS_PLAY_AUTH_PRM);
+}
+
+static int auth_register(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    const char *why = auth_unjudged(t);
+    if (why)
+        return mcps_client_skip(g, "%s", why);
+    const mcps_http_seen *e = auth_req(t, "/register", NULL);
+    if (!e || strcmp(e->verb, "POST") != 0)
+        return mcps_client_skip(g, "the client registered no client at the registration_endpoint "
+                                   "(no dynamic client registration)");
+    if (strcmp(e->app_type, "native") != 0 && strcmp(e->app_type, "web") != 0)
+        return mcps_client_broke(
+            g, "AUTH-014", "POST /register with application_type %s (native or web)", e->app_type);
+    return mcps_client_pass(g, "POST /register with application_type \"%s\"", e->app_type);
+}
+
 static const mcps_client_check http2_checks[] = {
     {"client/http-one-post", "Every message the client sends is a POST of its own",
      "basic/transports", "HTTP-005", MCPS_CSC_PLAIN, true, one_post, MCPS_CT_HTTP, false, HTTP_ALL},
@@ -209,6 +320,20 @@ static const mcps_client_check http2_checks[] = {
      "A client with a token sends it as Authorization: Bearer on every request, never in the URL",
      "basic/authorization", "AUTH-003", MCPS_CSC_PLAIN, true, bearer, MCPS_CT_HTTP, false,
      HTTP_ALL},
+    {"client/auth-metadata",
+     "2025-03-26: after a 401, authorization server metadata at the origin's "
+     "/.well-known/oauth-authorization-server",
+     "basic/authorization", "AUTH-005", MCPS_CSC_AUTH, false, auth_metadata, MCPS_CT_HTTP, false,
+     MCPS_REV_BIT(MCPS_REV_2025_03_26)},
+    {"client/auth-resource-metadata",
+     "After a 401 naming resource_metadata, the client asks that URL for protected resource "
+     "metadata",
+     "basic/authorization", "AUTH-008", MCPS_CSC_AUTH, false, auth_resource_metadata, MCPS_CT_HTTP,
+     false, MCPS_REV_BIT(MCPS_REV_2025_11_25) | HTTP_MODERN},
+    {"client/auth-register",
+     "2026-07-28: dynamic client registration names an application_type (native or web)",
+     "basic/authorization", "AUTH-014", MCPS_CSC_AUTH, false, auth_register, MCPS_CT_HTTP, true,
+     HTTP_MODERN},
 };
 
 const mcps_client_check *mcps_client_http2_check_at(size_t i)

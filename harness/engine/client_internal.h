@@ -55,6 +55,8 @@ typedef enum mcps_client_scenario {
     MCPS_CSC_ODDITIES,      /* notifications/elicitation/complete for an unknown id, a url-mode
                                elicitation (id MCPS_CLIENT_CANCELLED_ID), then a ping carrying an
                                unknown io.modelcontextprotocol/ _meta key */
+    MCPS_CSC_AUTH,          /* HTTP: a request without a token gets 401; the authorization
+                               discovery URLs are served (mcps_play_http_auth), either era */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -100,6 +102,8 @@ typedef struct mcps_client_trace {
                         sessions (each initialize starts one) */
     mcps_http_seen *http_reqs;
     size_t nhttp;
+    mcps_http_seen *auth_reqs; /* AUTH: the requests to the discovery URLs, apart */
+    size_t nauth;
     bool deleted;      /* the client ended its session with DELETE */
     int64_t broke_ms;  /* RESUME, MODERN_BREAK: when the stream was broken (mcps_clock_ms) */
     char broke_id[64]; /* ...the id of the request it carried, as text */

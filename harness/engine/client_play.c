@@ -72,7 +72,7 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
         "junk-notif",    "junk-duplicate", "huge",   "unknown",      "paged",
         "cancel",        "progress",       "batch",  "session-404",  "modern",
         "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
-        "modern-odd",    "probe-code",     "tasks",  "oddities",
+        "modern-odd",    "probe-code",     "tasks",  "oddities",     "auth",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -1245,6 +1245,10 @@ static char **listen_and_expand(player *p, char *err, size_t n)
     }
     if (p->t->scenario == MCPS_CSC_PLAIN || p->t->scenario == MCPS_CSC_MODERN)
         mcps_play_http_forms(&p->play); /* both forms of answer (client/http-answer-forms) */
+    if (p->t->scenario == MCPS_CSC_AUTH) {
+        p->httpd.any_path = true; /* the discovery URLs are at the origin */
+        mcps_play_http_auth(&p->play);
+    }
     mcps_play_event(&p->play, "serving Streamable HTTP at %s", p->httpd.url);
     return mcps_client_expand_url(cfg->target.argv, p->httpd.url);
 }
@@ -1295,6 +1299,11 @@ static void stop(player *p)
         memcpy(p->t->http_reqs, seen, n * sizeof *seen);
         p->t->nhttp = n;
     }
+    seen = mcps_play_auth_seen(&p->play, &n);
+    if (n && (p->t->auth_reqs = malloc(n * sizeof *seen))) {
+        memcpy(p->t->auth_reqs, seen, n * sizeof *seen);
+        p->t->nauth = n;
+    }
     if (p->cfg->http)
         mcps_httpd_close(&p->httpd);
     cJSON_Delete(p->held);
@@ -1328,6 +1337,7 @@ void mcps_client_trace_free(mcps_client_trace *t)
     }
     free(t->msgs);
     free(t->http_reqs);
+    free(t->auth_reqs);
     cJSON_Delete(t->inject_answer);
     for (size_t i = 0; i < sizeof t->task_steps / sizeof *t->task_steps; i++)
         cJSON_Delete(t->task_steps[i]);

@@ -49,6 +49,9 @@ typedef struct mcps_http_seen {
     /* AUTH-003: an Authorization header (its scheme Bearer), a token in the query string; the
      * token itself is never kept */
     bool has_auth, auth_bearer, query_token;
+    char path[128];    /* the request target without its query */
+    char app_type[24]; /* a POST /register: its body's application_type ("" none) */
+    bool refused_401;  /* answered 401 for want of a token (mcps_play_http_auth) */
 } mcps_http_seen;
 
 struct mcps_play_http; /* play_http.c */
@@ -109,6 +112,15 @@ bool mcps_play_break(mcps_play *p, const cJSON *id, const char *event_id, int re
  * (HTTP-012); its 2026-07-28 requests' JSON answers spell their header names in lower case
  * (HDR-013), and their SSE streams open with a comment line (HTTP-052). Errors stay JSON. */
 void mcps_play_http_forms(mcps_play *p);
+/* The endpoint wants a token: a request without Authorization is answered 401 with
+ * WWW-Authenticate naming resource_metadata (MCPS_PLAY_AUTH_PRM, not the well-known URI), and
+ * the authorization discovery URLs are served beside it on the same origin: protected resource
+ * metadata (at both), authorization server metadata (issuer: the origin) and a registration
+ * endpoint (POST /register). No authorization endpoint: a client stops short of a user. */
+void mcps_play_http_auth(mcps_play *p);
+#define MCPS_PLAY_AUTH_PRM "/mcpspec/resource-metadata"
+/* The requests to those URLs, apart from the endpoint's (p keeps them). */
+const mcps_http_seen *mcps_play_auth_seen(const mcps_play *p, size_t *n);
 /* Every HTTP request seen so far (p keeps them). */
 const mcps_http_seen *mcps_play_http_seen(const mcps_play *p, size_t *n);
 /* Whether a POST is waiting on us (the client expects more). */

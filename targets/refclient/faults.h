@@ -236,7 +236,15 @@
       "though "                                                                                    \
       "its body is a modern error")                                                                \
     X(TOKEN_FIRST_ONLY, "token-first-only", "AUTH-003", "client/http-bearer",                      \
-      "HTTP: send the --token on its first request only")
+      "HTTP: send the --token on its first request only")                                          \
+    X(AUTH_PATH_KEPT, "auth-path-kept", "AUTH-005", "client/auth-metadata",                        \
+      "HTTP, 2025-03-26: after a 401, ask for authorization server metadata under the endpoint's " \
+      "path")                                                                                      \
+    X(AUTH_PRM_WELL_KNOWN, "auth-prm-well-known", "AUTH-008", "client/auth-resource-metadata",     \
+      "HTTP: after a 401, ask the well-known protected resource metadata URI, not the header's "   \
+      "resource_metadata")                                                                         \
+    X(REGISTER_NO_APP_TYPE, "register-no-app-type", "AUTH-014", "client/auth-register",            \
+      "HTTP, 2026-07-28: register (dynamic client registration) without application_type")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -22,7 +22,12 @@
  * Answers are read in either form, a JSON body or an SSE stream (HTTP-012),
  * header names matched without regard to case (HDR-013) and SSE comment
  * lines skipped (HTTP-052); a --token goes as Authorization: Bearer on every
- * request (AUTH-003).
+ * request (AUTH-003). Without one, a 401 starts authorization discovery:
+ * authorization server metadata at the origin (2025-03-26, AUTH-005), else
+ * protected resource metadata at the header's resource_metadata (AUTH-008)
+ * leading to the authorization server's, whose issuer must match (AUTH-016),
+ * then dynamic client registration as a native application (AUTH-014); the
+ * authorization itself needs a user in a browser, so refclient stops there.
  */
 #include "refclient.h"
 
@@ -54,10 +59,11 @@ typedef struct rc_xfer {
     char *body;        /* the message POSTed (NULL for a GET) */
     double req_id;     /* its request id, when has_id (refclient's ids are integers) */
     bool has_id;
-    bool answered;          /* a response to it came on this transfer */
-    char last_event_id[64]; /* the last SSE event id seen */
-    long retry_ms;          /* the last SSE retry field (-1: none) */
-    bool remap;             /* a request sent again: its answer's id becomes remap_to */
+    bool answered;               /* a response to it came on this transfer */
+    char last_event_id[64];      /* the last SSE event id seen */
+    char resource_metadata[256]; /* a 401's WWW-Authenticate resource_metadata ("" none) */
+    long retry_ms;               /* the last SSE retry field (-1: none) */
+    bool remap;                  /* a request sent again: its answer's id becomes remap_to */
     double remap_to;
 } rc_xfer;
 
@@ -243,6 +249,13 @@ static size_t on_header(char *line, size_t size, size_t nmemb, void *userdata)
             give_up(x->c, "an answer on an SSE stream");
     } else if (x->initialize && header_is(line, n, "Mcp-Session-Id", value, sizeof value))
         snprintf(x->c->session, sizeof x->c->session, "%s", value);
+    else if (header_is(line, n, "WWW-Authenticate", value, sizeof value)) {
+        const char *rm = strstr(value, "resource_metadata=\"");
+        const char *end = rm ? strchr(rm + 19, '"') : NULL;
+        if (end)
+            snprintf(x->resource_metadata, sizeof x->resource_metadata, "%.*s",
+                     (int)(end - rm - 19), rm + 19);
+    }
     return n;
 }
 
@@ -437,6 +450,128 @@ static void resume_get(rc_client *c, const rc_xfer *broken)
     xfer_start(c, x);
 }
 
+/* ---- a 401: authorization discovery ---- */
+
+static size_t into_buf(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+    char **buf = userdata;
+    size_t n = size * nmemb, have = *buf ? strlen(*buf) : 0;
+    if (have + n > 65536) /* a discovery document is small */
+        return 0;
+    char *grown = realloc(*buf, have + n + 1);
+    if (!grown)
+        return 0;
+    memcpy(grown + have, ptr, n);
+    grown[have + n] = '\0';
+    *buf = grown;
+    return n;
+}
+
+/* GET (body NULL) or POST a JSON body to url: the JSON answer of a 2xx, or NULL. */
+static cJSON *fetch_json(const char *url, const char *body)
+{
+    CURL *e = curl_easy_init();
+    char *got = NULL;
+    long status = 0;
+    struct curl_slist *l = curl_slist_append(NULL, "Accept: application/json");
+    if (body)
+        l = curl_slist_append(l, "Content-Type: application/json");
+    if (!e || !l) {
+        curl_easy_cleanup(e);
+        curl_slist_free_all(l);
+        return NULL;
+    }
+    curl_easy_setopt(e, CURLOPT_URL, url);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, l);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, into_buf);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, &got);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 3000L);
+    if (body)
+        curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, body);
+    if (curl_easy_perform(e) == CURLE_OK)
+        curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_cleanup(e);
+    curl_slist_free_all(l);
+    cJSON *m =
+        status >= 200 && status < 300 && got ? mcps_json_parse_simple(got, strlen(got)) : NULL;
+    free(got);
+    return m;
+}
+
+/* url's origin ("http://host:port") into origin; its path returned ("" for none). */
+static const char *split_url(const char *url, char *origin, size_t n)
+{
+    const char *scheme = strstr(url, "://");
+    const char *path = strchr(scheme ? scheme + 3 : url, '/');
+    if (!path)
+        path = url + strlen(url);
+    snprintf(origin, n, "%.*s", (int)(path - url), url);
+    return path;
+}
+
+/* The authorization server metadata URL of issuer (RFC 8414: the well-known suffix goes
+ * between its origin and its path). */
+static void as_metadata_url(const char *issuer, char *out, size_t n)
+{
+    char origin[256];
+    const char *path = split_url(issuer, origin, sizeof origin);
+    snprintf(out, n, "%s/.well-known/oauth-authorization-server%s", origin,
+             strcmp(path, "/") == 0 ? "" : path);
+}
+
+/* Register at the registration endpoint as a native application (AUTH-014). */
+static void register_client(const rc_client *c, const char *endpoint)
+{
+    char body[400];
+    snprintf(body, sizeof body,
+             "{\"client_name\":\"refclient\",\"redirect_uris\":[\"http://127.0.0.1/callback\"],"
+             "\"grant_types\":[\"authorization_code\"],\"response_types\":[\"code\"],"
+             "\"token_endpoint_auth_method\":\"none\"%s}",
+             rc_on(c, RC_FAULT_REGISTER_NO_APP_TYPE) ? "" : ",\"application_type\":\"native\"");
+    cJSON_Delete(fetch_json(endpoint, body));
+}
+
+/* The authorization server's issuer, from protected resource metadata (2025-06-18 on: at the
+ * 401's resource_metadata, else the well-known URI of the endpoint); "" when none. */
+static void find_issuer(const rc_client *c, const char *resource_metadata, char *out, size_t n)
+{
+    char origin[256], url[512];
+    const char *path = split_url(c->url, origin, sizeof origin);
+    if (resource_metadata[0] && !rc_on(c, RC_FAULT_AUTH_PRM_WELL_KNOWN))
+        snprintf(url, sizeof url, "%s", resource_metadata);
+    else
+        snprintf(url, sizeof url, "%s/.well-known/oauth-protected-resource%s", origin, path);
+    cJSON *prm = fetch_json(url, NULL);
+    const cJSON *as =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(prm, "authorization_servers"), 0);
+    snprintf(out, n, "%s", cJSON_IsString(as) ? as->valuestring : "");
+    cJSON_Delete(prm);
+}
+
+/* A 401: discover the authorization server and register; the rest needs a user. */
+static void authorize(rc_client *c, const char *resource_metadata)
+{
+    char origin[256], issuer[256] = "", url[600];
+    const char *path = split_url(c->url, origin, sizeof origin);
+    bool legacy = mcps_rev_parse(c->version) == MCPS_REV_2025_03_26;
+    if (legacy) /* 2025-03-26: the metadata of the endpoint's origin, its path dropped */
+        snprintf(url, sizeof url, "%s/.well-known/oauth-authorization-server%s", origin,
+                 rc_on(c, RC_FAULT_AUTH_PATH_KEPT) ? path : "");
+    else {
+        find_issuer(c, resource_metadata, issuer, sizeof issuer);
+        as_metadata_url(issuer, url, sizeof url);
+    }
+    cJSON *meta = legacy || issuer[0] ? fetch_json(url, NULL) : NULL;
+    const char *got = string_of(meta, "issuer");
+    const char *reg = string_of(meta, "registration_endpoint");
+    if (meta && (legacy || (got && strcmp(got, issuer) == 0)) && reg) /* AUTH-016 */
+        register_client(c, reg);
+    cJSON_Delete(meta);
+    fprintf(stderr, "refclient: the server wants authorization, which needs a user: giving up\n");
+    c->broken = true;
+}
+
 /* The legacy-fallback-on-error fault: GET the endpoint for an HTTP+SSE endpoint event. */
 static void legacy_get(rc_client *c)
 {
@@ -508,6 +643,8 @@ static void finish(rc_client *c, CURL *easy)
     curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&x);
     long status = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    if (status == 401 && !c->broken)
+        authorize(c, x->resource_metadata);
     if (status == 404 && x->with_session) {
         c->session_lost = true;
         c->session[0] = '\0';

@@ -53,7 +53,7 @@ def faults():
 
 
 def http_check(check):
-    return check.startswith("client/http-")
+    return check.startswith(("client/http-", "client/auth-"))
 
 
 # The 2026-07-28 checks (stdio): refclient speaks that revision with --protocol-version.
@@ -184,6 +184,12 @@ class RefclientTest(unittest.TestCase):
                               "client/http-answer-forms"):
                     self.assertEqual(v[check], "PASS", check)
                 self.assertEqual(v["client/http-bearer"], "PASS" if "--token" in args else "SKIP")
+                # scenario auth: a 401, then discovery (refclient stops short of a browser);
+                # with a token there is no 401
+                self.assertEqual(v["client/auth-metadata"],
+                                 "PASS" if args[-1] == "2025-03-26" else "SKIP")
+                self.assertEqual(v["client/auth-resource-metadata"],
+                                 "PASS" if args[-1] == "2025-11-25" else "SKIP")
                 self.assertEqual(v["client/http-protocol-version"],
                                  "SKIP" if args[-1] == "2025-03-26" else "PASS")
                 self.assertEqual({v[k] for k in MODERN_HTTP_CHECKS}, {"SKIP"}, v)
@@ -196,7 +202,9 @@ class RefclientTest(unittest.TestCase):
         # initialize (HTTP-058); every scenario is played, the modern ones statelessly
         v = verdicts(dual)
         for check in MODERN_HTTP_CHECKS | {"client/http-era-fallback", "client/http-resume",
-                                           "client/initialize-first", "client/batch"}:
+                                           "client/initialize-first", "client/batch",
+                                           "client/auth-resource-metadata",
+                                           "client/auth-register"}:
             self.assertEqual(v[check], "PASS", check)
         v = verdicts(report)
         # modern-only: it does not go on after the legacy endpoint's 400 (allowed)
@@ -207,6 +215,9 @@ class RefclientTest(unittest.TestCase):
                  "client/modern-paging", "client/extension-fallback", "client/opaque-codes"}
                      | MODERN_HTTP_CHECKS | {"client/http-bodies", "client/http-accept"})
         self.assertEqual({k: v[k] for k in over_http}, {k: "PASS" for k in over_http})
+        # scenario auth is played for either era: the 401, discovery and registration
+        for check in ("client/auth-resource-metadata", "client/auth-register"):
+            self.assertEqual(v[check], "PASS", check)
         # no session, no handshake: the session checks have nothing to judge
         for check in ("client/http-session-id", "client/http-delete", "client/initialize-first"):
             self.assertEqual(v[check], "SKIP", check)
@@ -228,6 +239,8 @@ class RefclientTest(unittest.TestCase):
             extra += " --protocol-version auto"
         elif modern:
             extra += " --protocol-version 2026-07-28"
+        elif "2025-03-26:" in description:
+            extra += " --protocol-version 2025-03-26"
         where = "--url {url}" if http else "-- {server}"
         with tempfile.TemporaryDirectory() as out:
             # Short waits: some faults leave a request of the client's unanswered.
@@ -275,7 +288,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 79)
+        self.assertEqual(len(checks), 82)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
