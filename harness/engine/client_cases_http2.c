@@ -300,6 +300,31 @@ static int auth_register(const mcps_client_trace *t, mcps_client_grade *g)
     return mcps_client_pass(g, "POST /register with application_type \"%s\"", e->app_type);
 }
 
+static int auth_issuer(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    const char *why = auth_unjudged(t);
+    if (why)
+        return mcps_client_skip(g, "%s", why);
+    size_t i = 0;
+    while (i < t->nauth && !strstr(t->auth_reqs[i].path, "oauth-authorization-server") &&
+           !strstr(t->auth_reqs[i].path, "openid-configuration"))
+        i++;
+    if (i == t->nauth)
+        return mcps_client_skip(g, "the client never asked for authorization server metadata");
+    for (size_t j = i + 1; j < t->nauth; j++)
+        if (strstr(t->auth_reqs[j].path, "/register") || strstr(t->auth_reqs[j].path, "/token") ||
+            strstr(t->auth_reqs[j].path, "/authorize"))
+            return mcps_client_broke(g, "AUTH-016",
+                                     "the metadata at %s named issuer <origin>%s, not the issuer "
+                                     "it was asked for; the client went on to %s %s",
+                                     t->auth_reqs[i].path, MCPS_PLAY_AUTH_OTHER_ISSUER,
+                                     t->auth_reqs[j].verb, t->auth_reqs[j].path);
+    return mcps_client_pass(g,
+                            "the metadata at %s named another issuer: the client used none of "
+                            "its endpoints",
+                            t->auth_reqs[i].path);
+}
+
 static const mcps_client_check http2_checks[] = {
     {"client/http-one-post", "Every message the client sends is a POST of its own",
      "basic/transports", "HTTP-005", MCPS_CSC_PLAIN, true, one_post, MCPS_CT_HTTP, false, HTTP_ALL},
@@ -334,6 +359,10 @@ static const mcps_client_check http2_checks[] = {
      "2026-07-28: dynamic client registration names an application_type (native or web)",
      "basic/authorization", "AUTH-014", MCPS_CSC_AUTH, false, auth_register, MCPS_CT_HTTP, true,
      HTTP_MODERN},
+    {"client/auth-issuer",
+     "2026-07-28: authorization server metadata naming another issuer than its URL's is not used",
+     "basic/authorization", "AUTH-016", MCPS_CSC_AUTH_ISSUER, false, auth_issuer, MCPS_CT_HTTP,
+     true, HTTP_MODERN},
 };
 
 const mcps_client_check *mcps_client_http2_check_at(size_t i)

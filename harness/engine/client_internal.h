@@ -57,6 +57,8 @@ typedef enum mcps_client_scenario {
                                unknown io.modelcontextprotocol/ _meta key */
     MCPS_CSC_AUTH,          /* HTTP: a request without a token gets 401; the authorization
                                discovery URLs are served (mcps_play_http_auth), either era */
+    MCPS_CSC_AUTH_ISSUER,   /* HTTP, 2026-07-28: the same, but the authorization server
+                               metadata names another issuer than its URL's */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 

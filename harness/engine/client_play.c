@@ -73,6 +73,7 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
         "cancel",        "progress",       "batch",  "session-404",  "modern",
         "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
         "modern-odd",    "probe-code",     "tasks",  "oddities",     "auth",
+        "auth-issuer",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -253,7 +254,8 @@ static void refuse_version(player *p, const cJSON *id, const char *requested)
 bool mcps_client_modern_scenario(mcps_client_scenario sc)
 {
     return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
-           sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED || sc == MCPS_CSC_MODERN_ODD;
+           sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED ||
+           sc == MCPS_CSC_MODERN_ODD || sc == MCPS_CSC_AUTH_ISSUER;
 }
 
 bool mcps_client_input_elicits(const cJSON *m)
@@ -1245,9 +1247,12 @@ static char **listen_and_expand(player *p, char *err, size_t n)
     }
     if (p->t->scenario == MCPS_CSC_PLAIN || p->t->scenario == MCPS_CSC_MODERN)
         mcps_play_http_forms(&p->play); /* both forms of answer (client/http-answer-forms) */
-    if (p->t->scenario == MCPS_CSC_AUTH) {
+    if (p->t->scenario == MCPS_CSC_AUTH || p->t->scenario == MCPS_CSC_AUTH_ISSUER) {
         p->httpd.any_path = true; /* the discovery URLs are at the origin */
-        mcps_play_http_auth(&p->play);
+        if (p->t->scenario == MCPS_CSC_AUTH)
+            mcps_play_http_auth(&p->play);
+        else
+            mcps_play_http_auth_wrong_issuer(&p->play);
     }
     mcps_play_event(&p->play, "serving Streamable HTTP at %s", p->httpd.url);
     return mcps_client_expand_url(cfg->target.argv, p->httpd.url);

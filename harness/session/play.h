@@ -118,7 +118,11 @@ void mcps_play_http_forms(mcps_play *p);
  * metadata (at both), authorization server metadata (issuer: the origin) and a registration
  * endpoint (POST /register). No authorization endpoint: a client stops short of a user. */
 void mcps_play_http_auth(mcps_play *p);
-#define MCPS_PLAY_AUTH_PRM "/mcpspec/resource-metadata"
+/* ...with authorization server metadata whose issuer is not the URL it was asked at (the
+ * origin): a client must not use it (AUTH-016). */
+void mcps_play_http_auth_wrong_issuer(mcps_play *p);
+#define MCPS_PLAY_AUTH_OTHER_ISSUER "/mcpspec/other-issuer"
+#define MCPS_PLAY_AUTH_PRM          "/mcpspec/resource-metadata"
 /* The requests to those URLs, apart from the endpoint's (p keeps them). */
 const mcps_http_seen *mcps_play_auth_seen(const mcps_play *p, size_t *n);
 /* Every HTTP request seen so far (p keeps them). */

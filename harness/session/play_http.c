@@ -59,6 +59,7 @@ struct mcps_play_http {
     bool forms;                /* mcps_play_http_forms: results alternate JSON and SSE */
     unsigned results;          /* ...how many have been answered so */
     bool auth;                 /* mcps_play_http_auth: the endpoint wants a token */
+    bool wrong_issuer;         /* ...and its authorization server metadata names another issuer */
     mcps_http_seen *auth_seen; /* the requests to its discovery URLs */
     size_t nauth, cap_auth;
 };
@@ -96,6 +97,12 @@ void mcps_play_http_auth(mcps_play *p)
 {
     if (p->http)
         p->http->auth = true;
+}
+
+void mcps_play_http_auth_wrong_issuer(mcps_play *p)
+{
+    if (p->http)
+        p->http->auth = p->http->wrong_issuer = true;
 }
 
 const mcps_http_seen *mcps_play_auth_seen(const mcps_play *p, size_t *n)
@@ -366,11 +373,12 @@ static char *auth_document(const struct mcps_play_http *s, const mcps_http_seen 
              (strcmp(e->path, "/.well-known/oauth-authorization-server") == 0 ||
               strcmp(e->path, "/.well-known/openid-configuration") == 0))
         mcps_buf_printf(&b,
-                        "{\"issuer\":\"%s\",\"authorization_endpoint\":\"%s/authorize\","
+                        "{\"issuer\":\"%s%s\",\"authorization_endpoint\":\"%s/authorize\","
                         "\"token_endpoint\":\"%s/token\",\"registration_endpoint\":\"%s/register\","
                         "\"response_types_supported\":[\"code\"],"
                         "\"code_challenge_methods_supported\":[\"S256\"]}",
-                        origin, origin, origin, origin);
+                        origin, s->wrong_issuer ? MCPS_PLAY_AUTH_OTHER_ISSUER : "", origin, origin,
+                        origin);
     else if (strcmp(e->verb, "POST") == 0 && strcmp(e->path, "/register") == 0)
         mcps_buf_puts(&b, "{\"client_id\":\"mcpspec-client\",\"redirect_uris\":[]}");
     return b.oom ? (mcps_buf_free(&b), NULL) : mcps_buf_take(&b);

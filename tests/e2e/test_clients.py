@@ -204,7 +204,7 @@ class RefclientTest(unittest.TestCase):
         for check in MODERN_HTTP_CHECKS | {"client/http-era-fallback", "client/http-resume",
                                            "client/initialize-first", "client/batch",
                                            "client/auth-resource-metadata",
-                                           "client/auth-register"}:
+                                           "client/auth-register", "client/auth-issuer"}:
             self.assertEqual(v[check], "PASS", check)
         v = verdicts(report)
         # modern-only: it does not go on after the legacy endpoint's 400 (allowed)
@@ -216,7 +216,8 @@ class RefclientTest(unittest.TestCase):
                      | MODERN_HTTP_CHECKS | {"client/http-bodies", "client/http-accept"})
         self.assertEqual({k: v[k] for k in over_http}, {k: "PASS" for k in over_http})
         # scenario auth is played for either era: the 401, discovery and registration
-        for check in ("client/auth-resource-metadata", "client/auth-register"):
+        for check in ("client/auth-resource-metadata", "client/auth-register",
+                      "client/auth-issuer"):
             self.assertEqual(v[check], "PASS", check)
         # no session, no handshake: the session checks have nothing to judge
         for check in ("client/http-session-id", "client/http-delete", "client/initialize-first"):
@@ -288,7 +289,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 82)
+        self.assertEqual(len(checks), 83)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak.
