@@ -1927,6 +1927,7 @@ const mcps_client_check *mcps_client_check_at(size_t i)
 {
     static const mcps_client_check *(*const tables[])(size_t) = {own_check_at,
                                                                  mcps_client_http_check_at,
+                                                                 mcps_client_http2_check_at,
                                                                  mcps_client_modern_check_at,
                                                                  mcps_client_tasks_check_at,
                                                                  mcps_client_oddities_check_at,

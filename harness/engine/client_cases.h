@@ -51,12 +51,15 @@ typedef struct mcps_client_check {
     (MCPS_REV_BIT(MCPS_REV_2025_03_26) | MCPS_REV_BIT(MCPS_REV_2025_06_18) |                       \
      MCPS_REV_BIT(MCPS_REV_2025_11_25) | MCPS_REV_BIT(MCPS_REV_2026_07_28))
 
-/* Check i, or NULL past the last: client_cases.c's, client_cases_http.c's, then
- * client_cases_modern.c's, client_cases_tasks.c's, client_cases_oddities.c's,
- * client_cases_modern_client.c's and client_cases_modern_serve.c's. */
+/* Check i, or NULL past the last: client_cases.c's, client_cases_http.c's,
+ * client_cases_http2.c's, then client_cases_modern.c's, client_cases_tasks.c's,
+ * client_cases_oddities.c's, client_cases_modern_client.c's and
+ * client_cases_modern_serve.c's. */
 const mcps_client_check *mcps_client_check_at(size_t i);
 /* The checks only Streamable HTTP shows (client_cases_http.c): check i of them, or NULL. */
 const mcps_client_check *mcps_client_http_check_at(size_t i);
+/* More checks only Streamable HTTP shows (client_cases_http2.c): check i of them, or NULL. */
+const mcps_client_check *mcps_client_http2_check_at(size_t i);
 /* The 2026-07-28 checks of their own scenarios (client_cases_modern.c): check i, or NULL. */
 const mcps_client_check *mcps_client_modern_check_at(size_t i);
 /* The tasks scenario's checks (client_cases_tasks.c, 2025-11-25): check i of them, or NULL. */

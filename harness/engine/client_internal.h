@@ -66,6 +66,10 @@ typedef enum mcps_client_scenario {
                               notification (client_play_serve.c) */
     MCPS_CSC_MODERN_DROP,  /* stdio, 2026-07-28: the connection dropped at the client's first
                               request after server/discover and subscriptions/listen */
+    MCPS_CSC_AUTH,         /* HTTP: a request without a token gets 401; the authorization
+                              discovery URLs are served (mcps_play_http_auth), either era */
+    MCPS_CSC_AUTH_ISSUER,  /* HTTP, 2026-07-28: the same, but the authorization server
+                              metadata names another issuer than its URL's */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -111,6 +115,8 @@ typedef struct mcps_client_trace {
                         sessions (each initialize starts one) */
     mcps_http_seen *http_reqs;
     size_t nhttp;
+    mcps_http_seen *auth_reqs; /* AUTH: the requests to the discovery URLs, apart */
+    size_t nauth;
     bool deleted;      /* the client ended its session with DELETE */
     int64_t broke_ms;  /* RESUME, MODERN_BREAK: when the stream was broken (mcps_clock_ms) */
     char broke_id[64]; /* ...the id of the request it carried, as text */

@@ -74,7 +74,7 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
         "cancel",        "progress",       "batch",  "session-404",  "modern",
         "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
         "modern-odd",    "probe-code",     "tasks",  "oddities",     "modern-deprecated",
-        "modern-serve",  "modern-drop",
+        "modern-serve",  "modern-drop",    "auth",   "auth-issuer",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -272,7 +272,7 @@ bool mcps_client_modern_scenario(mcps_client_scenario sc)
     return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
            sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED ||
            sc == MCPS_CSC_MODERN_ODD || sc == MCPS_CSC_MODERN_DEPRECATED ||
-           mcps_client_serve_list_changed(sc);
+           mcps_client_serve_list_changed(sc) || sc == MCPS_CSC_AUTH_ISSUER;
 }
 
 const cJSON *mcps_client_declared_cap(const cJSON *m, const char *name)
@@ -1323,6 +1323,15 @@ static char **listen_and_expand(player *p, char *err, size_t n)
         snprintf(err, n, "out of memory");
         return NULL;
     }
+    if (p->t->scenario == MCPS_CSC_PLAIN || p->t->scenario == MCPS_CSC_MODERN)
+        mcps_play_http_forms(&p->play); /* both forms of answer (client/http-answer-forms) */
+    if (p->t->scenario == MCPS_CSC_AUTH || p->t->scenario == MCPS_CSC_AUTH_ISSUER) {
+        p->httpd.any_path = true; /* the discovery URLs are at the origin */
+        if (p->t->scenario == MCPS_CSC_AUTH)
+            mcps_play_http_auth(&p->play);
+        else
+            mcps_play_http_auth_wrong_issuer(&p->play);
+    }
     mcps_play_event(&p->play, "serving Streamable HTTP at %s", p->httpd.url);
     return mcps_client_expand_url(cfg->target.argv, p->httpd.url);
 }
@@ -1376,6 +1385,11 @@ static void stop(player *p)
         memcpy(p->t->http_reqs, seen, n * sizeof *seen);
         p->t->nhttp = n;
     }
+    seen = mcps_play_auth_seen(&p->play, &n);
+    if (n && (p->t->auth_reqs = malloc(n * sizeof *seen))) {
+        memcpy(p->t->auth_reqs, seen, n * sizeof *seen);
+        p->t->nauth = n;
+    }
     if (p->cfg->http)
         mcps_httpd_close(&p->httpd);
     if (p->fetch.fd >= 0)
@@ -1412,6 +1426,7 @@ void mcps_client_trace_free(mcps_client_trace *t)
     }
     free(t->msgs);
     free(t->http_reqs);
+    free(t->auth_reqs);
     cJSON_Delete(t->inject_answer);
     cJSON_Delete(t->echo_schema);
     for (size_t i = 0; i < sizeof t->task_steps / sizeof *t->task_steps; i++)

@@ -368,7 +368,8 @@ static const char *not_played(mcps_client_scenario sc, plain_era era)
     if (era == ERA_LEGACY_ONLY && (mcps_client_modern_scenario(sc) || sc == MCPS_CSC_PROBE_CODE))
         return "the client sent no 2026-07-28 request in the plain scenario (it initialized "
                "without server/discover or _meta protocolVersion): not played";
-    if (era == ERA_MODERN_ONLY && sc != MCPS_CSC_PLAIN && !mcps_client_modern_scenario(sc))
+    if (era == ERA_MODERN_ONLY && sc != MCPS_CSC_PLAIN && sc != MCPS_CSC_AUTH &&
+        !mcps_client_modern_scenario(sc))
         return "the client sent no initialize request in the plain scenario (it speaks "
                "2026-07-28 only): not played";
     return NULL;

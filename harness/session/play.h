@@ -45,6 +45,13 @@ typedef struct mcps_http_seen {
     char last_event_id[64]; /* a resumption (HTTP-030) */
     char rpc_id[64];        /* the body's request id, as text ("" none) */
     int64_t at_ms;          /* when it came (mcps_clock_ms) */
+    bool sse;               /* it was answered with an SSE stream (else a JSON body, if any) */
+    /* AUTH-003: an Authorization header (its scheme Bearer), a token in the query string; the
+     * token itself is never kept */
+    bool has_auth, auth_bearer, query_token;
+    char path[128];    /* the request target without its query */
+    char app_type[24]; /* a POST /register: its body's application_type ("" none) */
+    bool refused_401;  /* answered 401 for want of a token (mcps_play_http_auth) */
 } mcps_http_seen;
 
 struct mcps_play_http; /* play_http.c */
@@ -101,6 +108,23 @@ bool mcps_play_expire(mcps_play *p, const cJSON *id);
  * carrying Last-Event-ID: event_id, which gets it on an SSE stream (HTTP-030); else the request
  * is dropped (2026-07-28 has no resumption: HTTP-057). False when no such request is open. */
 bool mcps_play_break(mcps_play *p, const cJSON *id, const char *event_id, int retry_ms, bool keep);
+/* Answer the client's requests alternately with a JSON body and an SSE stream, first JSON
+ * (HTTP-012); its 2026-07-28 requests' JSON answers spell their header names in lower case
+ * (HDR-013), and their SSE streams open with a comment line (HTTP-052). Errors stay JSON. */
+void mcps_play_http_forms(mcps_play *p);
+/* The endpoint wants a token: a request without Authorization is answered 401 with
+ * WWW-Authenticate naming resource_metadata (MCPS_PLAY_AUTH_PRM, not the well-known URI), and
+ * the authorization discovery URLs are served beside it on the same origin: protected resource
+ * metadata (at both), authorization server metadata (issuer: the origin) and a registration
+ * endpoint (POST /register). No authorization endpoint: a client stops short of a user. */
+void mcps_play_http_auth(mcps_play *p);
+/* ...with authorization server metadata whose issuer is not the URL it was asked at (the
+ * origin): a client must not use it (AUTH-016). */
+void mcps_play_http_auth_wrong_issuer(mcps_play *p);
+#define MCPS_PLAY_AUTH_OTHER_ISSUER "/mcpspec/other-issuer"
+#define MCPS_PLAY_AUTH_PRM          "/mcpspec/resource-metadata"
+/* The requests to those URLs, apart from the endpoint's (p keeps them). */
+const mcps_http_seen *mcps_play_auth_seen(const mcps_play *p, size_t *n);
 /* Every HTTP request seen so far (p keeps them). */
 const mcps_http_seen *mcps_play_http_seen(const mcps_play *p, size_t *n);
 /* Whether a POST is waiting on us (the client expects more). */

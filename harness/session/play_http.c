@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "base/array.h"
+#include "base/buf.h"
 #include "base/clock.h"
 #include "codec/rpc.h"
 
@@ -37,6 +38,7 @@ typedef struct pending {
     cJSON *id;
     bool initialize;
     bool modern;       /* a 2026-07-28 request: errors get 4xx statuses */
+    bool unauthorized; /* it came without a token: its answer is a 401 */
     size_t seen;       /* its record */
     char event_id[64]; /* its stream was broken after this event; it waits for a GET resuming */
     bool resumed;      /* ...and the GET came: handle is the GET's */
@@ -53,7 +55,13 @@ struct mcps_play_http {
     unsigned session_no;
     mcps_http_seen *seen;
     size_t nseen, cap;
-    char *body; /* the last body handed out */
+    char *body;                /* the last body handed out */
+    bool forms;                /* mcps_play_http_forms: results alternate JSON and SSE */
+    unsigned results;          /* ...how many have been answered so */
+    bool auth;                 /* mcps_play_http_auth: the endpoint wants a token */
+    bool wrong_issuer;         /* ...and its authorization server metadata names another issuer */
+    mcps_http_seen *auth_seen; /* the requests to its discovery URLs */
+    size_t nauth, cap_auth;
 };
 
 bool mcps_play_http_init(mcps_play *p, mcps_httpd *h)
@@ -73,6 +81,7 @@ void mcps_play_http_free(mcps_play *p)
         free(p->http->open[i].queued);
     }
     free(p->http->seen);
+    free(p->http->auth_seen);
     free(p->http->body);
     free(p->http);
     p->http = NULL;
@@ -82,6 +91,30 @@ const mcps_http_seen *mcps_play_http_seen(const mcps_play *p, size_t *n)
 {
     *n = p->http ? p->http->nseen : 0;
     return p->http ? p->http->seen : NULL;
+}
+
+void mcps_play_http_auth(mcps_play *p)
+{
+    if (p->http)
+        p->http->auth = true;
+}
+
+void mcps_play_http_auth_wrong_issuer(mcps_play *p)
+{
+    if (p->http)
+        p->http->auth = p->http->wrong_issuer = true;
+}
+
+const mcps_http_seen *mcps_play_auth_seen(const mcps_play *p, size_t *n)
+{
+    *n = p->http ? p->http->nauth : 0;
+    return p->http ? p->http->auth_seen : NULL;
+}
+
+void mcps_play_http_forms(mcps_play *p)
+{
+    if (p->http)
+        p->http->forms = true;
 }
 
 bool mcps_play_http_busy(const mcps_play *p)
@@ -139,6 +172,13 @@ static size_t note(mcps_play *p, const mcps_httpd_req *req)
         mcps_httpd_header(req, "Last-Event-ID", e->last_event_id, sizeof e->last_event_id);
     e->at_ms = mcps_clock_ms();
     param_headers(req, e->mcp_params, sizeof e->mcp_params);
+    char auth[16] = "";
+    e->has_auth = mcps_httpd_header(req, "Authorization", auth, sizeof auth);
+    e->auth_bearer = e->has_auth && strncasecmp(auth, "Bearer ", 7) == 0;
+    const char *query = strchr(req->target, '?');
+    e->query_token = query && strstr(query, "access_token=") != NULL;
+    snprintf(e->path, sizeof e->path, "%.*s",
+             (int)(query ? (size_t)(query - req->target) : strlen(req->target)), req->target);
     mcps_play_event(
         p, "HTTP %s %s (Mcp-Session-Id: %s; MCP-Protocol-Version: %s; Accept: %s%s%s%s%s)",
         req->verb, req->target, e->has_session ? sid : "-", e->has_version ? e->version : "-",
@@ -199,6 +239,8 @@ static void new_session(struct mcps_play_http *s, char *out, size_t n)
     snprintf(out, n, "mcpspec-%u-%llx", s->session_no + 1, salt);
 }
 
+static void unauthorized(struct mcps_play_http *s, uint64_t handle, size_t seen);
+
 /* A POST body: classify it, keep its request open, answer the rest. */
 static mcps_tevent_kind on_post(mcps_play *p, const mcps_httpd_req *req, size_t seen, cJSON **msg)
 {
@@ -233,6 +275,11 @@ static mcps_tevent_kind on_post(mcps_play *p, const mcps_httpd_req *req, size_t 
     }
     bool modern =
         describe(e, *msg, &info) || (info.method && strcmp(info.method, "server/discover") == 0);
+    bool no_token = s->auth && e && !e->has_auth;
+    if (no_token && info.kind != MCPS_RPC_REQUEST) {
+        unauthorized(s, req->handle, seen);
+        return MCPS_TEV_MESSAGE;
+    }
     if (info.kind != MCPS_RPC_REQUEST || s->nopen >= MAX_PENDING) {
         answer(p, req, seen, info.kind == MCPS_RPC_REQUEST ? 503 : 202, NULL);
         return MCPS_TEV_MESSAGE;
@@ -241,6 +288,7 @@ static mcps_tevent_kind on_post(mcps_play *p, const mcps_httpd_req *req, size_t 
     *o = (pending){.handle = req->handle, .id = cJSON_Duplicate(info.id, true), .seen = seen};
     o->initialize = info.method && strcmp(info.method, "initialize") == 0;
     o->modern = modern && !o->initialize;
+    o->unauthorized = no_token;
     if (e)
         e->initialize = o->initialize;
     return MCPS_TEV_MESSAGE;
@@ -288,9 +336,96 @@ static bool resume(mcps_play *p, const mcps_httpd_req *req, size_t seen)
     return false;
 }
 
+/* ---- authorization discovery (mcps_play_http_auth) ---- */
+
+/* The endpoint's URL split: origin ("http://127.0.0.1:PORT") and path ("/mcp/..."). */
+static const char *endpoint_path(const struct mcps_play_http *s, char *origin, size_t n)
+{
+    const char *url = s->h->url, *path = strchr(url + strlen("http://"), '/');
+    if (!path)
+        path = url + strlen(url);
+    snprintf(origin, n, "%.*s", (int)(path - url), url);
+    return *path ? path : "/";
+}
+
+/* The application_type of a registration body into e ("(none)" without one). */
+static void note_registration(mcps_http_seen *e, const mcps_httpd_req *req)
+{
+    cJSON *m = mcps_play_parse(req->body, req->body_len);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, "application_type");
+    snprintf(e->app_type, sizeof e->app_type, "%s", cJSON_IsString(v) ? v->valuestring : "(none)");
+    cJSON_Delete(m);
+}
+
+/* A discovery URL's document (malloc'd), or NULL for a 404. */
+static char *auth_document(const struct mcps_play_http *s, const mcps_http_seen *e)
+{
+    char origin[96], prm_well_known[200];
+    const char *path = endpoint_path(s, origin, sizeof origin);
+    snprintf(prm_well_known, sizeof prm_well_known, "/.well-known/oauth-protected-resource%s",
+             path);
+    mcps_buf b = {0};
+    if (strcmp(e->verb, "GET") == 0 &&
+        (strcmp(e->path, MCPS_PLAY_AUTH_PRM) == 0 || strcmp(e->path, prm_well_known) == 0))
+        mcps_buf_printf(&b, "{\"resource\":\"%s\",\"authorization_servers\":[\"%s\"]}", s->h->url,
+                        origin);
+    else if (strcmp(e->verb, "GET") == 0 &&
+             (strcmp(e->path, "/.well-known/oauth-authorization-server") == 0 ||
+              strcmp(e->path, "/.well-known/openid-configuration") == 0))
+        mcps_buf_printf(&b,
+                        "{\"issuer\":\"%s%s\",\"authorization_endpoint\":\"%s/authorize\","
+                        "\"token_endpoint\":\"%s/token\",\"registration_endpoint\":\"%s/register\","
+                        "\"response_types_supported\":[\"code\"],"
+                        "\"code_challenge_methods_supported\":[\"S256\"]}",
+                        origin, s->wrong_issuer ? MCPS_PLAY_AUTH_OTHER_ISSUER : "", origin, origin,
+                        origin);
+    else if (strcmp(e->verb, "POST") == 0 && strcmp(e->path, "/register") == 0)
+        mcps_buf_puts(&b, "{\"client_id\":\"mcpspec-client\",\"redirect_uris\":[]}");
+    return b.oom ? (mcps_buf_free(&b), NULL) : mcps_buf_take(&b);
+}
+
+/* A request off the endpoint, in auth mode: served from the discovery documents and kept
+ * apart from the endpoint's records. */
+static void serve_auth(mcps_play *p, const mcps_httpd_req *req, size_t seen)
+{
+    struct mcps_play_http *s = p->http;
+    if (seen >= s->nseen)
+        return (void)mcps_httpd_respond(s->h, req->handle, 503, NULL, NULL, NULL, 0);
+    mcps_http_seen e = s->seen[--s->nseen];
+    if (strcmp(e.path, "/register") == 0)
+        note_registration(&e, req);
+    char *doc = auth_document(s, &e);
+    e.status = doc ? (strcmp(e.verb, "POST") == 0 ? 201 : 200) : 404;
+    mcps_httpd_respond(s->h, req->handle, e.status, "Cache-Control: no-store\r\n",
+                       doc ? "application/json" : NULL, doc, doc ? strlen(doc) : 0);
+    free(doc);
+    if (s->nauth < MAX_SEEN &&
+        mcps_array_reserve(&s->auth_seen, &s->cap_auth, s->nauth + 1, sizeof e, 8))
+        s->auth_seen[s->nauth++] = e;
+}
+
+/* The 401 a request without a token gets (AUTH-008: resource_metadata, not the well-known). */
+static void unauthorized(struct mcps_play_http *s, uint64_t handle, size_t seen)
+{
+    char origin[96], headers[256];
+    endpoint_path(s, origin, sizeof origin);
+    snprintf(headers, sizeof headers,
+             "WWW-Authenticate: Bearer resource_metadata=\"%s" MCPS_PLAY_AUTH_PRM "\"\r\n", origin);
+    mcps_httpd_respond(s->h, handle, 401, headers, NULL, NULL, 0);
+    set_status(s, seen, 401);
+    if (seen < s->nseen)
+        s->seen[seen].refused_401 = true;
+}
+
 static mcps_tevent_kind on_request(mcps_play *p, const mcps_httpd_req *req, cJSON **msg)
 {
     size_t seen = note(p, req);
+    char origin[96];
+    if (p->http->auth && seen < p->http->nseen &&
+        strcmp(p->http->seen[seen].path, endpoint_path(p->http, origin, sizeof origin)) != 0) {
+        serve_auth(p, req, seen);
+        return MCPS_TEV_TIMEOUT;
+    }
     bool expired = seen < p->http->nseen && p->http->seen[seen].expired_session;
     if (strcmp(req->verb, "GET") == 0 && resume(p, req, seen))
         return MCPS_TEV_TIMEOUT;
@@ -365,13 +500,20 @@ static bool ensure_stream(mcps_play *p, size_t i, const char *headers)
     if (mcps_httpd_streaming(s->h, s->open[i].handle))
         return true;
     set_status(s, s->open[i].seen, 200);
+    if (s->open[i].seen < s->nseen)
+        s->seen[s->open[i].seen].sse = true;
     char id[64];
     mcps_rpc_id_text(s->open[i].id, id, sizeof id);
     mcps_play_event(p,
                     "the answer to the client's request %s is an SSE stream, from the "
                     "message above on",
                     id);
-    return mcps_httpd_stream_open(s->h, s->open[i].handle, headers[0] ? headers : NULL);
+    if (!mcps_httpd_stream_open(s->h, s->open[i].handle, headers[0] ? headers : NULL))
+        return false;
+    static const char comment[] = ": mcpspec keep-alive\n\n"; /* HTTP-052: not a message */
+    if (s->forms && s->open[i].modern)
+        mcps_httpd_stream_raw(s->h, s->open[i].handle, comment, sizeof comment - 1);
+    return true;
 }
 
 /* Headers for the answer to request i: the new session id when it is initialize. */
@@ -409,10 +551,29 @@ static int modern_status(const char *bytes, size_t len)
     return status;
 }
 
+/* Whether bytes is a JSON-RPC result (not an error). */
+static bool is_result(const char *bytes, size_t len)
+{
+    cJSON *m = mcps_play_parse(bytes, len);
+    bool yes = cJSON_GetObjectItemCaseSensitive(m, "result") != NULL;
+    cJSON_Delete(m);
+    return yes;
+}
+
 static bool final(mcps_play *p, size_t i, const char *bytes, size_t len, bool stream)
 {
     struct mcps_play_http *s = p->http;
     pending *o = &s->open[i];
+    if (o->unauthorized) {
+        unauthorized(s, o->handle, o->seen);
+        mcps_play_event(p, "answered 401 instead: the request carried no token");
+        drop(s, i);
+        return true;
+    }
+    /* forms: every second result goes as an SSE stream (HTTP-012) */
+    bool lower = s->forms && o->modern;
+    if (s->forms && !o->event_id[0] && is_result(bytes, len) && ++s->results % 2 == 0)
+        stream = true;
     if (o->event_id[0] && !o->resumed) { /* its stream is broken: the GET will carry it */
         free(o->queued);
         o->queued = malloc(len);
@@ -437,8 +598,11 @@ static bool final(mcps_play *p, size_t i, const char *bytes, size_t len, bool st
         mcps_httpd_stream_close(s->h, s->open[i].handle);
     } else {
         int status = s->open[i].modern ? modern_status(bytes, len) : 200;
-        ok = mcps_httpd_respond(s->h, s->open[i].handle, status, headers, "application/json", bytes,
-                                len);
+        if (lower) /* HDR-013: header names match without regard to case */
+            snprintf(headers + strlen(headers), sizeof headers - strlen(headers),
+                     "content-type: application/json\r\n");
+        ok = mcps_httpd_respond(s->h, s->open[i].handle, status, headers,
+                                lower ? NULL : "application/json", bytes, len);
         set_status(s, s->open[i].seen, status);
     }
     drop(s, i);

@@ -353,8 +353,9 @@ static int service(mcps_httpd *h, const struct pollfd *pf, mcps_httpd_req *req)
         else if (complete(h, c)) {
             if (!to_req(h, c, req))
                 refuse(c, 400, "malformed request line");
-            else if (strncmp(req->target, h->path, strlen(h->path)) != 0 ||
-                     (req->target[strlen(h->path)] && req->target[strlen(h->path)] != '?'))
+            else if (!h->any_path &&
+                     (strncmp(req->target, h->path, strlen(h->path)) != 0 ||
+                      (req->target[strlen(h->path)] && req->target[strlen(h->path)] != '?')))
                 refuse(c, 404, "no such endpoint");
             else
                 return 1;

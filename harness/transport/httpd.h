@@ -50,6 +50,7 @@ typedef struct mcps_httpd {
     char path[40]; /* /mcp/TOKEN: 64 random bits, as only the client is told */
     char url[80];  /* http://127.0.0.1:PORT/mcp/TOKEN */
     size_t max_body;
+    bool any_path; /* hand on requests for other paths too (authorization discovery URLs) */
     uint64_t next_handle;
     const mcps_guard *guard;
     mcps_httpd_conn conns[MCPS_HTTPD_CONNS];

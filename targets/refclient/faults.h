@@ -261,7 +261,32 @@
     X(NO_RESTART, "no-restart", "STDIO-013", "client/server-restart",                              \
       "2026-07-28: exit 1 when its stdio server dies mid-request, instead of starting it again")   \
     X(NO_RELISTEN, "no-relisten", "SUB-011", "client/relisten",                                    \
-      "2026-07-28: after starting its server again, do not open its subscription again")
+      "2026-07-28: after starting its server again, do not open its subscription again")           \
+    X(TWO_IN_ONE_POST, "two-in-one-post", "HTTP-005", "client/http-one-post",                      \
+      "HTTP: POST notifications/initialized and the next message in one body, a line each")        \
+    X(JSON_ANSWERS_ONLY, "json-answers-only", "HTTP-012", "client/http-answer-forms",              \
+      "HTTP: take an answer on an SSE stream for a failure (exit 1)")                              \
+    X(HEADER_CASE_EXACT, "header-case-exact", "HDR-013", "client/http-modern-answers",             \
+      "HTTP, 2026-07-28: look for Content-Type case-sensitively; a body without it is a failure "  \
+      "(exit 1)")                                                                                  \
+    X(SSE_COMMENT_FATAL, "sse-comment-fatal", "HTTP-052", "client/http-modern-answers",            \
+      "HTTP, 2026-07-28: take an SSE comment line for a broken stream (exit 1)")                   \
+    X(LEGACY_FALLBACK, "legacy-fallback-on-error", "HTTP-059", "client/http-no-legacy-fallback",   \
+      "HTTP, 2026-07-28: GET the endpoint for HTTP+SSE when a request is refused with 400, "       \
+      "though "                                                                                    \
+      "its body is a modern error")                                                                \
+    X(TOKEN_FIRST_ONLY, "token-first-only", "AUTH-003", "client/http-bearer",                      \
+      "HTTP: send the --token on its first request only")                                          \
+    X(AUTH_PATH_KEPT, "auth-path-kept", "AUTH-005", "client/auth-metadata",                        \
+      "HTTP, 2025-03-26: after a 401, ask for authorization server metadata under the endpoint's " \
+      "path")                                                                                      \
+    X(AUTH_PRM_WELL_KNOWN, "auth-prm-well-known", "AUTH-008", "client/auth-resource-metadata",     \
+      "HTTP: after a 401, ask the well-known protected resource metadata URI, not the header's "   \
+      "resource_metadata")                                                                         \
+    X(REGISTER_NO_APP_TYPE, "register-no-app-type", "AUTH-014", "client/auth-register",            \
+      "HTTP, 2026-07-28: register (dynamic client registration) without application_type")         \
+    X(ISSUER_UNCHECKED, "issuer-unchecked", "AUTH-016", "client/auth-issuer",                      \
+      "HTTP, 2026-07-28: use authorization server metadata whatever issuer it names")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -19,6 +19,15 @@
  * MCP-Protocol-Version equal to its _meta version (HDR-001), Mcp-Method and,
  * for what names something, Mcp-Name (HDR-005), and the x-mcp-header
  * arguments of the tool it calls as Mcp-Param-* headers (HDR-009).
+ * Answers are read in either form, a JSON body or an SSE stream (HTTP-012),
+ * header names matched without regard to case (HDR-013) and SSE comment
+ * lines skipped (HTTP-052); a --token goes as Authorization: Bearer on every
+ * request (AUTH-003). Without one, a 401 starts authorization discovery:
+ * authorization server metadata at the origin (2025-03-26, AUTH-005), else
+ * protected resource metadata at the header's resource_metadata (AUTH-008)
+ * leading to the authorization server's, whose issuer must match (AUTH-016),
+ * then dynamic client registration as a native application (AUTH-014); the
+ * authorization itself needs a user in a browser, so refclient stops there.
  */
 #include "refclient.h"
 
@@ -44,15 +53,17 @@ typedef struct rc_xfer {
     char *in; /* the body so far (for SSE: not yet framed) */
     size_t inlen;
     bool sse;          /* Content-Type: text/event-stream */
+    bool typed;        /* a Content-Type came */
     bool initialize;   /* it carries initialize: its answer issues the session */
     bool with_session; /* it carried Mcp-Session-Id */
     char *body;        /* the message POSTed (NULL for a GET) */
     double req_id;     /* its request id, when has_id (refclient's ids are integers) */
     bool has_id;
-    bool answered;          /* a response to it came on this transfer */
-    char last_event_id[64]; /* the last SSE event id seen */
-    long retry_ms;          /* the last SSE retry field (-1: none) */
-    bool remap;             /* a request sent again: its answer's id becomes remap_to */
+    bool answered;               /* a response to it came on this transfer */
+    char last_event_id[64];      /* the last SSE event id seen */
+    char resource_metadata[256]; /* a 401's WWW-Authenticate resource_metadata ("" none) */
+    long retry_ms;               /* the last SSE retry field (-1: none) */
+    bool remap;                  /* a request sent again: its answer's id becomes remap_to */
     double remap_to;
 } rc_xfer;
 
@@ -99,6 +110,8 @@ static void push(rc_http *h, const char *bytes, size_t len)
  * sent again gets its first id back), then it is queued. */
 static void deliver(rc_xfer *x, const char *bytes, size_t len)
 {
+    if (x->c->broken)
+        return;
     cJSON *m = mcps_json_parse_simple(bytes, len);
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(m, "id");
     if (m && !cJSON_GetObjectItemCaseSensitive(m, "method") && cJSON_IsNumber(id) && x->has_id &&
@@ -129,6 +142,14 @@ static const char *sse_field(const char *p, size_t l, const char *name, size_t *
     return v;
 }
 
+/* A fault gives up on an answer: nothing more is read, and the session ends with exit 1. */
+static void give_up(rc_client *c, const char *why)
+{
+    if (!c->broken)
+        fprintf(stderr, "refclient: %s: giving up (fault)\n", why);
+    c->broken = true;
+}
+
 /* One SSE event: its data lines joined by newlines, queued unless empty (a priming event);
  * its id and retry remembered; comments and other fields ignored. */
 static void sse_event(rc_xfer *x, const char *ev, size_t len)
@@ -144,6 +165,8 @@ static void sse_event(rc_xfer *x, const char *ev, size_t len)
             l--;
         size_t vl;
         const char *v;
+        if (l && *p == ':' && rc_on(x->c, RC_FAULT_SSE_COMMENT_FATAL))
+            give_up(x->c, "a comment line on the SSE stream");
         if ((v = sse_field(p, l, "data", &vl))) {
             if (any)
                 data[n++] = '\n';
@@ -217,10 +240,22 @@ static size_t on_header(char *line, size_t size, size_t nmemb, void *userdata)
     rc_xfer *x = userdata;
     size_t n = size * nmemb;
     char value[128];
-    if (header_is(line, n, "Content-Type", value, sizeof value))
+    bool exact =
+        !rc_on(x->c, RC_FAULT_HEADER_CASE_EXACT) || strncmp(line, "Content-Type:", 13) == 0;
+    if (exact && header_is(line, n, "Content-Type", value, sizeof value)) {
+        x->typed = true;
         x->sse = strncasecmp(value, "text/event-stream", 17) == 0;
-    else if (x->initialize && header_is(line, n, "Mcp-Session-Id", value, sizeof value))
+        if (x->sse && rc_on(x->c, RC_FAULT_JSON_ANSWERS_ONLY))
+            give_up(x->c, "an answer on an SSE stream");
+    } else if (x->initialize && header_is(line, n, "Mcp-Session-Id", value, sizeof value))
         snprintf(x->c->session, sizeof x->c->session, "%s", value);
+    else if (header_is(line, n, "WWW-Authenticate", value, sizeof value)) {
+        const char *rm = strstr(value, "resource_metadata=\"");
+        const char *end = rm ? strchr(rm + 19, '"') : NULL;
+        if (end)
+            snprintf(x->resource_metadata, sizeof x->resource_metadata, "%.*s",
+                     (int)(end - rm - 19), rm + 19);
+    }
     return n;
 }
 
@@ -329,11 +364,53 @@ static bool xfer_start(rc_client *c, rc_xfer *x)
     return true;
 }
 
-bool rc_http_post(rc_client *c, const char *line)
+/* The Authorization header of a --token (AUTH-003); l unchanged without one. */
+static struct curl_slist *token_header(rc_client *c, struct curl_slist *l)
 {
+    if (!c->token || (c->token_sent && rc_on(c, RC_FAULT_TOKEN_FIRST_ONLY)))
+        return l;
+    char line[300];
+    snprintf(line, sizeof line, "Authorization: Bearer %s", c->token);
+    c->token_sent = true;
+    return curl_slist_append(l, line);
+}
+
+/* The two-in-one-post fault: notifications/initialized is held and goes in front of the next
+ * message, in one body. line itself when not at work; else malloc'd (into *owned) or NULL
+ * when held. */
+static const char *packed(rc_client *c, const char *line, char **owned)
+{
+    *owned = NULL;
+    if (!rc_on(c, RC_FAULT_TWO_IN_ONE_POST))
+        return line;
+    if (!c->held && strstr(line, "\"notifications/initialized\"")) {
+        c->held = strdup(line);
+        return c->held ? NULL : line;
+    }
+    if (!c->held)
+        return line;
+    size_t a = strlen(c->held), b = strlen(line);
+    if ((*owned = malloc(a + b + 2))) {
+        memcpy(*owned, c->held, a);
+        (*owned)[a] = '\n';
+        memcpy(*owned + a + 1, line, b + 1);
+    }
+    free(c->held);
+    c->held = NULL;
+    return *owned ? *owned : line;
+}
+
+bool rc_http_post(rc_client *c, const char *message)
+{
+    char *owned;
+    const char *line = packed(c, message, &owned);
+    if (!line)
+        return true; /* held for the next body */
     rc_xfer *x = xfer_new(c);
-    cJSON *m = x ? mcps_json_parse_simple(line, strlen(line)) : NULL;
-    if (!x || !(x->body = strdup(line))) {
+    cJSON *m = x ? mcps_json_parse_simple(message, strlen(message)) : NULL;
+    bool ok = x && (x->body = strdup(line));
+    free(owned);
+    if (!ok) {
         if (x)
             xfer_free(x);
         cJSON_Delete(m);
@@ -351,8 +428,9 @@ bool rc_http_post(rc_client *c, const char *line)
     x->headers = curl_slist_append(x->headers, "Expect:");
     x->headers = session_headers(c, x->headers);
     x->headers = modern_headers(c, m, x->headers);
+    x->headers = token_header(c, x->headers);
     cJSON_Delete(m);
-    curl_easy_setopt(x->easy, CURLOPT_COPYPOSTFIELDS, line);
+    curl_easy_setopt(x->easy, CURLOPT_COPYPOSTFIELDS, x->body);
     return xfer_start(c, x);
 }
 
@@ -367,6 +445,143 @@ static void resume_get(rc_client *c, const rc_xfer *broken)
     x->headers = curl_slist_append(NULL, "Accept: text/event-stream");
     x->headers = header(x->headers, "Last-Event-ID", broken->last_event_id);
     x->headers = session_headers(c, x->headers);
+    x->headers = token_header(c, x->headers);
+    curl_easy_setopt(x->easy, CURLOPT_HTTPGET, 1L);
+    xfer_start(c, x);
+}
+
+/* ---- a 401: authorization discovery ---- */
+
+static size_t into_buf(char *ptr, size_t size, size_t nmemb, void *userdata)
+{
+    char **buf = userdata;
+    size_t n = size * nmemb, have = *buf ? strlen(*buf) : 0;
+    if (have + n > 65536) /* a discovery document is small */
+        return 0;
+    char *grown = realloc(*buf, have + n + 1);
+    if (!grown)
+        return 0;
+    memcpy(grown + have, ptr, n);
+    grown[have + n] = '\0';
+    *buf = grown;
+    return n;
+}
+
+/* GET (body NULL) or POST a JSON body to url: the JSON answer of a 2xx, or NULL. */
+static cJSON *fetch_json(const char *url, const char *body)
+{
+    CURL *e = curl_easy_init();
+    char *got = NULL;
+    long status = 0;
+    struct curl_slist *l = curl_slist_append(NULL, "Accept: application/json");
+    if (body)
+        l = curl_slist_append(l, "Content-Type: application/json");
+    if (!e || !l) {
+        curl_easy_cleanup(e);
+        curl_slist_free_all(l);
+        return NULL;
+    }
+    curl_easy_setopt(e, CURLOPT_URL, url);
+    curl_easy_setopt(e, CURLOPT_HTTPHEADER, l);
+    curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, into_buf);
+    curl_easy_setopt(e, CURLOPT_WRITEDATA, &got);
+    curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 3000L);
+    if (body)
+        curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, body);
+    if (curl_easy_perform(e) == CURLE_OK)
+        curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_cleanup(e);
+    curl_slist_free_all(l);
+    cJSON *m =
+        status >= 200 && status < 300 && got ? mcps_json_parse_simple(got, strlen(got)) : NULL;
+    free(got);
+    return m;
+}
+
+/* url's origin ("http://host:port") into origin; its path returned ("" for none). */
+static const char *split_url(const char *url, char *origin, size_t n)
+{
+    const char *scheme = strstr(url, "://");
+    const char *path = strchr(scheme ? scheme + 3 : url, '/');
+    if (!path)
+        path = url + strlen(url);
+    snprintf(origin, n, "%.*s", (int)(path - url), url);
+    return path;
+}
+
+/* The authorization server metadata URL of issuer (RFC 8414: the well-known suffix goes
+ * between its origin and its path). */
+static void as_metadata_url(const char *issuer, char *out, size_t n)
+{
+    char origin[256];
+    const char *path = split_url(issuer, origin, sizeof origin);
+    snprintf(out, n, "%s/.well-known/oauth-authorization-server%s", origin,
+             strcmp(path, "/") == 0 ? "" : path);
+}
+
+/* Register at the registration endpoint as a native application (AUTH-014). */
+static void register_client(const rc_client *c, const char *endpoint)
+{
+    char body[400];
+    snprintf(body, sizeof body,
+             "{\"client_name\":\"refclient\",\"redirect_uris\":[\"http://127.0.0.1/callback\"],"
+             "\"grant_types\":[\"authorization_code\"],\"response_types\":[\"code\"],"
+             "\"token_endpoint_auth_method\":\"none\"%s}",
+             rc_on(c, RC_FAULT_REGISTER_NO_APP_TYPE) ? "" : ",\"application_type\":\"native\"");
+    cJSON_Delete(fetch_json(endpoint, body));
+}
+
+/* The authorization server's issuer, from protected resource metadata (2025-06-18 on: at the
+ * 401's resource_metadata, else the well-known URI of the endpoint); "" when none. */
+static void find_issuer(const rc_client *c, const char *resource_metadata, char *out, size_t n)
+{
+    char origin[256], url[512];
+    const char *path = split_url(c->url, origin, sizeof origin);
+    if (resource_metadata[0] && !rc_on(c, RC_FAULT_AUTH_PRM_WELL_KNOWN))
+        snprintf(url, sizeof url, "%s", resource_metadata);
+    else
+        snprintf(url, sizeof url, "%s/.well-known/oauth-protected-resource%s", origin, path);
+    cJSON *prm = fetch_json(url, NULL);
+    const cJSON *as =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(prm, "authorization_servers"), 0);
+    snprintf(out, n, "%s", cJSON_IsString(as) ? as->valuestring : "");
+    cJSON_Delete(prm);
+}
+
+/* A 401: discover the authorization server and register; the rest needs a user. */
+static void authorize(rc_client *c, const char *resource_metadata)
+{
+    char origin[256], issuer[256] = "", url[600];
+    const char *path = split_url(c->url, origin, sizeof origin);
+    bool legacy = mcps_rev_parse(c->version) == MCPS_REV_2025_03_26;
+    if (legacy) /* 2025-03-26: the metadata of the endpoint's origin, its path dropped */
+        snprintf(url, sizeof url, "%s/.well-known/oauth-authorization-server%s", origin,
+                 rc_on(c, RC_FAULT_AUTH_PATH_KEPT) ? path : "");
+    else {
+        find_issuer(c, resource_metadata, issuer, sizeof issuer);
+        as_metadata_url(issuer, url, sizeof url);
+    }
+    cJSON *meta = legacy || issuer[0] ? fetch_json(url, NULL) : NULL;
+    const char *got = string_of(meta, "issuer");
+    const char *reg = string_of(meta, "registration_endpoint");
+    bool trusted =
+        legacy || (got && strcmp(got, issuer) == 0) || rc_on(c, RC_FAULT_ISSUER_UNCHECKED);
+    if (meta && trusted && reg) /* AUTH-016: the issuer it was asked for */
+        register_client(c, reg);
+    cJSON_Delete(meta);
+    fprintf(stderr, "refclient: the server wants authorization, which needs a user: giving up\n");
+    c->broken = true;
+}
+
+/* The legacy-fallback-on-error fault: GET the endpoint for an HTTP+SSE endpoint event. */
+static void legacy_get(rc_client *c)
+{
+    rc_xfer *x = xfer_new(c);
+    if (!x)
+        return;
+    x->headers = curl_slist_append(NULL, "Accept: text/event-stream");
+    x->headers = token_header(c, x->headers);
     curl_easy_setopt(x->easy, CURLOPT_HTTPGET, 1L);
     xfer_start(c, x);
 }
@@ -430,12 +645,19 @@ static void finish(rc_client *c, CURL *easy)
     curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&x);
     long status = 0;
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    if (status == 401 && !c->broken)
+        authorize(c, x->resource_metadata);
     if (status == 404 && x->with_session) {
         c->session_lost = true;
         c->session[0] = '\0';
     }
+    if (!x->sse && !x->typed && x->inlen && rc_on(c, RC_FAULT_HEADER_CASE_EXACT))
+        give_up(c, "an answer without Content-Type");
     if (!x->sse && x->inlen && (status == 200 || (x->has_id && status >= 400 && status < 500)))
         deliver(x, x->in, x->inlen); /* 2026-07-28 errors come with 4xx (HTTP-053, VER-002) */
+    if (status == 400 && x->has_id && mcps_rev_parse(c->version) == MCPS_REV_2026_07_28 &&
+        rc_on(c, RC_FAULT_LEGACY_FALLBACK))
+        legacy_get(c);
     if (x->sse && status == 200 && x->has_id && !x->answered && x->last_event_id[0])
         recover(c, x);
     curl_multi_remove_handle(h->multi, easy);
@@ -471,7 +693,7 @@ char *rc_http_read(rc_client *c)
             return m;
         }
         long long left = end - now_ms();
-        if (!h->nxfers || c->session_lost || left <= 0)
+        if (!h->nxfers || c->session_lost || c->broken || left <= 0)
             return NULL;
         pump(c, left > 100 ? 100 : (int)left);
     }
@@ -482,7 +704,7 @@ static void delete_session(rc_client *c)
     CURL *e = curl_easy_init();
     if (!e)
         return;
-    struct curl_slist *l = session_headers(c, NULL);
+    struct curl_slist *l = token_header(c, session_headers(c, NULL));
     curl_easy_setopt(e, CURLOPT_URL, c->url);
     curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, "DELETE");
     curl_easy_setopt(e, CURLOPT_HTTPHEADER, l);
@@ -506,6 +728,8 @@ void rc_http_close(rc_client *c)
     }
     for (size_t i = 0; i < h->qlen; i++)
         free(h->queue[i]);
+    free(c->held);
+    c->held = NULL;
     curl_multi_cleanup(h->multi);
     free(h);
     c->http = NULL;

@@ -3,7 +3,7 @@
  *
  *   refclient [--fault NAME]... [--protocol-version REV] [--no-caps] [--deprecated-caps]
  *             [--sampling-tools] [--accept-elicitation] [--timeout S] [--verbose]
- *             (-- SERVER [ARGS...] | --url URL)
+ *             (-- SERVER [ARGS...] | --url URL [--token T])
  *   refclient --list-faults | --help
  */
 #include "refclient.h"
@@ -25,6 +25,7 @@ static int usage(FILE *out, int rc)
         "  tools/list, tools/call of the first tool), then closes its stdin; or does\n"
         "  the same over Streamable HTTP to URL, then DELETEs its session\n"
         "  --url URL               Streamable HTTP to URL instead of a stdio SERVER\n"
+        "  --token T               with --url: send Authorization: Bearer T on every request\n"
         "  --fault NAME            switch on a fault (repeatable; --list-faults)\n"
         "  --protocol-version REV  the revision to ask for (default 2025-11-25); 2026-07-28:\n"
         "                          stateless (server/discover, _meta); auto: 2026-07-28\n"
@@ -66,6 +67,8 @@ static int parse(rc_client *c, int argc, char **argv, int *rc)
             c->faults[f] = true, i++;
         else if (i + 1 < argc && strcmp(a, "--url") == 0)
             c->url = argv[++i];
+        else if (i + 1 < argc && strcmp(a, "--token") == 0)
+            c->token = argv[++i];
         else if (i + 1 < argc && strcmp(a, "--protocol-version") == 0) {
             c->version = argv[++i];
             c->auto_era = strcmp(c->version, "auto") == 0;
@@ -94,6 +97,8 @@ int main(int argc, char **argv)
         if (!rc_http_open(&c))
             return 1;
         rc = rc_session(&c);
+        if (c.broken)
+            rc = 1; /* a fault gave up on an answer */
         rc_http_close(&c);
         rc_tasks_free(&c);
         return rc;

@@ -61,9 +61,13 @@ typedef struct rc_client {
      * STDIO-013), whether its output ended, and the acknowledged filter of its subscription */
     char **server_argv;
     bool server_gone;
-    bool restarted; /* it was started again once */
-    int id_base;    /* ...and its requests' ids are offset by this there */
-    cJSON *ack;     /* owned; NULL until acknowledged */
+    bool restarted;    /* it was started again once */
+    int id_base;       /* ...and its requests' ids are offset by this there */
+    cJSON *ack;        /* owned; NULL until acknowledged */
+    const char *token; /* --token: sent as Authorization: Bearer on every request (AUTH-003) */
+    bool token_sent;   /* ...once at least (the token-first-only fault) */
+    bool broken;       /* HTTP: a fault gave up on an answer; no more messages are read */
+    char *held;        /* HTTP: a message the two-in-one-post fault keeps for the next body */
 } rc_client;
 
 bool rc_on(const rc_client *c, rc_fault f);

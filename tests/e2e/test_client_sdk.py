@@ -43,7 +43,7 @@ CASES = ["client/initialize-*", "client/initialized-notification", "client/reque
          "client/elicit-mode-undeclared",
          # an observer of the unknown scenario's (client_cases_modern_client.c)
          "client/error-ids"]
-HTTP_CASES = CASES + ["client/http-*"]
+HTTP_CASES = CASES + ["client/http-*", "client/auth-*"]
 # The 2026-07-28 checks, and the handshake ones of the plain scenario (its fallback).
 MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
                 "client/meta-*", "client/discover-version", "client/version-retry",
@@ -63,7 +63,10 @@ MODERN_HTTP_CASES = [c for c in MODERN_CASES if c not in (
     "client/discover-first", "client/no-responses", "client/shutdown",
     "client/probe-fallback")] + [
     "client/http-version-header", "client/http-method-header", "client/http-param-headers",
-    "client/http-stream-retry", "client/http-bodies", "client/http-era-fallback"]
+    "client/http-stream-retry", "client/http-bodies", "client/http-era-fallback",
+    "client/http-one-post", "client/http-modern-answers", "client/http-no-legacy-fallback",
+    "client/http-bearer", "client/auth-resource-metadata", "client/auth-register",
+    "client/auth-issuer"]
 
 
 class SdkClientTest(unittest.TestCase):

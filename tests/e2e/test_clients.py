@@ -53,7 +53,7 @@ def faults():
 
 
 def http_check(check):
-    return check.startswith("client/http-")
+    return check.startswith(("client/http-", "client/auth-"))
 
 
 # The 2026-07-28 checks (stdio): refclient speaks that revision with --protocol-version.
@@ -91,7 +91,9 @@ RECEIVER_CHECKS = {"client/task-capability", "client/task-receiver-create",
                    "client/task-progress"}
 # The 2026-07-28 checks only Streamable HTTP shows (client_cases_http.c).
 MODERN_HTTP_CHECKS = {"client/http-version-header", "client/http-method-header",
-                      "client/http-param-headers", "client/http-stream-retry"}
+                      "client/http-param-headers", "client/http-stream-retry",
+                      # client_cases_http2.c's
+                      "client/http-modern-answers", "client/http-no-legacy-fallback"}
 
 
 class RefclientTest(unittest.TestCase):
@@ -227,7 +229,8 @@ class RefclientTest(unittest.TestCase):
 
     def test_clean_over_http(self):
         revs = ("2025-03-26", "2025-06-18", "2025-11-25")
-        runs = [("--protocol-version", rev) for rev in revs] + [("--no-caps",)]
+        # the last run is given a token: sent as Authorization: Bearer on every request
+        runs = [("--protocol-version", rev) for rev in revs] + [("--no-caps", "--token", "t0k")]
         with ThreadPoolExecutor(max_workers=4) as pool:
             reports = list(pool.map(lambda a: self.clean(*a, http=True), runs))
         for args, report in zip(runs, reports):
@@ -241,8 +244,16 @@ class RefclientTest(unittest.TestCase):
                               "client/http-session-404", "client/http-delete",
                               "client/ping", "client/roots-list", "client/cursor-unchanged",
                               "client/cancel-survived", "client/progress", "client/batch",
-                              "client/http-resume"):
+                              "client/http-resume", "client/http-one-post",
+                              "client/http-answer-forms"):
                     self.assertEqual(v[check], "PASS", check)
+                self.assertEqual(v["client/http-bearer"], "PASS" if "--token" in args else "SKIP")
+                # scenario auth: a 401, then discovery (refclient stops short of a browser);
+                # with a token there is no 401
+                self.assertEqual(v["client/auth-metadata"],
+                                 "PASS" if args[-1] == "2025-03-26" else "SKIP")
+                self.assertEqual(v["client/auth-resource-metadata"],
+                                 "PASS" if args[-1] == "2025-11-25" else "SKIP")
                 self.assertEqual(v["client/http-protocol-version"],
                                  "SKIP" if args[-1] == "2025-03-26" else "PASS")
                 self.assertEqual({v[k] for k in MODERN_HTTP_CHECKS}, {"SKIP"}, v)
@@ -255,7 +266,9 @@ class RefclientTest(unittest.TestCase):
         # initialize (HTTP-058); every scenario is played, the modern ones statelessly
         v = verdicts(dual)
         for check in MODERN_HTTP_CHECKS | {"client/http-era-fallback", "client/http-resume",
-                                           "client/initialize-first", "client/batch"}:
+                                           "client/initialize-first", "client/batch",
+                                           "client/auth-resource-metadata",
+                                           "client/auth-register", "client/auth-issuer"}:
             self.assertEqual(v[check], "PASS", check)
         v = verdicts(report)
         # modern-only: it does not go on after the legacy endpoint's 400 (allowed)
@@ -266,6 +279,10 @@ class RefclientTest(unittest.TestCase):
                  "client/modern-paging", "client/extension-fallback", "client/opaque-codes"}
                      | MODERN_HTTP_CHECKS | {"client/http-bodies", "client/http-accept"})
         self.assertEqual({k: v[k] for k in over_http}, {k: "PASS" for k in over_http})
+        # scenario auth is played for either era: the 401, discovery and registration
+        for check in ("client/auth-resource-metadata", "client/auth-register",
+                      "client/auth-issuer"):
+            self.assertEqual(v[check], "PASS", check)
         # no session, no handshake: the session checks have nothing to judge
         for check in ("client/http-session-id", "client/http-delete", "client/initialize-first"):
             self.assertEqual(v[check], "SKIP", check)
@@ -281,6 +298,8 @@ class RefclientTest(unittest.TestCase):
         for option in ("--deprecated-caps", "--sampling-tools"):  # 2026-07-28's declarations
             if option in description:
                 extra += " " + option
+        if "--token" in description:
+            extra += " --token t0k"
         # the faults of 2026-07-28 say so ("HTTP, 2026-07-28: ..." too; an observer's, such as
         # extension-no-prefix, too); a dual-era one says "auto:"
         modern = check in MODERN_CHECKS or "2026-07-28:" in description
@@ -288,6 +307,8 @@ class RefclientTest(unittest.TestCase):
             extra += " --protocol-version auto"
         elif modern:
             extra += " --protocol-version 2026-07-28"
+        elif "2025-03-26:" in description:
+            extra += " --protocol-version 2025-03-26"
         where = "--url {url}" if http else "-- {server}"
         with tempfile.TemporaryDirectory() as out:
             # Short waits: some faults leave a request of the client's unanswered.
@@ -336,7 +357,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 90)
+        self.assertEqual(len(checks), 99)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak; nor can

@@ -2,8 +2,10 @@
 """scripts/coverage: every uncovered server-side row (stdio or HTTP) has a reason
 in suites/uncovered.tsv, no reason there is stale, both headlines reach 90% on
 the handshake-era revisions (2026-07-28: its testable HTTP rows too; its stdio
-rows above a floor), the client side is counted per revision and transport,
-and a malformed reasons file is reported with its file and line."""
+rows above a floor), the client side is counted per revision and transport
+(reasons for stdio rows in uncovered-client.tsv, for HTTP rows in
+uncovered-client-http.tsv, both gated), and a malformed reasons file is
+reported with its file and line."""
 import json
 import os
 import sys
@@ -16,6 +18,7 @@ from common import CATALOG, MCPSPEC, ROOT, main_needing_catalog, run  # noqa: E4
 SCRIPT = os.path.join(ROOT, "scripts", "coverage")
 TSV = os.path.join(ROOT, "suites", "uncovered.tsv")
 CLIENT_TSV = os.path.join(ROOT, "suites", "uncovered-client.tsv")
+CLIENT_HTTP_TSV = os.path.join(ROOT, "suites", "uncovered-client-http.tsv")
 
 
 def coverage(*args):
@@ -91,6 +94,20 @@ class CoverageTest(unittest.TestCase):
                 self.assertTrue(row["reason"], (rev, row))
             print(f"client {rev} stdio: {c['covered']}/{c['testable']} testable "
                   f"({c['percent']}%)", file=sys.stderr)
+        # ...and every uncovered HTTP client row one in uncovered-client-http.tsv, gated the
+        # same way (2024-11-05: HTTP+SSE, not served to clients yet: its row not-yet-written).
+        self.assertEqual(doc["client_http_no_reason"], [], "HTTP client rows without a reason")
+        self.assertEqual(doc["client_http_stale"], [], "stale HTTP client reasons")
+        for rev, cells in client.items():
+            c = cells["http"]
+            self.assertLessEqual(c["covered"], c["testable"], rev)
+            for row in c["uncovered"]:
+                self.assertIn(row["reason_kind"], doc["client_http_reason_kinds"], (rev, row))
+                self.assertTrue(row["reason"], (rev, row))
+            print(f"client {rev} HTTP: {c['covered']}/{c['testable']} testable "
+                  f"({c['percent']}%)", file=sys.stderr)
+        self.assertEqual([r["reason_kind"] for r in client["2024-11-05"]["http"]["uncovered"]],
+                         ["not-yet-written"])
 
     def test_revision_filter(self):
         r = coverage("--json", "--revision", "2025-06-18")
@@ -136,6 +153,44 @@ class CoverageTest(unittest.TestCase):
             r = coverage("--client-uncovered", t.name)
             self.assertEqual(r.returncode, 2, r.stderr)
             self.assertIn("reason kind 'client-only'", r.stderr)
+        finally:
+            os.unlink(t.name)
+
+    def test_missing_and_stale_client_http_reasons_fail_the_check(self):
+        with open(CLIENT_HTTP_TSV, encoding="utf-8") as f:
+            lines = [ln for ln in f if ln.strip() and not ln.startswith("#")]
+        dropped = lines[0].split("\t")[0]
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as t:
+            t.writelines(lines[1:])
+            # HTTP-036 is checked over HTTP by client/http-session-id; PING-003 is a stdio row
+            # (its reason belongs in uncovered-client.tsv): both stale here.
+            t.write("HTTP-036\tnot-yet-written\tstale on purpose\n")
+            t.write("PING-003\tnot-observable\tthe wrong file on purpose\n")
+        try:
+            r = coverage("--check", "--json", "--client-http-uncovered", t.name)
+            self.assertEqual(r.returncode, 1, r.stdout[-2000:] + r.stderr)
+            doc = json.loads(r.stdout)
+            self.assertEqual(doc["client_http_no_reason"], [dropped])
+            stale = {s["id"]: s["why"] for s in doc["client_http_stale"]}
+            self.assertEqual(set(stale), {"HTTP-036", "PING-003"})
+            self.assertIn("not an HTTP row", stale["PING-003"])
+            self.assertEqual(doc["client_no_reason"], [])  # the stdio file is untouched
+            self.assertFalse(doc["ok"])
+            r = coverage("--check", "--client-http-uncovered", t.name)
+            self.assertEqual(r.returncode, 1)
+            self.assertIn("Stale reasons (2; delete them from", r.stdout)
+        finally:
+            os.unlink(t.name)
+        # An HTTP row's reason in the stdio file is stale there.
+        with open(CLIENT_TSV, encoding="utf-8") as f:
+            stdio = f.read()
+        with tempfile.NamedTemporaryFile("w", suffix=".tsv", delete=False) as t:
+            t.write(stdio + "HTTP-012\tnot-yet-written\tthe wrong file on purpose\n")
+        try:
+            r = coverage("--check", "--json", "--client-uncovered", t.name)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            stale = {s["id"]: s["why"] for s in json.loads(r.stdout)["client_stale"]}
+            self.assertIn("an HTTP row", stale.get("HTTP-012", ""))
         finally:
             os.unlink(t.name)
 
