@@ -7,7 +7,9 @@
  * logs the operands and puts the expected one where the input's bytes were,
  * and AFL_LLVM_DICT2FILE writes the constant to the compiler's dictionary.
  * A byte-per-branch version (each matching byte its own edge) was not found
- * by AFL++ in minutes either, and neither way can use it (fuzz/README.md).
+ * by AFL++ in minutes either, and neither way can use it; nor was this one
+ * split per byte by laf-intel (AFL_LLVM_LAF_ALL), nor with the JSON-aware
+ * custom mutator (scripts/afl-json-mutator.c): fuzz/README.md says why.
  */
 #include "server.h"
 
