@@ -1,17 +1,18 @@
 /*
  * afl-json-mutator.c - an AFL++ custom mutator (AFL_CUSTOM_MUTATOR_LIBRARY) for the inputs of
- * `mcpspec fuzz --afl`: JSON-RPC messages, one a line. AFL's own havoc edits bytes anywhere,
- * so on a 250-byte session a given byte of a given string value is a 1 in 64,000 draw per
- * mutation (offset times value), and most other edits break the JSON before the handler is
- * reached. This mutator edits inside one string value (a byte set, inserted or deleted; a
- * dictionary token written over it or into it) or edits the sequence (a line dropped or
- * duplicated, or a line of another queue entry inserted), so the input stays JSON and the draw is
- * in the hundreds. It knows nothing of any target: the values it writes are random bytes or the
- * tokens of the dictionaries named in MCPS_AFL_MUTATOR_DICT (AFL's -x format, files separated by
- * ':'), such as the compiler's (scripts/afl-build's DIR/refserver.dict). AFL still chooses what to
- * keep, by coverage; havoc runs too unless AFL_CUSTOM_MUTATOR_ONLY is set. Built by
- * scripts/afl-build into DIR/afl-json-mutator.so with the system compiler (not instrumented);
- * fuzz/README.md says how it was measured.
+ * `mcpspec fuzz --afl`: JSON-RPC messages, one a line. AFL's own havoc edits bytes anywhere:
+ * on a 250-byte session, a given byte value at a given offset is a 1 in 64,000 draw for its
+ * byte-setting mutation, one of some 40 kinds, and most edits stacked with it break the JSON
+ * before the handler is reached. This mutator makes one edit that keeps the input JSON: inside
+ * one string value (a byte set, inserted or deleted; a dictionary token written over it or
+ * into it), or on the sequence (a line dropped or duplicated, or a line of another queue entry
+ * inserted). The same byte is then about a 1 in 20,000 draw, a whole token 1 in 10,000
+ * (fuzz/README.md). It knows nothing of any target: the values it writes are random bytes or
+ * the tokens of the dictionaries named in MCPS_AFL_MUTATOR_DICT (AFL's -x format, files
+ * separated by ':'), such as the compiler's (scripts/afl-build's DIR/refserver.dict). AFL still
+ * chooses what to keep, by coverage; havoc runs too unless AFL_CUSTOM_MUTATOR_ONLY is set.
+ * Built by scripts/afl-build into DIR/afl-json-mutator.so with the system compiler (not
+ * instrumented).
  */
 #include <stdbool.h>
 #include <stddef.h>
