@@ -139,6 +139,7 @@ class FuzzAflTest(unittest.TestCase):
                   encoding="utf-8") as f:
             stats = f.read()
         self.assertRegex(stats, r"target_mode\s*: persistent shmem_testcase")
+        self.assertRegex(stats, r"command_line\s*: afl-fuzz .*-p rare ")  # deep states first
         self.assertIn(AFL_ENTRY, stats)
         seeds = os.path.join(out, "afl", "in")
         for name in os.listdir(seeds):
