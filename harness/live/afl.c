@@ -91,8 +91,10 @@ static int run_afl(const mcps_live_options *o, const afl_paths *p, char *err, si
     char secs[32], seed[32];
     snprintf(secs, sizeof secs, "%.0f", seconds > 1 ? seconds : 1);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)o->seed);
-    const char *head[] = {"afl-fuzz", "-i", p->in, "-o", p->aout, "-x",       p->dict,
-                          "-V",       secs, "-s",  seed, "-x",    o->afl_dict};
+    /* -p rare: energy to the entries that reach edges few others reach, which in session
+     * fuzzing are the deep states (fuzz/README.md: the default schedule starved them). */
+    const char *head[] = {"afl-fuzz", "-i", p->in, "-o", p->aout, "-x", p->dict,    "-p",
+                          "rare",     "-V", secs,  "-s", seed,    "-x", o->afl_dict};
     /* The second -x only with a second dictionary. */
     size_t nh = sizeof head / sizeof *head - (o->afl_dict ? 0 : 2), nt = 0;
     char *const *target = o->afl_target ? o->afl_target : o->target.transport.argv;

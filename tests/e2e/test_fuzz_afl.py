@@ -8,7 +8,9 @@ the clean one (exit 0). The run ends within --time plus its grace and leaves no
 process behind; without afl-fuzz, --afl exits 3 with a message.
 
 With --afl-target build/afl/refserver-afl (the persistent entry, which plays the
-session prefix itself): afl-fuzz runs it persistently on prefix-less seeds, the
+session prefix itself) and build/afl/afl-json-mutator.so as AFL's custom mutator
+(AFL_CUSTOM_MUTATOR_LIBRARY, its tokens from MCPS_AFL_MUTATOR_DICT): afl-fuzz loads
+it and runs the entry persistently on prefix-less seeds, the
 sequence crash becomes a finding replayed on the normal refserver, and the
 uninstrumented refserver-afl (the release build) plays the finding's requests from
 stdin once and aborts with the fault, not without it.
@@ -31,6 +33,7 @@ from common import BIN_DIR, MCPSPEC, ROOT, run
 AFL_DIR = os.path.join(ROOT, "build", "afl")
 AFL_REFSERVER = os.path.join(AFL_DIR, "refserver")
 AFL_ENTRY = os.path.join(AFL_DIR, "refserver-afl")
+AFL_MUTATOR = os.path.join(AFL_DIR, "afl-json-mutator.so")
 REFSERVER = os.path.join(BIN_DIR, "refserver")
 PLAIN_ENTRY = os.path.join(BIN_DIR, "refserver-afl")
 SECONDS = 15
@@ -39,11 +42,12 @@ GRACE = 25  # discovery, AFL's start-up and kill grace, the import and its minim
 
 
 def ensure_afl_build():
-    """build/afl/refserver, built when missing or older than refserver's sources."""
+    """build/afl/, built when missing or older than refserver's sources or the mutator's."""
     src = os.path.join(ROOT, "targets", "refserver")
-    newest = max(os.path.getmtime(os.path.join(src, f)) for f in os.listdir(src))
+    newest = max([os.path.getmtime(os.path.join(src, f)) for f in os.listdir(src)] +
+                 [os.path.getmtime(os.path.join(ROOT, "scripts", "afl-json-mutator.c"))])
     if all(os.path.exists(p) and os.path.getmtime(p) >= newest
-           for p in (AFL_REFSERVER, AFL_ENTRY)):
+           for p in (AFL_REFSERVER, AFL_ENTRY, AFL_MUTATOR)):
         return
     subprocess.run([os.path.join(ROOT, "scripts", "afl-build")], check=True,
                    stdout=subprocess.DEVNULL, timeout=300)
@@ -122,14 +126,20 @@ class FuzzAflTest(unittest.TestCase):
     def test_persistent_entry(self):
         out = os.path.join(self.dir, "entry")
         fault = "--fault fuzz-sequence-crash"
+        env = dict(os.environ, AFL_CUSTOM_MUTATOR_LIBRARY=AFL_MUTATOR,
+                   MCPS_AFL_MUTATOR_DICT=os.path.join(AFL_DIR, "refserver.dict"))
         r = run([MCPSPEC, "fuzz", "--afl", "--server", "%s %s" % (REFSERVER, fault),
                  "--afl-target", "%s %s" % (AFL_ENTRY, fault), "--time", str(ENTRY_SECONDS),
-                 "--out", out, "--seed", "1"], timeout=ENTRY_SECONDS + GRACE + 30)
+                 "--out", out, "--seed", "1"], timeout=ENTRY_SECONDS + GRACE + 30, env=env)
         self.assertEqual(r.returncode, 1, r.stderr)
+        with open(os.path.join(out, "afl", "afl-fuzz.log"), encoding="utf-8",
+                  errors="replace") as f:
+            self.assertIn("Loading custom mutator library from '%s'" % AFL_MUTATOR, f.read())
         with open(os.path.join(out, "afl", "out", "default", "fuzzer_stats"),
                   encoding="utf-8") as f:
             stats = f.read()
         self.assertRegex(stats, r"target_mode\s*: persistent shmem_testcase")
+        self.assertRegex(stats, r"command_line\s*: afl-fuzz .*-p rare ")  # deep states first
         self.assertIn(AFL_ENTRY, stats)
         seeds = os.path.join(out, "afl", "in")
         for name in os.listdir(seeds):
