@@ -9,7 +9,7 @@
  * A byte-per-branch version (each matching byte its own edge) was not found
  * by AFL++ in minutes, nor this one split per byte by laf-intel. What found
  * it: the compiler's dictionary written into the value by the JSON-aware
- * custom mutator (scripts/afl-json-mutator.c) under AFL's rare schedule
+ * custom mutator (fuzz/afl_json_mutator.c) under AFL's rare schedule
  * (fuzz/README.md).
  */
 #include "server.h"

@@ -45,7 +45,7 @@ def ensure_afl_build():
     """build/afl/, built when missing or older than refserver's sources or the mutator's."""
     src = os.path.join(ROOT, "targets", "refserver")
     newest = max([os.path.getmtime(os.path.join(src, f)) for f in os.listdir(src)] +
-                 [os.path.getmtime(os.path.join(ROOT, "scripts", "afl-json-mutator.c"))])
+                 [os.path.getmtime(os.path.join(ROOT, "fuzz", "afl_json_mutator.c"))])
     if all(os.path.exists(p) and os.path.getmtime(p) >= newest
            for p in (AFL_REFSERVER, AFL_ENTRY, AFL_MUTATOR)):
         return

@@ -1,5 +1,5 @@
 /*
- * afl-json-mutator.c - an AFL++ custom mutator (AFL_CUSTOM_MUTATOR_LIBRARY) for the inputs of
+ * afl_json_mutator.c - an AFL++ custom mutator (AFL_CUSTOM_MUTATOR_LIBRARY) for the inputs of
  * `mcpspec fuzz --afl`: JSON-RPC messages, one a line. AFL's own havoc edits bytes anywhere:
  * on a 250-byte session, a given byte value at a given offset is a 1 in 64,000 draw for its
  * byte-setting mutation, one of some 40 kinds, and most edits stacked with it break the JSON
