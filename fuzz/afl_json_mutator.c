@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hex.h"
+
 #define MCPS_AFLMUT_SPANS  64   /* string values considered per input */
 #define MCPS_AFLMUT_TOKENS 4096 /* dictionary tokens kept */
 #define MCPS_AFLMUT_TOKLEN 128  /* longest token kept */
@@ -57,17 +59,6 @@ static size_t mcps_aflmut_below(mcps_aflmut *m, size_t n)
     return n ? (size_t)(mcps_aflmut_next(m) % n) : 0;
 }
 
-static int mcps_aflmut_hex(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* A token's value from `name="value"` (AFL's escapes: \\, \", \xNN); it must fit in a JSON
  * string unescaped (no quote, backslash or control byte), else it is skipped. */
 static void mcps_aflmut_add_token(mcps_aflmut *m, const char *line)
@@ -80,10 +71,9 @@ static void mcps_aflmut_add_token(mcps_aflmut *m, const char *line)
     for (const char *p = a + 1; p < b; p++) {
         int c = (unsigned char)*p;
         if (c == '\\' && p + 1 < b && p[1] == 'x' && p + 3 < b) {
-            int hi = mcps_aflmut_hex(p[2]), lo = mcps_aflmut_hex(p[3]);
-            if (hi < 0 || lo < 0)
+            c = mcps_hex_byte(p + 2);
+            if (c < 0)
                 return;
-            c = hi * 16 + lo;
             p += 3;
         } else if (c == '\\' && p + 1 < b) {
             c = (unsigned char)*++p;

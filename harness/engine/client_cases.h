@@ -19,6 +19,11 @@ typedef struct mcps_client_grade {
     mcps_buf reason;    /* SKIP and ERROR: why */
 } mcps_client_grade;
 
+/* Whether message i of t is a request (of method, when not NULL); client_trace.c. */
+bool mcps_client_request_is(const mcps_client_trace *t, size_t i, const char *method);
+/* The first request (of method, when not NULL) at or after from; t->nmsgs when none. */
+size_t mcps_client_find_request(const mcps_client_trace *t, size_t from, const char *method);
+
 /* A check's verdict (client_grade.c), each returning 0 for the check to return: PASS, INFO and
  * SKIP with what was seen (SKIP: why); broke, the IDs broken, graded FAIL, WARN or INFO by the
  * level the catalog gives them in g->rev. */

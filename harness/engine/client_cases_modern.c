@@ -25,24 +25,6 @@ static const cJSON *member(const cJSON *o, const char *name)
     return cJSON_GetObjectItemCaseSensitive(o, name);
 }
 
-/* Whether message i is a request (of method, when not NULL). */
-static bool request_is(const mcps_client_trace *t, size_t i, const char *method)
-{
-    mcps_rpc_info in;
-    if (!t->msgs[i].json)
-        return false;
-    mcps_rpc_classify(t->msgs[i].json, MCPS_REV_NONE, &in);
-    return in.kind == MCPS_RPC_REQUEST && in.method && (!method || strcmp(in.method, method) == 0);
-}
-
-/* The first request of method at or after from; t->nmsgs when none. */
-static size_t find_request(const mcps_client_trace *t, size_t from, const char *method)
-{
-    while (from < t->nmsgs && !request_is(t, from, method))
-        from++;
-    return from;
-}
-
 /* ---- modern-paged: pages [echo] -> [echo-2] with nextCursor "" -> [] -> [echo-3] ---- */
 
 /* Which page a tools/list asks for: 1 without a cursor, 2..4 for the cursors given (page 3's is
@@ -65,7 +47,8 @@ static int modern_paging(const mcps_client_trace *t, mcps_client_grade *g)
 {
     bool asked[5] = {false, false, false, false, false};
     for (size_t i = 0; i < t->nmsgs; i++) {
-        if (!request_is(t, i, "tools/list") || !mcps_client_meta_version(t->msgs[i].json))
+        if (!mcps_client_request_is(t, i, "tools/list") ||
+            !mcps_client_meta_version(t->msgs[i].json))
             continue;
         int page = page_asked(t->msgs[i].json);
         if (!page)
@@ -105,8 +88,9 @@ static int modern_paging(const mcps_client_trace *t, mcps_client_grade *g)
 static bool core_request_after(const mcps_client_trace *t, size_t i)
 {
     for (size_t j = i + 1; j < t->nmsgs; j++)
-        if (request_is(t, j, NULL) && !request_is(t, j, "server/discover") &&
-            !request_is(t, j, "initialize"))
+        if (mcps_client_request_is(t, j, NULL) &&
+            !mcps_client_request_is(t, j, "server/discover") &&
+            !mcps_client_request_is(t, j, "initialize"))
             return true;
     return false;
 }
@@ -116,7 +100,7 @@ static int extension_fallback(const mcps_client_trace *t, mcps_client_grade *g)
     if (!t->discovered)
         return mcps_client_skip(
             g, "the client did not ask server/discover: it never saw the extension");
-    size_t d = find_request(t, 0, "server/discover");
+    size_t d = mcps_client_find_request(t, 0, "server/discover");
     if (core_request_after(t, d))
         return mcps_client_pass(
             g,
@@ -131,11 +115,12 @@ static int extension_fallback(const mcps_client_trace *t, mcps_client_grade *g)
 /* What a request after an opaque error says the client read into its code: NULL if nothing. */
 static const char *meaning_read(const mcps_client_trace *t, size_t j)
 {
-    if (request_is(t, j, "server/discover"))
+    if (mcps_client_request_is(t, j, "server/discover"))
         return "probed server/discover again (as if the code meant a version or era change)";
-    if (request_is(t, j, "initialize"))
+    if (mcps_client_request_is(t, j, "initialize"))
         return "fell back to initialize (as if the code meant a legacy server)";
-    const char *v = request_is(t, j, NULL) ? mcps_client_meta_version(t->msgs[j].json) : NULL;
+    const char *v =
+        mcps_client_request_is(t, j, NULL) ? mcps_client_meta_version(t->msgs[j].json) : NULL;
     if (v && strcmp(v, MCPS_CLIENT_MODERN) != 0)
         return "switched to another protocol version (as if the code meant a version mismatch)";
     return NULL;
@@ -143,7 +128,7 @@ static const char *meaning_read(const mcps_client_trace *t, size_t j)
 
 static int opaque_codes(const mcps_client_trace *t, mcps_client_grade *g)
 {
-    size_t call = find_request(t, 0, "tools/call");
+    size_t call = mcps_client_find_request(t, 0, "tools/call");
     if (call >= t->nmsgs)
         return mcps_client_skip(g, "the client called no tool: no error of %d to read",
                                 MCPS_CLIENT_ODD_CODE);
@@ -165,19 +150,20 @@ static int opaque_codes(const mcps_client_trace *t, mcps_client_grade *g)
 /* Whether message i speaks 2026-07-28: server/discover, or a request with a _meta version. */
 static bool modern_at(const mcps_client_trace *t, size_t i)
 {
-    return request_is(t, i, "server/discover") ||
-           (request_is(t, i, NULL) && mcps_client_meta_version(t->msgs[i].json));
+    return mcps_client_request_is(t, i, "server/discover") ||
+           (mcps_client_request_is(t, i, NULL) && mcps_client_meta_version(t->msgs[i].json));
 }
 
 static int probe_fallback(const mcps_client_trace *t, mcps_client_grade *g)
 {
     size_t probe = 0;
-    while (probe < t->nmsgs && !modern_at(t, probe) && !request_is(t, probe, "initialize"))
+    while (probe < t->nmsgs && !modern_at(t, probe) &&
+           !mcps_client_request_is(t, probe, "initialize"))
         probe++;
     if (probe >= t->nmsgs || !modern_at(t, probe))
         return mcps_client_skip(g, "the client sent no 2026-07-28 probe before initialize");
     for (size_t j = probe + 1; j < t->nmsgs; j++) {
-        if (request_is(t, j, "initialize"))
+        if (mcps_client_request_is(t, j, "initialize"))
             return mcps_client_pass(
                 g,
                 "its 2026-07-28 probe answered %d (not -32601), the client fell back to "

@@ -31,31 +31,13 @@ static const cJSON *member(const cJSON *o, const char *name)
     return cJSON_GetObjectItemCaseSensitive(o, name);
 }
 
-/* Whether message i is a request (of method, when not NULL). */
-static bool request_is(const mcps_client_trace *t, size_t i, const char *method)
-{
-    mcps_rpc_info in;
-    if (!t->msgs[i].json)
-        return false;
-    mcps_rpc_classify(t->msgs[i].json, MCPS_REV_NONE, &in);
-    return in.kind == MCPS_RPC_REQUEST && in.method && (!method || strcmp(in.method, method) == 0);
-}
-
-/* The first request of method at or after from; t->nmsgs when none. */
-static size_t find_request(const mcps_client_trace *t, size_t from, const char *method)
-{
-    while (from < t->nmsgs && !request_is(t, from, method))
-        from++;
-    return from;
-}
-
 /* ---- VER-011: roots and sampling are deprecated in 2026-07-28 ---- */
 
 static int deprecated_caps(const mcps_client_trace *t, mcps_client_grade *g)
 {
     size_t n = 0;
     for (size_t i = 0; i < t->nmsgs; i++) {
-        if (!request_is(t, i, NULL) || !mcps_client_meta_version(t->msgs[i].json))
+        if (!mcps_client_request_is(t, i, NULL) || !mcps_client_meta_version(t->msgs[i].json))
             continue;
         n++;
         bool roots = mcps_client_declared_cap(t->msgs[i].json, "roots") != NULL;
@@ -83,16 +65,17 @@ static int unknown_meta(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->discovered)
         return mcps_client_skip(g, "the client did not ask server/discover: it never saw the key");
-    size_t d = find_request(t, 0, "server/discover");
+    size_t d = mcps_client_find_request(t, 0, "server/discover");
     for (size_t j = d + 1; j < t->nmsgs; j++) {
-        if (request_is(t, j, "server/discover") || request_is(t, j, "initialize"))
+        if (mcps_client_request_is(t, j, "server/discover") ||
+            mcps_client_request_is(t, j, "initialize"))
             return mcps_client_broke(
                 g, "GEN-META-005",
                 "after a DiscoverResult whose _meta held %s (a key no revision defines), the "
                 "client sent %s again, as if the key meant something",
                 MCPS_CLIENT_ODD_META,
-                request_is(t, j, "initialize") ? "initialize" : "server/discover");
-        if (request_is(t, j, NULL))
+                mcps_client_request_is(t, j, "initialize") ? "initialize" : "server/discover");
+        if (mcps_client_request_is(t, j, NULL))
             return mcps_client_pass(
                 g, "a DiscoverResult whose _meta held %s was used as usual: the client went on",
                 MCPS_CLIENT_ODD_META);
@@ -111,7 +94,7 @@ static int unknown_meta(const mcps_client_trace *t, mcps_client_grade *g)
 static bool call_and_retry(const mcps_client_trace *t, const char *cap, size_t *call, size_t *retry,
                            mcps_client_grade *g)
 {
-    *call = find_request(t, 0, "tools/call");
+    *call = mcps_client_find_request(t, 0, "tools/call");
     if (*call >= t->nmsgs)
         return mcps_client_skip(g, "the client called no tool"), false;
     if (!cJSON_IsObject(mcps_client_declared_cap(t->msgs[*call].json, cap)))
@@ -122,7 +105,7 @@ static bool call_and_retry(const mcps_client_trace *t, const char *cap, size_t *
                false;
     if (!t->input_asked)
         return mcps_client_skip(g, "no InputRequiredResult was sent"), false;
-    *retry = find_request(t, *call + 1, "tools/call");
+    *retry = mcps_client_find_request(t, *call + 1, "tools/call");
     if (*retry >= t->nmsgs)
         return mcps_client_skip(g, "the client did not retry the tools/call answered with an "
                                    "InputRequiredResult (it may give up)"),
@@ -354,7 +337,7 @@ static bool accepted_ok(const mcps_client_trace *t, size_t *n)
     if (t->inject_method && strncmp(t->inject_method, "elicitation/create", 18) == 0)
         answers[0] = member(t->inject_answer, "result");
     for (size_t i = 0; i < t->nmsgs && !answers[1]; i++)
-        if (request_is(t, i, NULL))
+        if (mcps_client_request_is(t, i, NULL))
             answers[1] = member(member(member(t->msgs[i].json, "params"), "inputResponses"),
                                 MCPS_CLIENT_INPUT_KEY);
     for (size_t k = 0; k < 2; k++) {

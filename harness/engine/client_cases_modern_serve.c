@@ -24,21 +24,11 @@ static const cJSON *member(const cJSON *o, const char *name)
     return cJSON_GetObjectItemCaseSensitive(o, name);
 }
 
-/* Whether message i is a request (of method, when not NULL). */
-static bool request_is(const mcps_client_trace *t, size_t i, const char *method)
-{
-    mcps_rpc_info in;
-    if (!t->msgs[i].json)
-        return false;
-    mcps_rpc_classify(t->msgs[i].json, MCPS_REV_NONE, &in);
-    return in.kind == MCPS_RPC_REQUEST && in.method && (!method || strcmp(in.method, method) == 0);
-}
-
 /* The method of the first request at or after from that is not method `but`; NULL: none. */
 static const char *request_after(const mcps_client_trace *t, size_t from, const char *but)
 {
     for (size_t i = from; i < t->nmsgs; i++)
-        if (request_is(t, i, NULL) && !request_is(t, i, but))
+        if (mcps_client_request_is(t, i, NULL) && !mcps_client_request_is(t, i, but))
             return member(t->msgs[i].json, "method")->valuestring;
     return NULL;
 }
@@ -112,12 +102,13 @@ static int listen_request(const mcps_client_trace *t, mcps_client_grade *g)
 {
     size_t n = 0;
     for (size_t i = 0; i < t->nmsgs; i++) {
-        if (request_is(t, i, "resources/subscribe") || request_is(t, i, "resources/unsubscribe"))
+        if (mcps_client_request_is(t, i, "resources/subscribe") ||
+            mcps_client_request_is(t, i, "resources/unsubscribe"))
             return mcps_client_broke(g, "SUB-001",
                                      "%s to a 2026-07-28 server, where subscriptions/listen "
                                      "replaced it",
                                      member(t->msgs[i].json, "method")->valuestring);
-        if (!request_is(t, i, "subscriptions/listen"))
+        if (!mcps_client_request_is(t, i, "subscriptions/listen"))
             continue;
         n++;
         const char *why = filter_fault(member(member(t->msgs[i].json, "params"), "notifications"));
@@ -140,7 +131,7 @@ static int listen_narrowed(const mcps_client_trace *t, mcps_client_grade *g)
                                    "compare with its filter");
     size_t again = 0;
     for (size_t i = t->acked_at; i < t->nmsgs; i++)
-        again += request_is(t, i, "subscriptions/listen");
+        again += mcps_client_request_is(t, i, "subscriptions/listen");
     if (again > 2)
         return mcps_client_broke(g, "SUB-005",
                                  "after an acknowledgment that honoured none of the types asked, "
@@ -188,7 +179,7 @@ static size_t echo_call(const mcps_client_trace *t)
 {
     for (size_t i = 0; i < t->nmsgs; i++) {
         const cJSON *name = member(member(t->msgs[i].json, "params"), "name");
-        if (request_is(t, i, "tools/call") && cJSON_IsString(name) &&
+        if (mcps_client_request_is(t, i, "tools/call") && cJSON_IsString(name) &&
             strcmp(name->valuestring, MCPS_CLIENT_SERVE_TOOL) == 0)
             return i;
     }
@@ -295,7 +286,7 @@ static int relisten(const mcps_client_trace *t, mcps_client_grade *g)
                                    "to drop");
     bool before = false, after = false;
     for (size_t i = 0; i < t->nmsgs; i++) {
-        if (!request_is(t, i, "subscriptions/listen"))
+        if (!mcps_client_request_is(t, i, "subscriptions/listen"))
             continue;
         before |= t->msgs[i].conn <= t->drop_conn;
         after |= t->msgs[i].conn > t->drop_conn;

@@ -400,7 +400,8 @@ bool mcps_session_send(mcps_session *s, const cJSON *msg, char *err, size_t errl
 #define RAW_TREE_MAX   ((size_t)64 * 1024)
 #define RAW_MEMBER_MAX 1024
 
-bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char *err, size_t errlen)
+/* Log and track one raw line before it is sent: its parse (the caller's), or NULL. */
+static cJSON *note_raw(mcps_session *s, const char *bytes, size_t len)
 {
     size_t shown = len && bytes[len - 1] == '\n' ? len - 1 : len;
     wire_add(s, MCPS_WIRE_SENT, bytes, shown);
@@ -408,21 +409,15 @@ bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char 
                                           : mcps_json_parse_shallow(bytes, shown, RAW_MEMBER_MAX);
     if (parsed)
         mcps_session_track_sent(s, parsed);
+    return parsed;
+}
+
+bool mcps_session_send_raw(mcps_session *s, const char *bytes, size_t len, char *err, size_t errlen)
+{
+    cJSON *parsed = note_raw(s, bytes, len);
     bool ok = deliver(s, parsed, bytes, len, err, errlen);
     mcps_json_delete(parsed);
     return ok;
-}
-
-/* Log and track one line of a batch of raw lines (send_raw's bookkeeping, without the send). */
-static void note_raw(mcps_session *s, const char *bytes, size_t len)
-{
-    size_t shown = len && bytes[len - 1] == '\n' ? len - 1 : len;
-    wire_add(s, MCPS_WIRE_SENT, bytes, shown);
-    cJSON *parsed = shown <= RAW_TREE_MAX ? mcps_json_parse_simple(bytes, shown)
-                                          : mcps_json_parse_shallow(bytes, shown, RAW_MEMBER_MAX);
-    if (parsed)
-        mcps_session_track_sent(s, parsed);
-    mcps_json_delete(parsed);
 }
 
 bool mcps_session_send_lines(mcps_session *s, const char *bytes, const size_t *lens, size_t n,
@@ -435,7 +430,7 @@ bool mcps_session_send_lines(mcps_session *s, const char *bytes, const size_t *l
     if (s->http || !n)
         return true;
     for (size_t i = 0, from = 0; i < n; from += lens[i++])
-        note_raw(s, bytes + from, lens[i]);
+        mcps_json_delete(note_raw(s, bytes + from, lens[i]));
     s->counts.sent += n - 1; /* deliver counts one */
     return deliver(s, NULL, bytes, total, err, errlen);
 }
