@@ -349,24 +349,31 @@ static int capability_answer(const mcps_client_trace *t, mcps_client_grade *g, c
     return mcps_client_pass(g, "%s declared: answered with a well-formed result", cap);
 }
 
-static bool roots_ok(const cJSON *r)
+const char *mcps_client_roots_broken(const cJSON *result)
 {
-    const cJSON *roots = member(r, "roots"), *root;
+    const cJSON *roots = member(result, "roots"), *root;
     if (!cJSON_IsArray(roots))
-        return false;
+        return "ROOTS-001";
     cJSON_ArrayForEach(root, roots)
     {
-        const cJSON *uri = member(root, "uri");
-        if (!cJSON_IsString(uri) || strncmp(uri->valuestring, "file://", 7) != 0)
-            return false;
+        const cJSON *uri = member(root, "uri"), *name = member(root, "name");
+        if (!cJSON_IsString(uri) || (name && !cJSON_IsString(name)))
+            return "ROOTS-001";
+        if (strncmp(uri->valuestring, "file://", 7) != 0)
+            return "ROOTS-002";
     }
-    return true;
+    return NULL;
 }
 
-static bool sampling_ok(const cJSON *r)
+static bool roots_ok(const cJSON *r)
 {
-    const cJSON *content = member(r, "content");
-    return cJSON_IsString(member(r, "role")) && cJSON_IsString(member(r, "model")) &&
+    return !mcps_client_roots_broken(r);
+}
+
+bool mcps_client_sampling_ok(const cJSON *result)
+{
+    const cJSON *content = member(result, "content");
+    return cJSON_IsString(member(result, "role")) && cJSON_IsString(member(result, "model")) &&
            (cJSON_IsObject(content) || cJSON_IsArray(content));
 }
 
@@ -385,8 +392,7 @@ static int roots_answer(const mcps_client_trace *t, mcps_client_grade *g)
     return capability_answer(t, g, "roots", "CAP-CLI-001", "ROOTS-001 ROOTS-002", roots_ok);
 }
 
-/* Whether a sampling content type exists in revision r (SAMP-003). */
-static bool sampling_type_in(const char *type, mcps_rev r)
+bool mcps_client_sampling_type_in(const char *type, mcps_rev r)
 {
     if (strcmp(type, "text") == 0 || strcmp(type, "image") == 0)
         return true;
@@ -399,7 +405,7 @@ static bool sampling_type_in(const char *type, mcps_rev r)
 
 static int sampling_answer(const mcps_client_trace *t, mcps_client_grade *g)
 {
-    capability_answer(t, g, "sampling", "CAP-CLI-002", "SAMP-002", sampling_ok);
+    capability_answer(t, g, "sampling", "CAP-CLI-002", "SAMP-002", mcps_client_sampling_ok);
     const cJSON *content = member(member(t->inject_answer, "result"), "content"), *block;
     mcps_rev r = mcps_rev_parse(t->answered);
     if (g->verdict != MCPS_VERDICT_PASS || !content)
@@ -408,7 +414,7 @@ static int sampling_answer(const mcps_client_trace *t, mcps_client_grade *g)
     for (block = cJSON_IsArray(content) ? content->child : content; block;
          block = cJSON_IsArray(content) ? block->next : NULL) {
         const cJSON *type = member(block, "type");
-        if (!cJSON_IsString(type) || !sampling_type_in(type->valuestring, r))
+        if (!cJSON_IsString(type) || !mcps_client_sampling_type_in(type->valuestring, r))
             return mcps_client_broke(g, "SAMP-003",
                                      "the sampling result's content type %s%.40s%s is not one "
                                      "of %s's",

@@ -19,6 +19,13 @@ typedef struct mcps_client_grade {
     mcps_buf reason;    /* SKIP and ERROR: why */
 } mcps_client_grade;
 
+/* What a roots/list result breaks: "ROOTS-001" (no roots array of roots with a string uri,
+ * and a string name if any), "ROOTS-002" (a uri not file://), or NULL. client_cases.c. */
+const char *mcps_client_roots_broken(const cJSON *result);
+/* A sampling/createMessage result's shape: a string role and model, and content (SAMP-002). */
+bool mcps_client_sampling_ok(const cJSON *result);
+/* Whether a sampling content type exists in revision r (SAMP-003). */
+bool mcps_client_sampling_type_in(const char *type, mcps_rev r);
 /* Whether message i of t is a request (of method, when not NULL); client_trace.c. */
 bool mcps_client_request_is(const mcps_client_trace *t, size_t i, const char *method);
 /* The first request (of method, when not NULL) at or after from; t->nmsgs when none. */

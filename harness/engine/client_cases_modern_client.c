@@ -126,74 +126,63 @@ static const cJSON *input_answer(const mcps_client_trace *t, size_t retry, const
     return a;
 }
 
-static int input_roots(const mcps_client_trace *t, mcps_client_grade *g)
+/* The retry's answer to the cap inputRequest (under key, for method), cap declared on the retry
+ * itself (cap_req); NULL with g's verdict given (SKIP, or cap_req broken) otherwise. */
+static const cJSON *declared_answer(const mcps_client_trace *t, const char *cap, const char *key,
+                                    const char *method, const char *cap_req, mcps_client_grade *g)
 {
     size_t call, retry;
-    if (!call_and_retry(t, "roots", &call, &retry, g))
-        return 0;
-    const cJSON *a = input_answer(t, retry, MCPS_CLIENT_ROOTS_KEY, "roots/list", g);
+    if (!call_and_retry(t, cap, &call, &retry, g))
+        return NULL;
+    const cJSON *a = input_answer(t, retry, key, method, g);
+    if (a && !cJSON_IsObject(mcps_client_declared_cap(t->msgs[retry].json, cap))) {
+        mcps_client_broke(g, cap_req,
+                          "the retry answers %s, but its own clientCapabilities declare no %s",
+                          method, cap);
+        return NULL;
+    }
+    return a;
+}
+
+static int input_roots(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    const cJSON *a =
+        declared_answer(t, "roots", MCPS_CLIENT_ROOTS_KEY, "roots/list", "CAP-CLI-001", g);
     if (!a)
         return 0;
-    if (!cJSON_IsObject(mcps_client_declared_cap(t->msgs[retry].json, "roots")))
-        return mcps_client_broke(g, "CAP-CLI-001",
-                                 "the retry answers roots/list, but its own clientCapabilities "
-                                 "declare no roots");
-    const cJSON *roots = member(a, "roots"), *root;
-    if (!cJSON_IsArray(roots))
-        return mcps_client_broke(g, "ROOTS-001",
-                                 "the roots/list answer in inputResponses has no roots array");
-    cJSON_ArrayForEach(root, roots)
-    {
-        const cJSON *uri = member(root, "uri"), *name = member(root, "name");
-        if (!cJSON_IsString(uri) || (name && !cJSON_IsString(name)))
-            return mcps_client_broke(g, "ROOTS-001",
-                                     "a root in inputResponses without a string uri (or with a "
-                                     "name that is not a string)");
-        if (strncmp(uri->valuestring, "file://", 7) != 0)
-            return mcps_client_broke(g, "ROOTS-002", "a root's uri is %.60s, not a file:// URI",
-                                     uri->valuestring);
-    }
+    const char *broken = mcps_client_roots_broken(a);
+    if (broken)
+        return mcps_client_broke(g, broken, "the roots/list answer in inputResponses %s",
+                                 strcmp(broken, "ROOTS-002") == 0
+                                     ? "lists a root whose uri is not a file:// URI"
+                                     : "is no roots array of roots with a string uri (and a "
+                                       "string name, if any)");
     return mcps_client_pass(g,
                             "roots declared on the retry; its roots/list answer lists %d "
                             "file:// root(s)",
-                            cJSON_GetArraySize(roots));
-}
-
-/* A sampling content block's type valid in 2026-07-28 (SAMP-003). */
-static bool sampling_type_ok(const cJSON *block)
-{
-    static const char *const types[] = {"text", "image", "audio", "tool_use", "tool_result"};
-    const cJSON *type = member(block, "type");
-    for (size_t i = 0; cJSON_IsString(type) && i < sizeof types / sizeof *types; i++)
-        if (strcmp(type->valuestring, types[i]) == 0)
-            return true;
-    return false;
+                            cJSON_GetArraySize(member(a, "roots")));
 }
 
 static int input_sampling(const mcps_client_trace *t, mcps_client_grade *g)
 {
-    size_t call, retry;
-    if (!call_and_retry(t, "sampling", &call, &retry, g))
-        return 0;
-    const cJSON *a = input_answer(t, retry, MCPS_CLIENT_SAMPLING_KEY, "sampling/createMessage", g);
+    const cJSON *a = declared_answer(t, "sampling", MCPS_CLIENT_SAMPLING_KEY,
+                                     "sampling/createMessage", "CAP-CLI-002", g);
     if (!a)
         return 0;
-    if (!cJSON_IsObject(mcps_client_declared_cap(t->msgs[retry].json, "sampling")))
-        return mcps_client_broke(g, "CAP-CLI-002",
-                                 "the retry answers sampling/createMessage, but its own "
-                                 "clientCapabilities declare no sampling");
     const cJSON *content = member(a, "content"), *block;
-    if (!cJSON_IsString(member(a, "role")) || !cJSON_IsString(member(a, "model")) ||
-        !(cJSON_IsObject(content) || cJSON_IsArray(content)))
+    if (!mcps_client_sampling_ok(a))
         return mcps_client_broke(g, "SAMP-002",
                                  "the sampling answer in inputResponses lacks a string role, a "
                                  "string model or content");
     for (block = cJSON_IsArray(content) ? content->child : content; block;
-         block = cJSON_IsArray(content) ? block->next : NULL)
-        if (!sampling_type_ok(block))
+         block = cJSON_IsArray(content) ? block->next : NULL) {
+        const cJSON *type = member(block, "type");
+        if (!cJSON_IsString(type) ||
+            !mcps_client_sampling_type_in(type->valuestring, MCPS_REV_2026_07_28))
             return mcps_client_broke(g, "SAMP-003",
                                      "a content block of the sampling answer has a type that is "
                                      "not one of 2026-07-28's");
+    }
     return mcps_client_pass(g, "sampling declared on the retry; its sampling/createMessage "
                                "answer is a well-formed CreateMessageResult");
 }
