@@ -359,13 +359,6 @@ static int check(fuzz_options *o)
         return usage(o, "--jobs is for the black-box mode (afl-fuzz runs one instance)");
     if (o->revision && mcps_rev_parse(o->revision) == MCPS_REV_NONE)
         return usage(o, "unknown --revision");
-    if (o->afl && o->revision && !mcps_rev_is_handshake(mcps_rev_parse(o->revision))) {
-        fprintf(stderr,
-                "mcpspec %s: --revision %s (stateless, no handshake) with --afl is not "
-                "implemented yet (the session files start with initialize)\n",
-                o->replay ? "replay" : "fuzz", o->revision);
-        return MCPS_EXIT_INCOMPLETE;
-    }
     return -1;
 }
 
