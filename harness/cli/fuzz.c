@@ -76,7 +76,9 @@ static int usage(const fuzz_options *o, const char *why)
             "  --minimize-runs N    executions ddmin may spend per finding (default 200)\n"
             "  --growth on|fds|off  the resource-growth oracle: the target's memory and\n"
             "                       descriptors over a window (default on; fds: descriptors\n"
-            "                       only, for an ASan build, whose quarantine holds memory)\n"
+            "                       only, for an ASan build, whose quarantine holds memory);\n"
+            "                       over HTTP only when given, with --server and --url: the\n"
+            "                       server's process tree, sockets not counted\n"
             "  --ping-every K       stdio: a liveness ping after every Kth input of a\n"
             "                       sequence and after its last (default " PING_EVERY_TEXT
             "; 1: after\n"
@@ -294,7 +296,9 @@ static int execute(fuzz_options *o, char **argv, char **afl_argv, const cJSON *c
         guard.wire_budget = SIZE_MAX;
     t.transport.guard = launch.guard = guarded ? &guard : NULL;
     server.cfg = launch;
-    if (o->url) /* check(): its descriptors and memory move with our own connections */
+    /* --url alone: no process to watch. A launched one is watched when asked (growth.h: its
+     * tree, sockets left out), not by default: its thresholds were set on stdio processes. */
+    if (o->url && (!argv || !o->growth_given))
         t.growth = MCPS_LIVE_WATCH_NONE;
     int rc;
     if (o->replay) {
@@ -343,9 +347,16 @@ static int check(fuzz_options *o)
         return usage(o, "--url takes an http:// or https:// URL");
     if (o->nheaders && !o->url)
         return usage(o, "--header needs --url");
-    if (o->url && o->growth_given && o->growth != MCPS_LIVE_WATCH_NONE)
-        return usage(o, "--growth watches a stdio target: over HTTP the server's descriptors and "
-                        "memory move with mcpspec's own connections and sessions");
+    if (o->url && !o->server && o->growth_given && o->growth != MCPS_LIVE_WATCH_NONE)
+        return usage(o, "--growth needs the server's process: with --url alone mcpspec has none "
+                        "to watch (add --server CMD, and mcpspec starts it and watches its "
+                        "process tree)");
+    if (o->url && o->growth_given && o->growth != MCPS_LIVE_WATCH_NONE && o->revision &&
+        !mcps_rev_is_handshake(mcps_rev_parse(o->revision)))
+        return usage(o, "--growth over --url on 2026-07-28: a server may answer each request in "
+                        "a process of its own (refserver --http does) that outlives the "
+                        "exchange, so its process tree moves with requests, not leaks (fuzz it "
+                        "over stdio for the growth oracle)");
     if (o->url && o->afl)
         return usage(o, "--afl runs the server on session files over stdio: no --url");
     if (o->url && o->server && o->jobs > 1)

@@ -454,6 +454,45 @@ class FuzzLiveTest(unittest.TestCase):
                 p.terminate()
                 p.wait(timeout=10)
 
+    def test_url_growth_of_a_launched_server(self):
+        """--growth with --server CMD --url URL watches the launched server's process tree
+        (refserver --http runs each session in a child), sockets not counted:
+        fuzz-fd-leak (a descriptor kept per resources/list, in the session's child) is a
+        growth finding (seed 1: after 578 executions), minimized and replayed over --url
+        against the faulty server (exit 1) and not the clean one (exit 0); replayed over
+        --url alone it cannot be measured (exit 3). The clean server gives no finding in
+        3000 executions. --growth with --url alone, or over --url on 2026-07-28, is a usage
+        error."""
+        port = free_port()
+        url = "http://127.0.0.1:%d/mcp" % port
+        watch = ["--growth", "fds" if SANITIZED else "on"]
+        faulty = "%s --http %d --fault fuzz-fd-leak" % (REFSERVER, port)
+        r, report, out, _ = self.fuzz("http-growth", faulty, "--url", url, "--seed", "1",
+                                      "--time", "60", "--max-findings", "1", "--hang-timeout",
+                                      GENEROUS, *watch)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        f = report["findings"][0]
+        self.assertEqual((f["oracle"], f["signature"]), ("growth", "growth fds"), f)
+        self.assertTrue(f["reproduced"], f)
+        self.assertLessEqual(f["inputs"], 2, f)
+        path = os.path.join(out, f["file"])
+        replay = [MCPSPEC, "replay", path, "--url", url, "--hang-timeout", GENEROUS]
+        self.assertEqual(run(replay + ["--server", faulty], timeout=120).returncode, 1)
+        clean = "%s --http %d" % (REFSERVER, port)
+        r = run(replay + ["--server", clean], timeout=120)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertEqual(run(replay, timeout=30).returncode, 3)
+        r, report, _, _ = self.fuzz("http-growth-clean", clean, "--url", url, "--seed", "1",
+                                    "--runs", "3000", "--hang-timeout", GENEROUS, *watch)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(report["findings"], [])
+        self.assertLess(report["growth"]["max_fds"], report["growth"]["threshold_fds"])
+        self.assertFalse(listening(port), "a server is still listening on %d" % port)
+        for extra in ([], ["--server", clean, "--revision", "2026-07-28"]):
+            r = run([MCPSPEC, "fuzz", "--url", url, "--growth", "on"] + extra)
+            self.assertEqual(r.returncode, 2, extra)
+            self.assertIn("--growth", r.stderr)
+
     def test_url_usage(self):
         url = "http://127.0.0.1:9/mcp"
         for extra in (["--growth", "on"], ["--afl"], ["--server", REFSERVER, "--jobs", "2"]):
