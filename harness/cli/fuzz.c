@@ -27,6 +27,7 @@
 #define MAX_HEADERS      16
 #define DEFAULT_SECONDS  60.0
 #define DEFAULT_REVISION "2025-11-25"
+#define MAX_SHARDS       1000000 /* machines sharing one seed: far more than any fleet */
 /* A liveness ping per this many inputs: a ping costs the target what an input does, and a
  * finding's last ping still comes after its last input (fuzz/README.md, throughput). */
 #define DEFAULT_PING_EVERY 8
@@ -40,6 +41,7 @@ typedef struct fuzz_options {
     size_t nheaders;
     double seconds, hang, probe;
     size_t runs, max_len, minimize_runs, max_findings, jobs, ping_every, process_inputs;
+    size_t shard, shards; /* --shard I/N: shard I - 1 of N; shards 0: none */
     uint64_t seed;
     bool quiet, replay, time_given, afl, growth_given;
     mcps_live_watch growth;
@@ -71,6 +73,10 @@ static int usage(const fuzz_options *o, const char *why)
             "  --seed N             the run's seed (default 1): same seed, same inputs\n"
             "  --jobs N             N target instances at once (default 1, at most 16); with\n"
             "                       --runs, the same seed and N give the same findings\n"
+            "  --shard I/N          shard I of N (1 <= I <= N): only sequences I-1, I-1+N, ...\n"
+            "                       of the seed, so N machines with one seed never overlap;\n"
+            "                       findings keep their sequence numbers, and merge by\n"
+            "                       signature, the lowest sequence kept (fuzz/README.md)\n"
             "  --out DIR            report.json, report.sarif, findings/ (default reports/fuzz)\n"
             "  --max-len N          inputs per sequence, at most (default 64)\n"
             "  --minimize-runs N    executions ddmin may spend per finding (default 200)\n"
@@ -123,6 +129,24 @@ static bool count_value(const char *s, size_t *out)
     return true;
 }
 
+/* --shard I/N: 1 <= I <= N <= MAX_SHARDS, decimal digits only. */
+static bool shard_value(const char *s, size_t *index, size_t *count)
+{
+    const char *slash = strchr(s, '/');
+    char first[24];
+    if (!slash || (size_t)(slash - s) >= sizeof first)
+        return false;
+    memcpy(first, s, (size_t)(slash - s));
+    first[slash - s] = '\0';
+    size_t i, n;
+    if (!count_value(first, &i) || !count_value(slash + 1, &n) || i < 1 || i > n ||
+        n > MAX_SHARDS || first[0] == '+' || slash[1] == '+')
+        return false;
+    *index = i - 1;
+    *count = n;
+    return true;
+}
+
 /* One option; -1 to go on, else the exit code (usage). */
 static int parse_value(mcps_args *a, fuzz_options *o)
 {
@@ -144,6 +168,8 @@ static int parse_value(mcps_args *a, fuzz_options *o)
         ok = count_value(a->value, &o->max_findings) && o->max_findings > 0;
     } else if (mcps_args_option(a, "--minimize-runs")) {
         ok = count_value(a->value, &o->minimize_runs);
+    } else if (!o->replay && mcps_args_option(a, "--shard")) {
+        ok = shard_value(a->value, &o->shard, &o->shards);
     } else if (!o->replay && mcps_args_option(a, "--process-inputs")) {
         ok = count_value(a->value, &o->process_inputs) && o->process_inputs > 0;
     } else if (!o->replay && mcps_args_option(a, "--ping-every")) {
@@ -329,6 +355,8 @@ static int execute(fuzz_options *o, char **argv, char **afl_argv, const cJSON *c
             .process_inputs = o->process_inputs,
             .progress = o->quiet ? NULL : stderr,
             .tty = !o->quiet && isatty(STDERR_FILENO),
+            .shard = o->shard,
+            .shards = o->shards,
             .afl_target = afl_argv,
             .afl_dict = o->afl_dict,
         };
@@ -366,6 +394,9 @@ static int check(fuzz_options *o)
         return usage(o, "the finding FILE is required");
     if ((o->afl_target || o->afl_dict) && !o->afl)
         return usage(o, "--afl-target and --afl-dict go with --afl");
+    if (o->afl && o->shards)
+        return usage(o, "--shard is for the black-box mode (afl-fuzz shares work with its own "
+                        "-M/-S instances and a sync folder: fuzz/README.md)");
     if (o->afl && o->jobs > 1)
         return usage(o, "--jobs is for the black-box mode (afl-fuzz runs one instance)");
     if (o->revision && mcps_rev_parse(o->revision) == MCPS_REV_NONE)

@@ -259,6 +259,36 @@ class FuzzLiveTest(unittest.TestCase):
                            inputs, report["executions"], report["sequences"]))
         self.assertEqual(shapes[0], shapes[1])
 
+    def test_shards(self):
+        """--shard I/N takes sequences I-1, I-1+N, ... of the seed: with seed 1, shard 1/2
+        finds the sequence crash in sequence 12 and shard 2/2 in sequence 1, each the same
+        when run again (same inputs, same counts); the report names the shard. Bad I/N and
+        --shard with --afl are usage errors."""
+        server = REFSERVER + " --fault fuzz-sequence-crash"
+        shapes = {}
+        for shard in ("1/2", "2/2", "1/2"):
+            r, report, out, _ = self.fuzz("shard-%s" % shard.replace("/", "-"), server, "--seed",
+                                          "1", "--runs", "1500", "--max-findings", "1",
+                                          "--hang-timeout", GENEROUS, "--shard", shard)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            index, count = map(int, shard.split("/"))
+            self.assertEqual(report["shard"], {"index": index, "count": count})
+            f = report["findings"][0]
+            self.assertEqual(f["sequence"] % count, index - 1, f)
+            with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
+                inputs = [l for l in fh if l.startswith("--> raw ")]
+            shape = (f["signature"], f["sequence"], inputs, report["executions"],
+                     report["sequences"])
+            self.assertEqual(shapes.setdefault(shard, shape), shape, shard)
+        self.assertNotEqual(shapes["1/2"][1], shapes["2/2"][1])
+        self.assertNotEqual(shapes["1/2"][2], shapes["2/2"][2])
+        for bad in ("0/2", "3/2", "1/0", "2", "a/2", "1/2/3", "-1/2"):
+            r = run([MCPSPEC, "fuzz", "--server", REFSERVER, "--shard", bad])
+            self.assertEqual(r.returncode, 2, bad)
+            self.assertIn("--shard", r.stderr)
+        r = run([MCPSPEC, "fuzz", "--afl", "--server", REFSERVER, "--shard", "1/2"])
+        self.assertEqual(r.returncode, 2, r.stderr)
+
     def test_jobs_find_the_sequence_crash_once(self):
         """--jobs 2: two refserver processes fuzzed at once, sequences split between them by
         number; the crash both can find is listed once (the earliest sequence's), and the
