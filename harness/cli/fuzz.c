@@ -35,6 +35,7 @@
 
 typedef struct fuzz_options {
     const char *server, *url, *config, *revision, *out, *cwd, *file, *afl_target, *afl_dict;
+    const char *afl_mutator;
     const char *env[MAX_ENV + 1];
     size_t nenv;
     const char *headers[MAX_HEADERS + 1];
@@ -100,7 +101,11 @@ static int usage(const fuzz_options *o, const char *why)
             "                       (build/afl/refserver-afl); seeds carry no prefix, and\n"
             "                       findings are replayed on --server with it\n"
             "  --afl-dict FILE      with --afl: a second dictionary for afl-fuzz (-x), such as\n"
-            "                       the one AFL_LLVM_DICT2FILE writes (scripts/afl-build)\n");
+            "                       the one AFL_LLVM_DICT2FILE writes (scripts/afl-build)\n"
+            "  --afl-mutator PATH   with --afl: AFL++'s custom mutator library, such as\n"
+            "                       build/afl/afl-json-mutator.so (AFL_CUSTOM_MUTATOR_LIBRARY);\n"
+            "                       its tokens: DIR/afl/dict and --afl-dict's, unless\n"
+            "                       MCPS_AFL_MUTATOR_DICT is set\n");
     fprintf(out,
             "  --server CMD         the MCP server (split like a shell, run without one)\n"
             "  --url URL            fuzz the server at this Streamable HTTP endpoint; with\n"
@@ -235,6 +240,8 @@ static int parse_option(mcps_args *a, fuzz_options *o)
         o->afl_target = a->value;
     else if (!o->replay && mcps_args_option(a, "--afl-dict"))
         o->afl_dict = a->value;
+    else if (!o->replay && mcps_args_option(a, "--afl-mutator"))
+        o->afl_mutator = a->value;
     else if (a->error[0])
         return usage(o, a->error);
     else if (mcps_args_is_option(a)) {
@@ -359,6 +366,7 @@ static int execute(fuzz_options *o, char **argv, char **afl_argv, const cJSON *c
             .shards = o->shards,
             .afl_target = afl_argv,
             .afl_dict = o->afl_dict,
+            .afl_mutator = o->afl_mutator,
         };
         rc = o->afl ? mcps_live_afl(&lo) : mcps_live_fuzz(&lo);
     }
@@ -392,8 +400,11 @@ static int check(fuzz_options *o)
                         "(leave --server out to fuzz a running server with N sessions)");
     if (o->replay && !o->file)
         return usage(o, "the finding FILE is required");
-    if ((o->afl_target || o->afl_dict) && !o->afl)
-        return usage(o, "--afl-target and --afl-dict go with --afl");
+    if ((o->afl_target || o->afl_dict || o->afl_mutator) && !o->afl)
+        return usage(o, "--afl-target, --afl-dict and --afl-mutator go with --afl");
+    if (o->afl_mutator && access(o->afl_mutator, R_OK) != 0)
+        return usage(o, "--afl-mutator: no such library (scripts/afl-build builds "
+                        "build/afl/afl-json-mutator.so)");
     if (o->afl && o->shards)
         return usage(o, "--shard is for the black-box mode (afl-fuzz shares work with its own "
                         "-M/-S instances and a sync folder: fuzz/README.md)");

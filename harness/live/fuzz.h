@@ -37,6 +37,8 @@ typedef struct mcps_live_options {
      * NULL: afl-fuzz runs the server on whole sessions. */
     char *const *afl_target;
     const char *afl_dict; /* --afl only: a second dictionary for afl-fuzz (-x), or NULL */
+    /* --afl only: AFL++'s custom mutator library (AFL_CUSTOM_MUTATOR_LIBRARY), or NULL */
+    const char *afl_mutator;
 } mcps_live_options;
 
 /* Run; returns the exit code: 0 nothing found, 1 found, 3 the run could not be done. The
