@@ -11,6 +11,7 @@
 #include "engine/config.h"
 #include "live/afl.h"
 #include "live/fuzz.h"
+#include "live/merge.h"
 #include "live/server.h"
 #include "transport/guard.h"
 
@@ -25,6 +26,7 @@
 
 #define MAX_ENV          64
 #define MAX_HEADERS      16
+#define MAX_MERGED       256 /* runs one --merge takes */
 #define DEFAULT_SECONDS  60.0
 #define DEFAULT_REVISION "2025-11-25"
 #define MAX_SHARDS       1000000 /* machines sharing one seed: far more than any fleet */
@@ -36,6 +38,8 @@
 typedef struct fuzz_options {
     const char *server, *url, *config, *revision, *out, *cwd, *file, *afl_target, *afl_dict;
     const char *afl_mutator;
+    const char *merged[MAX_MERGED + 1]; /* --merge: the runs' --out folders */
+    size_t nmerged;
     const char *env[MAX_ENV + 1];
     size_t nenv;
     const char *headers[MAX_HEADERS + 1];
@@ -44,7 +48,7 @@ typedef struct fuzz_options {
     size_t runs, max_len, minimize_runs, max_findings, jobs, ping_every, process_inputs;
     size_t shard, shards; /* --shard I/N: shard I - 1 of N; shards 0: none */
     uint64_t seed;
-    bool quiet, replay, time_given, afl, growth_given;
+    bool quiet, replay, time_given, afl, growth_given, merge;
     mcps_live_watch growth;
     mcps_target_file target_file;
     char command[2048];
@@ -63,7 +67,8 @@ static int usage(const fuzz_options *o, const char *why)
     else
         fprintf(
             out,
-            "usage: mcpspec fuzz --server CMD | --url URL [--server CMD] [options]\n\n"
+            "usage: mcpspec fuzz --server CMD | --url URL [--server CMD] [options]\n"
+            "       mcpspec fuzz --merge DIR... --out OUT\n\n"
             "Fuzzes a live MCP server over stdio or Streamable HTTP: a valid session prefix,\n"
             "then mutated requests and notifications built from its own lists; crashes,\n"
             "hangs, sanitizer reports, malformed responses, resource growth and files served\n"
@@ -93,6 +98,9 @@ static int usage(const fuzz_options *o, const char *why)
             "  --process-inputs N   inputs a target process takes before a fresh one\n"
             "                       replaces it (default 4096; a finding is minimized from\n"
             "                       its process's inputs: fewer, faster minimizing)\n"
+            "  --merge DIR...       merge the findings of runs (the --out folders of shards)\n"
+            "                       into --out: one per revision and signature, the lowest\n"
+            "                       (seed, sequence) kept, renamed as one run names them\n"
             "  --quiet              no progress line\n"
             "  --afl                coverage-guided: afl-fuzz runs CMD (built with\n"
             "                       afl-clang-fast, scripts/afl-build) on session files\n"
@@ -236,6 +244,8 @@ static int parse_option(mcps_args *a, fuzz_options *o)
         o->quiet = true;
     else if (!o->replay && mcps_args_flag(a, "--afl"))
         o->afl = true;
+    else if (!o->replay && mcps_args_flag(a, "--merge"))
+        o->merge = true;
     else if (!o->replay && mcps_args_option(a, "--afl-target"))
         o->afl_target = a->value;
     else if (!o->replay && mcps_args_option(a, "--afl-dict"))
@@ -250,6 +260,8 @@ static int parse_option(mcps_args *a, fuzz_options *o)
         return usage(o, why);
     } else if (o->replay && !o->file)
         o->file = mcps_args_positional(a);
+    else if (o->merge && o->nmerged < MAX_MERGED)
+        o->merged[o->nmerged++] = mcps_args_positional(a);
     else {
         char why[200];
         snprintf(why, sizeof why, "unexpected argument '%s'", a->argv[a->i]);
@@ -374,9 +386,37 @@ static int execute(fuzz_options *o, char **argv, char **afl_argv, const cJSON *c
     return guarded ? mcps_cli_guard_stop(&guard, o->replay ? "replay" : "fuzz", rc) : rc;
 }
 
+/* --merge DIR... --out OUT: nothing else goes with it. */
+static int check_merge(fuzz_options *o)
+{
+    if (!o->nmerged)
+        return usage(o, "--merge takes the --out folders of the runs to merge");
+    if (!o->out)
+        return usage(o, "--merge needs --out DIR for the merged report");
+    if (o->server || o->url || o->afl || o->config)
+        return usage(o, "--merge reads reports: no --server, --url, --config or --afl");
+    return -1;
+}
+
+static int run_merge(fuzz_options *o)
+{
+    mcps_live_merge_options mo = {.dirs = (char *const *)o->merged,
+                                  .ndirs = o->nmerged,
+                                  .out_dir = o->out,
+                                  .command = o->command,
+                                  .progress = o->quiet ? NULL : stderr};
+    char err[600] = "";
+    int rc = mcps_live_merge(&mo, err, sizeof err);
+    if (rc == MCPS_EXIT_INCOMPLETE)
+        fprintf(stderr, "mcpspec fuzz: %s\n", err);
+    return rc;
+}
+
 /* The checks after parsing: a target, stdio, a revision the prefix can play. */
 static int check(fuzz_options *o)
 {
+    if (o->merge)
+        return check_merge(o);
     if (!o->server && !o->url)
         return usage(o, "--server or --url (or a --config naming a server) is required");
     if (o->url && strncmp(o->url, "http://", 7) != 0 && strncmp(o->url, "https://", 8) != 0)
@@ -445,7 +485,9 @@ static int main_of(int argc, char **argv, bool replay)
         }
     }
     int rc = check(&o);
-    if (rc < 0) {
+    if (rc < 0 && o.merge) {
+        rc = run_merge(&o);
+    } else if (rc < 0) {
         char err[200];
         char **argv_t = o.server ? mcps_argv_split(o.server, err, sizeof err) : NULL;
         char **argv_a =

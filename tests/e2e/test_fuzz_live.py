@@ -263,7 +263,9 @@ class FuzzLiveTest(unittest.TestCase):
         """--shard I/N takes sequences I-1, I-1+N, ... of the seed: with seed 1, shard 1/2
         finds the sequence crash in sequence 12 and shard 2/2 in sequence 1, each the same
         when run again (same inputs, same counts); the report names the shard. Bad I/N and
-        --shard with --afl are usage errors."""
+        --shard with --afl are usage errors. --merge of the two shards keeps the crash once,
+        sequence 1's, named crash-1, and it replays; --merge without --out, or of a folder
+        with no report, cannot be done."""
         server = REFSERVER + " --fault fuzz-sequence-crash"
         shapes = {}
         for shard in ("1/2", "2/2", "1/2"):
@@ -282,6 +284,21 @@ class FuzzLiveTest(unittest.TestCase):
             self.assertEqual(shapes.setdefault(shard, shape), shape, shard)
         self.assertNotEqual(shapes["1/2"][1], shapes["2/2"][1])
         self.assertNotEqual(shapes["1/2"][2], shapes["2/2"][2])
+        merged = os.path.join(self.dir, "shards-merged")
+        shard_dirs = [os.path.join(self.dir, "shard-%d-2" % i) for i in (1, 2)]
+        r = run([MCPSPEC, "fuzz", "--merge"] + shard_dirs + ["--out", merged], timeout=30)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        with open(os.path.join(merged, "report.json"), encoding="utf-8") as fh:
+            report = json.load(fh)
+        self.assertEqual([(f["name"], f["sequence"]) for f in report["findings"]],
+                         [("crash-1", shapes["2/2"][1])])
+        path = os.path.join(merged, report["findings"][0]["file"])
+        with open(path, encoding="utf-8") as fh:
+            self.assertEqual([l for l in fh if l.startswith("--> raw ")], shapes["2/2"][2])
+        self.assertEqual(self.replay(path, server, GENEROUS).returncode, 1)
+        self.assertEqual(run([MCPSPEC, "fuzz", "--merge"] + shard_dirs).returncode, 2)
+        r = run([MCPSPEC, "fuzz", "--merge", self.dir, "--out", merged + "-none"])
+        self.assertEqual(r.returncode, 3, r.stderr)
         for bad in ("0/2", "3/2", "1/0", "2", "a/2", "1/2/3", "-1/2"):
             r = run([MCPSPEC, "fuzz", "--server", REFSERVER, "--shard", bad])
             self.assertEqual(r.returncode, 2, bad)
