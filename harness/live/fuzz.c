@@ -238,7 +238,9 @@ static int job_main(void *arg)
 {
     job *jb = arg;
     run *r = jb->r;
-    for (uint64_t n = jb->k; !should_stop(jb); n += r->njobs) {
+    /* --shard: sequences shard, shard + shards, ..., of which job k takes every njobs-th. */
+    uint64_t shards = r->o->shards ? r->o->shards : 1;
+    for (uint64_t n = r->o->shard + jb->k * shards; !should_stop(jb); n += r->njobs * shards) {
         if (!one_sequence(jb, n)) {
             mtx_lock(&r->lock);
             if (!r->stopped)
@@ -310,6 +312,8 @@ static int finish(run *r, int code)
                            .executions = r->executions,
                            .sequences = r->sequences,
                            .jobs = r->njobs,
+                           .shard = o->shard,
+                           .shards = o->shards,
                            .seconds = elapsed(r),
                            .minimize_seconds = (double)minimize_ms / 1000.0,
                            .discover_seconds = (double)r->discover_ms / 1000.0,

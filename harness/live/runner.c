@@ -33,7 +33,7 @@ bool mcps_live_runner_exec(mcps_live_runner *r, const mcps_live_seq *q, mcps_liv
         if (!r->s)
             return false;
         r->processes++;
-        mcps_live_growth_start(&r->growth, mcps_live_target_pid(r->t, r->s), r->t->growth);
+        mcps_live_growth_start(&r->growth, mcps_live_target_pid(r->t, r->s), r->t);
     }
     mcps_live_judge_init(&r->j, out);
     size_t first = r->history.n;
