@@ -113,6 +113,7 @@ typedef struct mcps_client_trace {
     char error[300]; /* not observable: why ("" when fine) */
     bool http;       /* over Streamable HTTP: the requests below, and connections count
                         sessions (each initialize starts one) */
+    bool sse;        /* ...over 2024-11-05's HTTP+SSE, the same */
     mcps_http_seen *http_reqs;
     size_t nhttp;
     mcps_http_seen *auth_reqs; /* AUTH: the requests to the discovery URLs, apart */

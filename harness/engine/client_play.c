@@ -13,7 +13,9 @@
  * Over Streamable HTTP ({url}) there are no relay connections: mcpspec serves
  * an endpoint on loopback (transport/httpd.h, session/play_http.c), each
  * initialize starts a session (counted as a connection), a DELETE ends it,
- * and the case ends a moment after the client exits.
+ * and the case ends a moment after the client exits. Over HTTP+SSE
+ * ({sse-url}) the same, the session's end being the client closing its
+ * SSE stream.
  */
 #include "engine/client_internal.h"
 
@@ -1260,8 +1262,9 @@ static bool finished(player *p, int64_t start, int64_t end)
         return true;
     if (!t->connections && now - start > (int64_t)(p->cfg->connect_timeout * 1000)) {
         snprintf(t->error, sizeof t->error,
-                 p->cfg->http ? "the client sent no initialize to {url} within %.0f s"
-                              : "the client did not start its server ({server}) within %.0f s",
+                 p->cfg->sse    ? "the client sent no initialize to {sse-url} within %.0f s"
+                 : p->cfg->http ? "the client sent no initialize to {url} within %.0f s"
+                                : "the client did not start its server ({server}) within %.0f s",
                  p->cfg->connect_timeout);
         return true;
     }
@@ -1319,6 +1322,15 @@ static char **listen_and_expand(player *p, char *err, size_t n)
     }
     if (!mcps_httpd_listen(&p->httpd, cfg->target.guard, cfg->target.max_message, err, n))
         return NULL;
+    if (cfg->sse) {
+        if (!mcps_play_sse_init(&p->play, &p->httpd)) {
+            snprintf(err, n, "out of memory");
+            return NULL;
+        }
+        const char *url = mcps_play_sse_url(&p->play);
+        mcps_play_event(&p->play, "serving HTTP+SSE (2024-11-05) at %s", url);
+        return mcps_client_expand_url(cfg->target.argv, "{sse-url}", url);
+    }
     if (!mcps_play_http_init(&p->play, &p->httpd)) {
         snprintf(err, n, "out of memory");
         return NULL;
@@ -1333,7 +1345,7 @@ static char **listen_and_expand(player *p, char *err, size_t n)
             mcps_play_http_auth_wrong_issuer(&p->play);
     }
     mcps_play_event(&p->play, "serving Streamable HTTP at %s", p->httpd.url);
-    return mcps_client_expand_url(cfg->target.argv, p->httpd.url);
+    return mcps_client_expand_url(cfg->target.argv, "{url}", p->httpd.url);
 }
 
 static bool start(player *p)
@@ -1402,7 +1414,8 @@ static void stop(player *p)
 void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mcps_client_trace *t)
 {
     int64_t t0 = mcps_clock_us();
-    *t = (mcps_client_trace){.scenario = sc, .stays = cfg->stays, .http = cfg->http};
+    *t = (mcps_client_trace){
+        .scenario = sc, .stays = cfg->stays, .http = cfg->http, .sse = cfg->sse};
     player p = {.cfg = cfg, .t = t};
     p.relay.fd = -1;
     p.httpd.fd = -1;

@@ -29,9 +29,13 @@ void mcps_client_config_defaults(mcps_client_config *cfg)
         cfg->target.max_message = (size_t)4 * 1024 * 1024;
 }
 
-/* Whether check c runs over this transport (the session-id checks over HTTP only, ...). */
-static bool applies(const mcps_client_check *c, bool http)
+/* Whether check c runs over this transport (the session-id checks over Streamable HTTP only,
+ * ...); over HTTP+SSE, only a check of 2024-11-05, that transport's revision. */
+static bool applies(const mcps_client_check *c, bool http, bool sse)
 {
+    if (sse)
+        return (!c->transports || (c->transports & MCPS_CT_SSE)) &&
+               (c->revs & MCPS_CLIENT_SSE_REVS);
     return !c->transports || (c->transports & (http ? MCPS_CT_HTTP : MCPS_CT_STDIO));
 }
 
@@ -46,13 +50,15 @@ bool mcps_client_case_at(size_t i, const char **id, const char **title, const ch
     return true;
 }
 
-bool mcps_client_case_revisions(size_t i, mcps_rev_set *stdio, mcps_rev_set *http)
+bool mcps_client_case_revisions(size_t i, mcps_rev_set *stdio, mcps_rev_set *http,
+                                mcps_rev_set *sse)
 {
     const mcps_client_check *c = mcps_client_check_at(i);
     if (!c)
         return false;
-    *stdio = applies(c, false) ? c->revs : 0;
-    *http = applies(c, true) ? c->revs & MCPS_CLIENT_HTTP_REVS : 0;
+    *stdio = applies(c, false, false) ? c->revs : 0;
+    *http = applies(c, true, false) ? c->revs & MCPS_CLIENT_HTTP_REVS : 0;
+    *sse = applies(c, true, true) ? c->revs & MCPS_CLIENT_SSE_REVS : 0;
     return true;
 }
 
@@ -93,7 +99,7 @@ static char *expand_word(const char *word, const char *line)
     return replace_all(word, "{server}", line);
 }
 
-char **mcps_client_expand_url(char *const *argv, const char *url)
+char **mcps_client_expand_url(char *const *argv, const char *key, const char *url)
 {
     size_t n = 0;
     while (argv[n])
@@ -101,7 +107,7 @@ char **mcps_client_expand_url(char *const *argv, const char *url)
     char **out = calloc(n + 1, sizeof *out);
     bool ok = out != NULL;
     for (size_t i = 0; ok && i < n; i++)
-        ok = (out[i] = replace_all(argv[i], "{url}", url)) != NULL;
+        ok = (out[i] = replace_all(argv[i], key, url)) != NULL;
     if (!ok) {
         mcps_argv_free(out);
         return NULL;
@@ -150,7 +156,7 @@ static bool selected_id(const mcps_client_config *cfg, const char *id)
 
 static bool selected(const mcps_client_config *cfg, const mcps_client_check *k)
 {
-    return applies(k, cfg->http) && selected_id(cfg, k->id);
+    return applies(k, cfg->http, cfg->sse) && selected_id(cfg, k->id);
 }
 
 static char *iso_now(void)
@@ -186,9 +192,9 @@ static const char *unobservable(const mcps_client_trace *t, char *buf, size_t n)
         return t->error;
     if (!t->connections) {
         snprintf(buf, n,
-                 t->http ? "the client %s without sending initialize to {url}"
+                 t->http ? "the client %s without sending initialize to %s"
                          : "the client %s without starting its server ({server})",
-                 t->exited ? "exited" : "ended");
+                 t->exited ? "exited" : "ended", t->sse ? "{sse-url}" : "{url}");
         return buf;
     }
     return NULL;
@@ -271,7 +277,9 @@ static void header(const mcps_client_config *cfg, mcps_run_result *out)
 {
     *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
                              .target = strdup(cfg->target_text ? cfg->target_text : ""),
-                             .transport = strdup(cfg->http ? "streamable-http" : "stdio"),
+                             .transport = strdup(cfg->sse    ? "http+sse"
+                                                 : cfg->http ? "streamable-http"
+                                                             : "stdio"),
                              .started_at = iso_now(),
                              .isolation = "fresh"};
     for (int r = 0; r < MCPS_REV_COUNT; r++)
