@@ -76,7 +76,7 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
         "cancel",        "progress",       "batch",  "session-404",  "modern",
         "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
         "modern-odd",    "probe-code",     "tasks",  "oddities",     "modern-deprecated",
-        "modern-serve",  "modern-drop",    "auth",   "auth-issuer",
+        "modern-serve",  "modern-drop",    "auth",   "auth-issuer",  "legacy-server",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -1337,6 +1337,8 @@ static char **listen_and_expand(player *p, char *err, size_t n)
     }
     if (p->t->scenario == MCPS_CSC_PLAIN || p->t->scenario == MCPS_CSC_MODERN)
         mcps_play_http_forms(&p->play); /* both forms of answer (client/http-answer-forms) */
+    if (p->t->scenario == MCPS_CSC_LEGACY_SERVER)
+        mcps_play_http_legacy(&p->play); /* client/http-sse-fallback */
     if (p->t->scenario == MCPS_CSC_AUTH || p->t->scenario == MCPS_CSC_AUTH_ISSUER) {
         p->httpd.any_path = true; /* the discovery URLs are at the origin */
         if (p->t->scenario == MCPS_CSC_AUTH)

@@ -221,11 +221,23 @@ static mcps_rev graded_rev(const mcps_client_check *k, const mcps_client_trace *
     return mcps_rev_parse(t->asked[0] ? t->asked : t->modern);
 }
 
+/* Why t cannot be graded by check k; NULL when it can. A legacy server refusing initialize
+ * (legacy-server) is observed in the HTTP requests alone when the client did not fall back. */
+static const char *unobservable_by(const mcps_client_check *k, const mcps_client_trace *t,
+                                   char *buf, size_t n)
+{
+    const char *why = unobservable(t, buf, n);
+    if (why && k->scenario == MCPS_CSC_LEGACY_SERVER && !t->connections && t->nhttp &&
+        !t->stopped && !t->error[0])
+        return NULL;
+    return why;
+}
+
 static void grade(const mcps_client_check *k, mcps_client_trace *t, mcps_case_result *c)
 {
     mcps_client_grade g = {.rev = graded_rev(k, t), .verdict = MCPS_VERDICT_ERROR};
     char buf[300];
-    const char *why = unobservable(t, buf, sizeof buf);
+    const char *why = unobservable_by(k, t, buf, sizeof buf);
     if (t->skip_all) {
         g.verdict = MCPS_VERDICT_SKIP;
         mcps_buf_puts(&g.reason, t->skip_all);
@@ -430,7 +442,9 @@ static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc,
     }
     for (size_t i = 0; played && !t.skip_all && mcps_client_check_at(i); i++) {
         const mcps_client_check *k = mcps_client_check_at(i);
-        if (k->every && k->scenario != sc && selected(cfg, k))
+        /* Streamable HTTP's own observers have nothing to say of a fallback to HTTP+SSE */
+        bool other_transport = sc == MCPS_CSC_LEGACY_SERVER && k->transports == MCPS_CT_HTTP;
+        if (k->every && k->scenario != sc && selected(cfg, k) && !other_transport)
             observe_again(k, &t, out);
     }
     if (played)

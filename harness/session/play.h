@@ -113,6 +113,9 @@ bool mcps_play_http_init(mcps_play *p, mcps_httpd *h);
  * every message as an `event: message` on the newest stream. A new GET is a new session.
  */
 bool mcps_play_sse_init(mcps_play *p, mcps_httpd *h);
+/* Streamable HTTP's endpoint turned a 2024-11-05 HTTP+SSE server at the same URL (a legacy
+ * server, HTTP-046): a POST there gets 405, a GET the SSE stream, as above. */
+void mcps_play_http_legacy(mcps_play *p);
 /* The SSE URL to give the client (NULL: not HTTP+SSE). */
 const char *mcps_play_sse_url(const mcps_play *p);
 /* Send msg; over HTTP as an SSE stream even when it is the only message of its POST. */

@@ -97,6 +97,18 @@ bool mcps_play_sse_init(mcps_play *p, mcps_httpd *h)
     return true;
 }
 
+void mcps_play_http_legacy(mcps_play *p)
+{
+    struct mcps_play_http *s = p->http;
+    if (!s)
+        return;
+    s->legacy = true;
+    s->h->sub_paths = true;
+    snprintf(s->sse_path, sizeof s->sse_path, "%s", s->h->path);
+    snprintf(s->msg_path, sizeof s->msg_path, "%s/messages", s->h->path);
+    snprintf(s->sse_url, sizeof s->sse_url, "%s", s->h->url);
+}
+
 const char *mcps_play_sse_url(const mcps_play *p)
 {
     return p->http && p->http->legacy ? p->http->sse_url : NULL;
@@ -518,6 +530,12 @@ static mcps_tevent_kind on_legacy(mcps_play *p, const mcps_httpd_req *req, size_
     }
     if (strcmp(req->verb, "POST") == 0 && messages)
         return legacy_post(p, req, seen, msg);
+    if (strcmp(req->verb, "POST") == 0) { /* what it is, for the record; not served */
+        mcps_rpc_info info;
+        take_body(p, req, seen < s->nseen ? &s->seen[seen] : NULL, msg, &info);
+        cJSON_Delete(*msg);
+        *msg = NULL;
+    }
     answer(p, req, seen, sse || messages ? 405 : 404,
            sse        ? "Allow: GET\r\n"
            : messages ? "Allow: POST\r\n"

@@ -32,7 +32,10 @@
  * With --sse-url it speaks 2024-11-05's HTTP+SSE instead: one GET holds the
  * SSE stream open, its `endpoint` event names the URI (resolved against the
  * SSE URL, kept as given: SSE-003) that every message is POSTed to, and the
- * server's messages come as `message` events on that stream.
+ * server's messages come as `message` events on that stream. With --url,
+ * an initialize refused with 400, 404 or 405 takes the URL for such an
+ * HTTP+SSE endpoint (a server of 2024-11-05, HTTP-046): a GET of it, then
+ * initialize again to its endpoint, and HTTP+SSE from there on.
  */
 #include "refclient.h"
 
@@ -94,8 +97,8 @@ static bool xfer_start(rc_client *c, rc_xfer *x);
 static rc_xfer *xfer_new(rc_client *c);
 static void pump(rc_client *c, int wait_ms);
 
-/* HTTP+SSE: GET the SSE URL and wait for its endpoint event. */
-static bool legacy_connect(rc_client *c)
+/* HTTP+SSE: GET the SSE URL for its stream. */
+static bool sse_get(rc_client *c)
 {
     rc_xfer *x = xfer_new(c);
     if (!x)
@@ -103,7 +106,13 @@ static bool legacy_connect(rc_client *c)
     x->headers = curl_slist_append(NULL, "Accept: text/event-stream");
     curl_easy_setopt(x->easy, CURLOPT_HTTPGET, 1L);
     x->endless = true; /* the stream lasts the session */
-    if (!xfer_start(c, x))
+    return xfer_start(c, x);
+}
+
+/* ...and wait for its endpoint event. */
+static bool legacy_connect(rc_client *c)
+{
+    if (!sse_get(c))
         return false;
     long long end = now_ms() + (long long)(c->timeout * 1000);
     while (!c->endpoint[0] && c->http->nxfers && now_ms() < end)
@@ -185,7 +194,9 @@ static void give_up(rc_client *c, const char *why)
  * URL as is, an absolute path on its origin, else beside its last path segment. */
 static void set_endpoint(rc_client *c, const char *uri, size_t len)
 {
-    if (rc_on(c, RC_FAULT_SSE_ENDPOINT_NO_QUERY) && memchr(uri, '?', len))
+    bool drop = rc_on(c, RC_FAULT_SSE_ENDPOINT_NO_QUERY) ||
+                (c->fell_back && rc_on(c, RC_FAULT_FALLBACK_NO_QUERY));
+    if (drop && memchr(uri, '?', len))
         len = (size_t)((const char *)memchr(uri, '?', len) - uri);
     const char *scheme = strstr(c->url, "://");
     const char *path = scheme ? strchr(scheme + 3, '/') : NULL;
@@ -710,6 +721,13 @@ static void finish(rc_client *c, CURL *easy)
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
     if (status == 401 && !c->broken)
         authorize(c, x->resource_metadata);
+    bool refused = status == 400 || status == 404 || status == 405;
+    if (x->initialize && !c->legacy && refused && (c->resend = strdup(x->body))) {
+        c->legacy = c->fell_back = true; /* HTTP-046: perhaps a server of HTTP+SSE */
+        fprintf(stderr, "refclient: initialize refused with %ld: trying HTTP+SSE\n", status);
+        sse_get(c);
+        x->inlen = 0; /* its body is no message */
+    }
     if (status == 404 && x->with_session) {
         c->session_lost = true;
         c->session[0] = '\0';
@@ -741,6 +759,12 @@ static void pump(rc_client *c, int wait_ms)
     while ((m = curl_multi_info_read(h->multi, &left)))
         if (m->msg == CURLMSG_DONE)
             finish(c, m->easy_handle);
+    if (c->resend && c->endpoint[0]) { /* the fallback's endpoint came: initialize there */
+        char *line = c->resend;
+        c->resend = NULL;
+        rc_http_post(c, line);
+        free(line);
+    }
     if (!h->qlen && h->nxfers && wait_ms > 0)
         curl_multi_poll(h->multi, NULL, 0, wait_ms, NULL);
 }
@@ -793,6 +817,8 @@ void rc_http_close(rc_client *c)
         free(h->queue[i]);
     free(c->held);
     c->held = NULL;
+    free(c->resend);
+    c->resend = NULL;
     curl_multi_cleanup(h->multi);
     free(h);
     c->http = NULL;

@@ -49,6 +49,9 @@ typedef struct rc_client {
     const char *url;             /* Streamable HTTP to this endpoint instead of a stdio server */
     bool legacy;                 /* --sse-url: url is 2024-11-05's HTTP+SSE SSE endpoint */
     char endpoint[512];          /* ...and the endpoint event's URI, resolved ("" before) */
+    bool fell_back;              /* --url: initialize refused with 400/404/405, it took the
+                                    URL for an HTTP+SSE one (HTTP-046) */
+    char *resend;                /* ...and the initialize to POST again once the endpoint came */
     struct rc_http *http;        /* its transfers (http.c) */
     char session[128];           /* Mcp-Session-Id issued ("" none) */
     char negotiated[32];         /* the revision the server answered ("" before) */

@@ -250,7 +250,7 @@ class RefclientTest(unittest.TestCase):
                               "client/ping", "client/roots-list", "client/cursor-unchanged",
                               "client/cancel-survived", "client/progress", "client/batch",
                               "client/http-resume", "client/http-one-post",
-                              "client/http-answer-forms"):
+                              "client/http-answer-forms", "client/http-sse-fallback"):
                     self.assertEqual(v[check], "PASS", check)
                 self.assertEqual(v["client/http-bearer"], "PASS" if "--token" in args else "SKIP")
                 # scenario auth: a 401, then discovery (refclient stops short of a browser);
@@ -281,7 +281,10 @@ class RefclientTest(unittest.TestCase):
         # dual-era: server/discover first; the legacy endpoint's 400 (no modern error) makes it
         # initialize (HTTP-058); every scenario is played, the modern ones statelessly
         v = verdicts(dual)
+        # a legacy HTTP+SSE server at the URL: server/discover and initialize refused with
+        # 405, it GETs the URL and initializes at the endpoint event's URI (HTTP-046)
         for check in MODERN_HTTP_CHECKS | {"client/http-era-fallback", "client/http-resume",
+                                           "client/http-sse-fallback",
                                            "client/initialize-first", "client/batch",
                                            "client/auth-resource-metadata",
                                            "client/auth-register", "client/auth-issuer"}:
@@ -376,7 +379,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 100)
+        self.assertEqual(len(checks), 101)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak; nor can
