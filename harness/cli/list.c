@@ -63,8 +63,8 @@ static cJSON *client_check_json(size_t i, const char *id, const char *title, con
         cJSON_AddItemToObject(by, "streamable-http", mcps_cli_rev_array(http));
     }
     if (sse) {
-        cJSON_AddItemToArray(transports, cJSON_CreateString("http+sse"));
-        cJSON_AddItemToObject(by, "http+sse", mcps_cli_rev_array(sse));
+        cJSON_AddItemToArray(transports, cJSON_CreateString("sse"));
+        cJSON_AddItemToObject(by, "sse", mcps_cli_rev_array(sse));
     }
     return o;
 }

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "codec/rev.h"
+
 /* SSE-003: every POST goes to the newest endpoint event's URI, byte for byte. */
 static int endpoint_used(const mcps_client_trace *t, mcps_client_grade *g)
 {
@@ -61,6 +63,8 @@ static int sse_fallback(const mcps_client_trace *t, mcps_client_grade *g)
     if (i == t->nhttp)
         return mcps_client_skip(g, "no POST of the client's was refused with 405");
     const char *refused = t->http_reqs[i].rpc;
+    if (g->rev == MCPS_REV_NONE) /* no initialize got through: the one refused says */
+        g->rev = mcps_rev_parse(t->http_reqs[i].init_version);
     while (i < t->nhttp && !(is(&t->http_reqs[i], "GET") && t->http_reqs[i].endpoint[0]))
         i++;
     if (i == t->nhttp)

@@ -289,7 +289,7 @@ static void header(const mcps_client_config *cfg, mcps_run_result *out)
 {
     *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
                              .target = strdup(cfg->target_text ? cfg->target_text : ""),
-                             .transport = strdup(cfg->sse    ? "http+sse"
+                             .transport = strdup(cfg->sse    ? "sse"
                                                  : cfg->http ? "streamable-http"
                                                              : "stdio"),
                              .started_at = iso_now(),

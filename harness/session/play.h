@@ -57,6 +57,7 @@ typedef struct mcps_http_seen {
     char target[200];
     bool to_endpoint;
     char endpoint[200];
+    char init_version[40]; /* an initialize body's protocolVersion ("" none) */
 } mcps_http_seen;
 
 struct mcps_play_http; /* play_http.c */

@@ -309,6 +309,10 @@ static void take_body(mcps_play *p, const mcps_httpd_req *req, mcps_http_seen *e
                                                         : "";
     if (e)
         snprintf(e->rpc, sizeof e->rpc, "%s", what);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(*msg, "params"), "protocolVersion");
+    if (e && info->method && strcmp(info->method, "initialize") == 0 && cJSON_IsString(v))
+        snprintf(e->init_version, sizeof e->init_version, "%s", v->valuestring);
 }
 
 /* A POST body: classify it, keep its request open, answer the rest. */

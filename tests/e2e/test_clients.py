@@ -267,7 +267,7 @@ class RefclientTest(unittest.TestCase):
         # 2024-11-05's HTTP+SSE: the transport-neutral checks of that revision, and its own
         report = self.clean("--protocol-version", "2024-11-05", sse=True)
         v = verdicts(report)
-        self.assertEqual(report["transport"], "http+sse")
+        self.assertEqual(report["transport"], "sse")
         for check in ("client/sse-endpoint", "client/initialize-first", "client/ping",
                       "client/roots-list", "client/survives-huge", "client/progress"):
             self.assertEqual(v[check], "PASS", check)
@@ -442,9 +442,9 @@ class RefclientTest(unittest.TestCase):
                          ["2025-03-26", "2025-06-18", "2025-11-25"])
         self.assertEqual(by["client/meta-protocol-version"]["streamable-http"], ["2026-07-28"])
         self.assertNotIn("stdio", by["client/http-stream-retry"])
-        self.assertEqual(by["client/sse-endpoint"], {"http+sse": ["2024-11-05"]})
-        self.assertEqual(by["client/ping"]["http+sse"], ["2024-11-05"])
-        self.assertNotIn("http+sse", by["client/http-session-id"])
+        self.assertEqual(by["client/sse-endpoint"], {"sse": ["2024-11-05"]})
+        self.assertEqual(by["client/ping"]["sse"], ["2024-11-05"])
+        self.assertNotIn("sse", by["client/http-session-id"])
 
     def test_serve_needs_a_socket(self):
         r = subprocess.run([MCPSPEC, "serve"], capture_output=True, text=True, timeout=10)
