@@ -84,29 +84,28 @@ bool mcps_play_http_init(mcps_play *p, mcps_httpd *h)
     return p->http != NULL;
 }
 
+/* HTTP+SSE on s: the stream at the endpoint's path + stream (a suffix), messages under it. */
+static void go_legacy(struct mcps_play_http *s, const char *stream)
+{
+    s->legacy = true;
+    s->h->sub_paths = true;
+    snprintf(s->sse_path, sizeof s->sse_path, "%s%s", s->h->path, stream);
+    snprintf(s->msg_path, sizeof s->msg_path, "%s/messages", s->h->path);
+    snprintf(s->sse_url, sizeof s->sse_url, "%s%s", s->h->url, stream);
+}
+
 bool mcps_play_sse_init(mcps_play *p, mcps_httpd *h)
 {
     if (!mcps_play_http_init(p, h))
         return false;
-    struct mcps_play_http *s = p->http;
-    s->legacy = true;
-    h->sub_paths = true;
-    snprintf(s->sse_path, sizeof s->sse_path, "%s/sse", h->path);
-    snprintf(s->msg_path, sizeof s->msg_path, "%s/messages", h->path);
-    snprintf(s->sse_url, sizeof s->sse_url, "%s/sse", h->url);
+    go_legacy(p->http, "/sse");
     return true;
 }
 
 void mcps_play_http_legacy(mcps_play *p)
 {
-    struct mcps_play_http *s = p->http;
-    if (!s)
-        return;
-    s->legacy = true;
-    s->h->sub_paths = true;
-    snprintf(s->sse_path, sizeof s->sse_path, "%s", s->h->path);
-    snprintf(s->msg_path, sizeof s->msg_path, "%s/messages", s->h->path);
-    snprintf(s->sse_url, sizeof s->sse_url, "%s", s->h->url);
+    if (p->http)
+        go_legacy(p->http, "");
 }
 
 const char *mcps_play_sse_url(const mcps_play *p)
