@@ -45,14 +45,11 @@ static int finish(mcps_run_result *run, const mcps_cli_client_opts *o, mcps_cli_
 
 int mcps_cli_client(const mcps_cli_client_opts *o)
 {
-    if (strstr(o->command, "{sse-url}")) {
-        fprintf(stderr, "mcpspec run: --client over the legacy HTTP+SSE transport ({sse-url}) is "
-                        "not implemented yet: {server} (stdio) and {url} (Streamable HTTP)\n");
-        return MCPS_EXIT_INCOMPLETE;
-    }
-    if (strstr(o->command, "{url}") && strstr(o->command, "{server}")) {
-        fprintf(stderr, "mcpspec run: --client names both {url} and {server}: one transport a "
-                        "run\n");
+    int transports = !!strstr(o->command, "{url}") + !!strstr(o->command, "{server}") +
+                     !!strstr(o->command, "{sse-url}");
+    if (transports > 1) {
+        fprintf(stderr, "mcpspec run: --client names more than one of {server}, {url} and "
+                        "{sse-url}: one transport a run\n");
         return MCPS_EXIT_USAGE;
     }
     char err[200], self[4096];
@@ -77,7 +74,8 @@ int mcps_cli_client(const mcps_cli_client_opts *o)
     cfg.self = self;
     cfg.case_globs = o->case_globs;
     cfg.stays = o->stays;
-    cfg.http = strstr(o->command, "{url}") != NULL;
+    cfg.sse = strstr(o->command, "{sse-url}") != NULL;
+    cfg.http = cfg.sse || strstr(o->command, "{url}") != NULL;
     if (o->timeout > 0)
         cfg.timeout = o->timeout;
     if (o->connect_timeout > 0)

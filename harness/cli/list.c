@@ -32,11 +32,11 @@ static void list_observers(const mcps_run_config *cfg)
 
 /* A client check as `list --json` shows it, in the shape of a server check's record: id,
  * kind "client", suite, title, requirements, revisions and transports; plus the revisions
- * per transport (over Streamable HTTP, 2025-03-26 on). */
+ * per transport (over Streamable HTTP, 2025-03-26 on; over HTTP+SSE, 2024-11-05). */
 static cJSON *client_check_json(size_t i, const char *id, const char *title, const char *reqs)
 {
-    mcps_rev_set stdio = 0, http = 0;
-    mcps_client_case_revisions(i, &stdio, &http);
+    mcps_rev_set stdio = 0, http = 0, sse = 0;
+    mcps_client_case_revisions(i, &stdio, &http, &sse);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "id", id);
     cJSON_AddStringToObject(o, "kind", "client");
@@ -51,7 +51,7 @@ static cJSON *client_check_json(size_t i, const char *id, const char *title, con
             cJSON_AddItemToArray(ids, cJSON_CreateString(one));
         r += n + (r[n] == ' ');
     }
-    cJSON_AddItemToObject(o, "revisions", mcps_cli_rev_array(stdio | http));
+    cJSON_AddItemToObject(o, "revisions", mcps_cli_rev_array(stdio | http | sse));
     cJSON *transports = cJSON_AddArrayToObject(o, "transports");
     cJSON *by = cJSON_AddObjectToObject(o, "revisions_by_transport");
     if (stdio) {
@@ -61,6 +61,10 @@ static cJSON *client_check_json(size_t i, const char *id, const char *title, con
     if (http) {
         cJSON_AddItemToArray(transports, cJSON_CreateString("streamable-http"));
         cJSON_AddItemToObject(by, "streamable-http", mcps_cli_rev_array(http));
+    }
+    if (sse) {
+        cJSON_AddItemToArray(transports, cJSON_CreateString("sse"));
+        cJSON_AddItemToObject(by, "sse", mcps_cli_rev_array(sse));
     }
     return o;
 }
@@ -91,15 +95,14 @@ static void rev_span(mcps_rev_set revs, char *out, size_t n)
 /* One check as a line: id, requirements, the revisions it grades, its transports, title. */
 static void print_client_line(size_t i, const char *id, const char *title, const char *reqs)
 {
-    mcps_rev_set stdio = 0, http = 0;
-    char span[96];
-    mcps_client_case_revisions(i, &stdio, &http);
-    rev_span(stdio | http, span, sizeof span);
-    printf("%-44s %-36s %-22s %-10s %s\n", id, reqs, span,
-           stdio && http ? "stdio,http"
-           : stdio       ? "stdio"
-                         : "http",
-           title);
+    mcps_rev_set stdio = 0, http = 0, sse = 0;
+    char span[96], transports[32];
+    mcps_client_case_revisions(i, &stdio, &http, &sse);
+    rev_span(stdio | http | sse, span, sizeof span);
+    snprintf(transports, sizeof transports, "%s%s%s%s%s", stdio ? "stdio" : "",
+             stdio && (http || sse) ? "," : "", http ? "http" : "", http && sse ? "," : "",
+             sse ? "sse" : "");
+    printf("%-44s %-36s %-22s %-10s %s\n", id, reqs, span, transports, title);
 }
 
 /* The client checks (engine/client.h), filtered by --case: a line each, or JSON. */

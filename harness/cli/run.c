@@ -71,6 +71,7 @@ static int usage(const char *why)
             "                       (mcpspec matrix --help)\n"
             "       mcpspec run --client \"CMD ARGS {server}\" [options]: test a client; mcpspec\n"
             "                       plays its server, {server} is the command it runs as one\n"
+            "                       ({url}: a Streamable HTTP endpoint, {sse-url}: HTTP+SSE)\n"
             "  --server CMD         the MCP server to test (split like a shell, no shell): over\n"
             "                       stdio, or with --url started, awaited and stopped by mcpspec\n"
             "  --url URL            test the server at this HTTP endpoint\n"

@@ -1,10 +1,11 @@
 /*
  * client.h - `mcpspec run --client`: testing an MCP client, with mcpspec
- * playing its server over stdio ({server}) or Streamable HTTP ({url}).
+ * playing its server over stdio ({server}), Streamable HTTP ({url}) or
+ * 2024-11-05's HTTP+SSE ({sse-url}).
  *
  * The client is launched with {server} in its arguments expanded to a
  * command that relays its server's stdio to us (transport/relay.h), or with
- * {url} expanded to an endpoint we serve (transport/httpd.h). Each
+ * {url} (or {sse-url}) expanded to an endpoint we serve (transport/httpd.h). Each
  * scenario is a scripted server behaviour; the client is started afresh for
  * each, does what it does when started (connect, list tools, call one,
  * exit, for most), and the checks grade what it sent, against the catalog
@@ -33,6 +34,7 @@ typedef struct mcps_client_config {
                    quiet, and the shutdown check has nothing to judge */
     bool http;  /* {url} in argv: mcpspec serves Streamable HTTP on loopback (transport/httpd.h)
                    instead of relaying stdio */
+    bool sse;   /* {sse-url} in argv: the legacy HTTP+SSE transport instead (http is set too) */
     mcps_run_hooks hooks;
 } mcps_client_config;
 
@@ -45,14 +47,16 @@ void mcps_client_run(const mcps_client_config *cfg, mcps_run_result *out);
 /* The client cases, for listing: false past the last one. */
 bool mcps_client_case_at(size_t i, const char **id, const char **title, const char **reqs);
 
-/* The revisions client case i is graded on over stdio ({server}) and over Streamable HTTP
- * ({url}); 0 for a transport it does not run on. False past the last one. */
-bool mcps_client_case_revisions(size_t i, mcps_rev_set *stdio, mcps_rev_set *http);
+/* The revisions client case i is graded on over stdio ({server}), over Streamable HTTP
+ * ({url}) and over HTTP+SSE ({sse-url}); 0 for a transport it does not run on. False past the
+ * last one. */
+bool mcps_client_case_revisions(size_t i, mcps_rev_set *stdio, mcps_rev_set *http,
+                                mcps_rev_set *sse);
 
 /* Expand {server} in argv (see the README): a word that is exactly {server} becomes the
  * relay's words, one containing it gets them as one shell-quoted string. NULL on oom. */
 char **mcps_client_expand(char *const *argv, const char *self, const char *socket_path);
-/* Replace {url} in every word of argv by url. NULL on oom. */
-char **mcps_client_expand_url(char *const *argv, const char *url);
+/* Replace key ({url}, {sse-url}) in every word of argv by url. NULL on oom. */
+char **mcps_client_expand_url(char *const *argv, const char *key, const char *url);
 
 #endif

@@ -54,19 +54,24 @@ typedef struct mcps_client_check {
 } mcps_client_check;
 
 #define MCPS_CT_STDIO 1u
-#define MCPS_CT_HTTP  2u
-#define MCPS_CT_BOTH  3u
+#define MCPS_CT_HTTP  2u /* Streamable HTTP ({url}) */
+#define MCPS_CT_SSE   4u /* 2024-11-05's HTTP+SSE ({sse-url}) */
+/* Transport-neutral: every transport (over HTTP+SSE, on the revisions it has: 2024-11-05) */
+#define MCPS_CT_BOTH (MCPS_CT_STDIO | MCPS_CT_HTTP | MCPS_CT_SSE)
 
 /* The revisions a client is tested on over Streamable HTTP ({url}): the transport came with
  * 2025-03-26 (2024-11-05's HTTP+SSE is not served). */
 #define MCPS_CLIENT_HTTP_REVS                                                                      \
     (MCPS_REV_BIT(MCPS_REV_2025_03_26) | MCPS_REV_BIT(MCPS_REV_2025_06_18) |                       \
      MCPS_REV_BIT(MCPS_REV_2025_11_25) | MCPS_REV_BIT(MCPS_REV_2026_07_28))
+/* ...and over HTTP+SSE ({sse-url}): the transport of 2024-11-05, graded as that revision's (a
+ * client may speak a later one over it; the checks about the transport grade 2024-11-05). */
+#define MCPS_CLIENT_SSE_REVS MCPS_REV_BIT(MCPS_REV_2024_11_05)
 
 /* Check i, or NULL past the last: client_cases.c's, client_cases_http.c's,
  * client_cases_http2.c's, then client_cases_modern.c's, client_cases_tasks.c's,
- * client_cases_oddities.c's, client_cases_modern_client.c's and
- * client_cases_modern_serve.c's. */
+ * client_cases_oddities.c's, client_cases_modern_client.c's,
+ * client_cases_modern_serve.c's and client_cases_sse.c's. */
 const mcps_client_check *mcps_client_check_at(size_t i);
 /* The checks only Streamable HTTP shows (client_cases_http.c): check i of them, or NULL. */
 const mcps_client_check *mcps_client_http_check_at(size_t i);
@@ -83,5 +88,7 @@ const mcps_client_check *mcps_client_oddities_check_at(size_t i);
 const mcps_client_check *mcps_client_modern_client_check_at(size_t i);
 /* The 2026-07-28 checks of modern-serve and modern-drop (client_cases_modern_serve.c). */
 const mcps_client_check *mcps_client_modern_serve_check_at(size_t i);
+/* The checks only 2024-11-05's HTTP+SSE shows (client_cases_sse.c). */
+const mcps_client_check *mcps_client_sse_check_at(size_t i);
 
 #endif

@@ -60,16 +60,18 @@ typedef enum mcps_client_scenario {
                                    DiscoverResult; the first tools/call asks roots/list and
                                    sampling/createMessage inputRequests (MRTR) of a client
                                    declaring them (client_cases_modern_client.c) */
-    MCPS_CSC_MODERN_SERVE, /* stdio, 2026-07-28: tools listChanged, subscriptions/listen acked with
-                              an empty filter, a tool list of 2020-12 schemas (a network $ref, a
-                              deep nesting), an array structuredContent after a progress
-                              notification (client_play_serve.c) */
-    MCPS_CSC_MODERN_DROP,  /* stdio, 2026-07-28: the connection dropped at the client's first
-                              request after server/discover and subscriptions/listen */
-    MCPS_CSC_AUTH,         /* HTTP: a request without a token gets 401; the authorization
-                              discovery URLs are served (mcps_play_http_auth), either era */
-    MCPS_CSC_AUTH_ISSUER,  /* HTTP, 2026-07-28: the same, but the authorization server
-                              metadata names another issuer than its URL's */
+    MCPS_CSC_MODERN_SERVE,  /* stdio, 2026-07-28: tools listChanged, subscriptions/listen acked with
+                               an empty filter, a tool list of 2020-12 schemas (a network $ref, a
+                               deep nesting), an array structuredContent after a progress
+                               notification (client_play_serve.c) */
+    MCPS_CSC_MODERN_DROP,   /* stdio, 2026-07-28: the connection dropped at the client's first
+                               request after server/discover and subscriptions/listen */
+    MCPS_CSC_AUTH,          /* HTTP: a request without a token gets 401; the authorization
+                               discovery URLs are served (mcps_play_http_auth), either era */
+    MCPS_CSC_AUTH_ISSUER,   /* HTTP, 2026-07-28: the same, but the authorization server
+                               metadata names another issuer than its URL's */
+    MCPS_CSC_LEGACY_SERVER, /* HTTP ({url}): a 2024-11-05 HTTP+SSE server at the URL: the
+                               initialize POST gets 405, a GET the SSE stream (HTTP-046) */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -113,6 +115,7 @@ typedef struct mcps_client_trace {
     char error[300]; /* not observable: why ("" when fine) */
     bool http;       /* over Streamable HTTP: the requests below, and connections count
                         sessions (each initialize starts one) */
+    bool sse;        /* ...over 2024-11-05's HTTP+SSE, the same */
     mcps_http_seen *http_reqs;
     size_t nhttp;
     mcps_http_seen *auth_reqs; /* AUTH: the requests to the discovery URLs, apart */

@@ -13,7 +13,9 @@
  * Over Streamable HTTP ({url}) there are no relay connections: mcpspec serves
  * an endpoint on loopback (transport/httpd.h, session/play_http.c), each
  * initialize starts a session (counted as a connection), a DELETE ends it,
- * and the case ends a moment after the client exits.
+ * and the case ends a moment after the client exits. Over HTTP+SSE
+ * ({sse-url}) the same, the session's end being the client closing its
+ * SSE stream.
  */
 #include "engine/client_internal.h"
 
@@ -74,7 +76,7 @@ const char *mcps_client_scenario_name(mcps_client_scenario sc)
         "cancel",        "progress",       "batch",  "session-404",  "modern",
         "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
         "modern-odd",    "probe-code",     "tasks",  "oddities",     "modern-deprecated",
-        "modern-serve",  "modern-drop",    "auth",   "auth-issuer",
+        "modern-serve",  "modern-drop",    "auth",   "auth-issuer",  "legacy-server",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -1267,8 +1269,9 @@ static bool finished(player *p, int64_t start, int64_t end)
         return true;
     if (!t->connections && now - start > (int64_t)(p->cfg->connect_timeout * 1000)) {
         snprintf(t->error, sizeof t->error,
-                 p->cfg->http ? "the client sent no initialize to {url} within %.0f s"
-                              : "the client did not start its server ({server}) within %.0f s",
+                 p->cfg->sse    ? "the client sent no initialize to {sse-url} within %.0f s"
+                 : p->cfg->http ? "the client sent no initialize to {url} within %.0f s"
+                                : "the client did not start its server ({server}) within %.0f s",
                  p->cfg->connect_timeout);
         return true;
     }
@@ -1326,12 +1329,23 @@ static char **listen_and_expand(player *p, char *err, size_t n)
     }
     if (!mcps_httpd_listen(&p->httpd, cfg->target.guard, cfg->target.max_message, err, n))
         return NULL;
+    if (cfg->sse) {
+        if (!mcps_play_sse_init(&p->play, &p->httpd)) {
+            snprintf(err, n, "out of memory");
+            return NULL;
+        }
+        const char *url = mcps_play_sse_url(&p->play);
+        mcps_play_event(&p->play, "serving HTTP+SSE (2024-11-05) at %s", url);
+        return mcps_client_expand_url(cfg->target.argv, "{sse-url}", url);
+    }
     if (!mcps_play_http_init(&p->play, &p->httpd)) {
         snprintf(err, n, "out of memory");
         return NULL;
     }
     if (p->t->scenario == MCPS_CSC_PLAIN || p->t->scenario == MCPS_CSC_MODERN)
         mcps_play_http_forms(&p->play); /* both forms of answer (client/http-answer-forms) */
+    if (p->t->scenario == MCPS_CSC_LEGACY_SERVER)
+        mcps_play_http_legacy(&p->play); /* client/http-sse-fallback */
     if (p->t->scenario == MCPS_CSC_AUTH || p->t->scenario == MCPS_CSC_AUTH_ISSUER) {
         p->httpd.any_path = true; /* the discovery URLs are at the origin */
         if (p->t->scenario == MCPS_CSC_AUTH)
@@ -1340,7 +1354,7 @@ static char **listen_and_expand(player *p, char *err, size_t n)
             mcps_play_http_auth_wrong_issuer(&p->play);
     }
     mcps_play_event(&p->play, "serving Streamable HTTP at %s", p->httpd.url);
-    return mcps_client_expand_url(cfg->target.argv, p->httpd.url);
+    return mcps_client_expand_url(cfg->target.argv, "{url}", p->httpd.url);
 }
 
 static bool start(player *p)
@@ -1409,7 +1423,8 @@ static void stop(player *p)
 void mcps_client_play(const mcps_client_config *cfg, mcps_client_scenario sc, mcps_client_trace *t)
 {
     int64_t t0 = mcps_clock_us();
-    *t = (mcps_client_trace){.scenario = sc, .stays = cfg->stays, .http = cfg->http};
+    *t = (mcps_client_trace){
+        .scenario = sc, .stays = cfg->stays, .http = cfg->http, .sse = cfg->sse};
     player p = {.cfg = cfg, .t = t};
     p.relay.fd = -1;
     p.httpd.fd = -1;

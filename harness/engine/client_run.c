@@ -29,9 +29,13 @@ void mcps_client_config_defaults(mcps_client_config *cfg)
         cfg->target.max_message = (size_t)4 * 1024 * 1024;
 }
 
-/* Whether check c runs over this transport (the session-id checks over HTTP only, ...). */
-static bool applies(const mcps_client_check *c, bool http)
+/* Whether check c runs over this transport (the session-id checks over Streamable HTTP only,
+ * ...); over HTTP+SSE, only a check of 2024-11-05, that transport's revision. */
+static bool applies(const mcps_client_check *c, bool http, bool sse)
 {
+    if (sse)
+        return (!c->transports || (c->transports & MCPS_CT_SSE)) &&
+               (c->revs & MCPS_CLIENT_SSE_REVS);
     return !c->transports || (c->transports & (http ? MCPS_CT_HTTP : MCPS_CT_STDIO));
 }
 
@@ -46,13 +50,15 @@ bool mcps_client_case_at(size_t i, const char **id, const char **title, const ch
     return true;
 }
 
-bool mcps_client_case_revisions(size_t i, mcps_rev_set *stdio, mcps_rev_set *http)
+bool mcps_client_case_revisions(size_t i, mcps_rev_set *stdio, mcps_rev_set *http,
+                                mcps_rev_set *sse)
 {
     const mcps_client_check *c = mcps_client_check_at(i);
     if (!c)
         return false;
-    *stdio = applies(c, false) ? c->revs : 0;
-    *http = applies(c, true) ? c->revs & MCPS_CLIENT_HTTP_REVS : 0;
+    *stdio = applies(c, false, false) ? c->revs : 0;
+    *http = applies(c, true, false) ? c->revs & MCPS_CLIENT_HTTP_REVS : 0;
+    *sse = applies(c, true, true) ? c->revs & MCPS_CLIENT_SSE_REVS : 0;
     return true;
 }
 
@@ -93,7 +99,7 @@ static char *expand_word(const char *word, const char *line)
     return replace_all(word, "{server}", line);
 }
 
-char **mcps_client_expand_url(char *const *argv, const char *url)
+char **mcps_client_expand_url(char *const *argv, const char *key, const char *url)
 {
     size_t n = 0;
     while (argv[n])
@@ -101,7 +107,7 @@ char **mcps_client_expand_url(char *const *argv, const char *url)
     char **out = calloc(n + 1, sizeof *out);
     bool ok = out != NULL;
     for (size_t i = 0; ok && i < n; i++)
-        ok = (out[i] = replace_all(argv[i], "{url}", url)) != NULL;
+        ok = (out[i] = replace_all(argv[i], key, url)) != NULL;
     if (!ok) {
         mcps_argv_free(out);
         return NULL;
@@ -150,7 +156,7 @@ static bool selected_id(const mcps_client_config *cfg, const char *id)
 
 static bool selected(const mcps_client_config *cfg, const mcps_client_check *k)
 {
-    return applies(k, cfg->http) && selected_id(cfg, k->id);
+    return applies(k, cfg->http, cfg->sse) && selected_id(cfg, k->id);
 }
 
 static char *iso_now(void)
@@ -186,9 +192,9 @@ static const char *unobservable(const mcps_client_trace *t, char *buf, size_t n)
         return t->error;
     if (!t->connections) {
         snprintf(buf, n,
-                 t->http ? "the client %s without sending initialize to {url}"
+                 t->http ? "the client %s without sending initialize to %s"
                          : "the client %s without starting its server ({server})",
-                 t->exited ? "exited" : "ended");
+                 t->exited ? "exited" : "ended", t->sse ? "{sse-url}" : "{url}");
         return buf;
     }
     return NULL;
@@ -215,11 +221,23 @@ static mcps_rev graded_rev(const mcps_client_check *k, const mcps_client_trace *
     return mcps_rev_parse(t->asked[0] ? t->asked : t->modern);
 }
 
+/* Why t cannot be graded by check k; NULL when it can. A legacy server refusing initialize
+ * (legacy-server) is observed in the HTTP requests alone when the client did not fall back. */
+static const char *unobservable_by(const mcps_client_check *k, const mcps_client_trace *t,
+                                   char *buf, size_t n)
+{
+    const char *why = unobservable(t, buf, n);
+    if (why && k->scenario == MCPS_CSC_LEGACY_SERVER && !t->connections && t->nhttp &&
+        !t->stopped && !t->error[0])
+        return NULL;
+    return why;
+}
+
 static void grade(const mcps_client_check *k, mcps_client_trace *t, mcps_case_result *c)
 {
     mcps_client_grade g = {.rev = graded_rev(k, t), .verdict = MCPS_VERDICT_ERROR};
     char buf[300];
-    const char *why = unobservable(t, buf, sizeof buf);
+    const char *why = unobservable_by(k, t, buf, sizeof buf);
     if (t->skip_all) {
         g.verdict = MCPS_VERDICT_SKIP;
         mcps_buf_puts(&g.reason, t->skip_all);
@@ -271,7 +289,9 @@ static void header(const mcps_client_config *cfg, mcps_run_result *out)
 {
     *out = (mcps_run_result){.tool_version = strdup(MCPS_VERSION),
                              .target = strdup(cfg->target_text ? cfg->target_text : ""),
-                             .transport = strdup(cfg->http ? "streamable-http" : "stdio"),
+                             .transport = strdup(cfg->sse    ? "sse"
+                                                 : cfg->http ? "streamable-http"
+                                                             : "stdio"),
                              .started_at = iso_now(),
                              .isolation = "fresh"};
     for (int r = 0; r < MCPS_REV_COUNT; r++)
@@ -422,7 +442,9 @@ static void run_scenario(const mcps_client_config *cfg, mcps_client_scenario sc,
     }
     for (size_t i = 0; played && !t.skip_all && mcps_client_check_at(i); i++) {
         const mcps_client_check *k = mcps_client_check_at(i);
-        if (k->every && k->scenario != sc && selected(cfg, k))
+        /* Streamable HTTP's own observers have nothing to say of a fallback to HTTP+SSE */
+        bool other_transport = sc == MCPS_CSC_LEGACY_SERVER && k->transports == MCPS_CT_HTTP;
+        if (k->every && k->scenario != sc && selected(cfg, k) && !other_transport)
             observe_again(k, &t, out);
     }
     if (played)

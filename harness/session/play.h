@@ -52,6 +52,12 @@ typedef struct mcps_http_seen {
     char path[128];    /* the request target without its query */
     char app_type[24]; /* a POST /register: its body's application_type ("" none) */
     bool refused_401;  /* answered 401 for want of a token (mcps_play_http_auth) */
+    /* HTTP+SSE (mcps_play_sse_init): the request target as sent; a POST: whether it is the
+     * endpoint event's URI byte for byte (SSE-003); a GET of the SSE URL: the URI it was given */
+    char target[200];
+    bool to_endpoint;
+    char endpoint[200];
+    char init_version[40]; /* an initialize body's protocolVersion ("" none) */
 } mcps_http_seen;
 
 struct mcps_play_http; /* play_http.c */
@@ -99,6 +105,20 @@ bool mcps_play_send_raw(mcps_play *p, const char *bytes, size_t len);
  * issues Mcp-Session-Id.
  */
 bool mcps_play_http_init(mcps_play *p, mcps_httpd *h);
+/*
+ * The legacy HTTP+SSE transport (2024-11-05, {sse-url}) on h instead: a GET of
+ * mcps_play_sse_url() opens the SSE stream, whose first event, `endpoint`, names the URI to POST
+ * messages to (the endpoint's path, a session query parameter); next() hands out POST bodies,
+ * answered 202 (a POST elsewhere than the endpoint's path is refused, one to that path whatever
+ * its query is served, and recorded), and CLOSED when the client closes its stream; send() writes
+ * every message as an `event: message` on the newest stream. A new GET is a new session.
+ */
+bool mcps_play_sse_init(mcps_play *p, mcps_httpd *h);
+/* Streamable HTTP's endpoint turned a 2024-11-05 HTTP+SSE server at the same URL (a legacy
+ * server, HTTP-046): a POST there gets 405, a GET the SSE stream, as above. */
+void mcps_play_http_legacy(mcps_play *p);
+/* The SSE URL to give the client (NULL: not HTTP+SSE). */
+const char *mcps_play_sse_url(const mcps_play *p);
 /* Send msg; over HTTP as an SSE stream even when it is the only message of its POST. */
 bool mcps_play_send_stream(mcps_play *p, const cJSON *msg);
 /* Answer the open request with this id 404 and forget the live session (HTTP-039). */

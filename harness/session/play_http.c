@@ -16,6 +16,11 @@
  * and other errors with 400. A stream it is told to break (mcps_play_break) ends after one
  * event with an id; a kept request's answer then waits for the client's GET with that
  * Last-Event-ID (resumption, 2025-03-26 to 2025-11-25).
+ *
+ * The same record and the same server serve 2024-11-05's HTTP+SSE transport
+ * ({sse-url}, mcps_play_sse_init): a GET stream whose first event names the
+ * endpoint to POST to, every POST answered 202 and every message of ours an
+ * `event: message` on the stream.
  */
 #include "session/play_internal.h"
 
@@ -62,6 +67,13 @@ struct mcps_play_http {
     bool wrong_issuer;         /* ...and its authorization server metadata names another issuer */
     mcps_http_seen *auth_seen; /* the requests to its discovery URLs */
     size_t nauth, cap_auth;
+    /* HTTP+SSE (mcps_play_sse_init) */
+    bool legacy;
+    uint64_t stream;    /* the newest SSE stream (0: none) */
+    char sse_path[64];  /* PATH/sse: GET it for the stream */
+    char msg_path[64];  /* PATH/messages: the endpoint event's path */
+    char sse_url[128];  /* what the client is given */
+    char endpoint[200]; /* the newest endpoint event's URI: msg_path?session_id=... */
 };
 
 bool mcps_play_http_init(mcps_play *p, mcps_httpd *h)
@@ -70,6 +82,35 @@ bool mcps_play_http_init(mcps_play *p, mcps_httpd *h)
     if (p->http)
         p->http->h = h;
     return p->http != NULL;
+}
+
+/* HTTP+SSE on s: the stream at the endpoint's path + stream (a suffix), messages under it. */
+static void go_legacy(struct mcps_play_http *s, const char *stream)
+{
+    s->legacy = true;
+    s->h->sub_paths = true;
+    snprintf(s->sse_path, sizeof s->sse_path, "%s%s", s->h->path, stream);
+    snprintf(s->msg_path, sizeof s->msg_path, "%s/messages", s->h->path);
+    snprintf(s->sse_url, sizeof s->sse_url, "%s%s", s->h->url, stream);
+}
+
+bool mcps_play_sse_init(mcps_play *p, mcps_httpd *h)
+{
+    if (!mcps_play_http_init(p, h))
+        return false;
+    go_legacy(p->http, "/sse");
+    return true;
+}
+
+void mcps_play_http_legacy(mcps_play *p)
+{
+    if (p->http)
+        go_legacy(p->http, "");
+}
+
+const char *mcps_play_sse_url(const mcps_play *p)
+{
+    return p->http && p->http->legacy ? p->http->sse_url : NULL;
 }
 
 void mcps_play_http_free(mcps_play *p)
@@ -160,6 +201,7 @@ static size_t note(mcps_play *p, const mcps_httpd_req *req)
     char sid[128] = "";
     *e = (mcps_http_seen){.session_no = s->session[0] ? s->session_no : 0};
     snprintf(e->verb, sizeof e->verb, "%s", req->verb);
+    snprintf(e->target, sizeof e->target, "%.199s", req->target);
     e->has_session = mcps_httpd_header(req, "Mcp-Session-Id", sid, sizeof sid);
     e->session_ok = e->has_session && s->session[0] && strcmp(sid, s->session) == 0;
     e->expired_session =
@@ -241,8 +283,10 @@ static void new_session(struct mcps_play_http *s, char *out, size_t n)
 
 static void unauthorized(struct mcps_play_http *s, uint64_t handle, size_t seen);
 
-/* A POST body: classify it, keep its request open, answer the rest. */
-static mcps_tevent_kind on_post(mcps_play *p, const mcps_httpd_req *req, size_t seen, cJSON **msg)
+/* The body of POST req: kept, logged, parsed into *msg (NULL: not JSON) and classified into
+ * info; what it is noted in its record e (NULL: none). */
+static void take_body(mcps_play *p, const mcps_httpd_req *req, mcps_http_seen *e, cJSON **msg,
+                      mcps_rpc_info *info)
 {
     struct mcps_play_http *s = p->http;
     free(s->body);
@@ -254,17 +298,29 @@ static mcps_tevent_kind on_post(mcps_play *p, const mcps_httpd_req *req, size_t 
     p->received++;
     mcps_play_log(p, MCPS_WIRE_RECEIVED, p->raw, p->raw_len);
     *msg = mcps_play_parse(p->raw, p->raw_len);
-    mcps_http_seen *e = seen < s->nseen ? &s->seen[seen] : NULL;
-    mcps_rpc_info info = {0};
+    *info = (mcps_rpc_info){0};
     if (*msg)
-        mcps_rpc_classify(*msg, MCPS_REV_NONE, &info);
-    const char *what = !*msg                           ? "(not JSON)"
-                       : cJSON_IsArray(*msg)           ? "(batch)"
-                       : info.method                   ? info.method
-                       : info.kind != MCPS_RPC_REQUEST ? "(response)"
-                                                       : "";
+        mcps_rpc_classify(*msg, MCPS_REV_NONE, info);
+    const char *what = !*msg                            ? "(not JSON)"
+                       : cJSON_IsArray(*msg)            ? "(batch)"
+                       : info->method                   ? info->method
+                       : info->kind != MCPS_RPC_REQUEST ? "(response)"
+                                                        : "";
     if (e)
         snprintf(e->rpc, sizeof e->rpc, "%s", what);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+        cJSON_GetObjectItemCaseSensitive(*msg, "params"), "protocolVersion");
+    if (e && info->method && strcmp(info->method, "initialize") == 0 && cJSON_IsString(v))
+        snprintf(e->init_version, sizeof e->init_version, "%s", v->valuestring);
+}
+
+/* A POST body: classify it, keep its request open, answer the rest. */
+static mcps_tevent_kind on_post(mcps_play *p, const mcps_httpd_req *req, size_t seen, cJSON **msg)
+{
+    struct mcps_play_http *s = p->http;
+    mcps_http_seen *e = seen < s->nseen ? &s->seen[seen] : NULL;
+    mcps_rpc_info info;
+    take_body(p, req, e, msg, &info);
     if (*msg && cJSON_IsArray(*msg) && answers_only(*msg)) {
         answer(p, req, seen, 202, NULL); /* answers to a batch of ours (2025-03-26) */
         return MCPS_TEV_MESSAGE;
@@ -417,9 +473,111 @@ static void unauthorized(struct mcps_play_http *s, uint64_t handle, size_t seen)
         s->seen[seen].refused_401 = true;
 }
 
+/* ---- HTTP+SSE (mcps_play_sse_init) ---- */
+
+/* Whether target, its query aside, is path. */
+static bool at_path(const char *target, const char *path)
+{
+    size_t n = strcspn(target, "?");
+    return n == strlen(path) && strncmp(target, path, n) == 0;
+}
+
+/* A GET of the SSE URL: a new session, whose stream opens with the endpoint event. */
+static void legacy_stream(mcps_play *p, const mcps_httpd_req *req, size_t seen)
+{
+    struct mcps_play_http *s = p->http;
+    if (s->stream) {
+        mcps_httpd_stream_close(s->h, s->stream);
+        mcps_play_event(p, "a new SSE stream: the previous one is closed");
+    }
+    new_session(s, s->session, sizeof s->session);
+    s->session_no++;
+    snprintf(s->endpoint, sizeof s->endpoint, "%s?session_id=%s", s->msg_path, s->session);
+    s->stream = req->handle;
+    set_status(s, seen, 200);
+    if (seen < s->nseen) {
+        s->seen[seen].sse = true;
+        snprintf(s->seen[seen].endpoint, sizeof s->seen[seen].endpoint, "%s", s->endpoint);
+    }
+    if (mcps_httpd_stream_open(s->h, req->handle, NULL) &&
+        mcps_httpd_stream_named(s->h, req->handle, "endpoint", s->endpoint, strlen(s->endpoint)))
+        mcps_play_event(p, "SSE stream %u: event endpoint, data %s", s->session_no, s->endpoint);
+    else
+        mcps_play_event(p, "the endpoint event could not be sent: the client went away");
+}
+
+/* A POST to the endpoint's path: 202 (400 when not JSON), its body handed out; whether it went
+ * to the endpoint event's URI as given is the record's (SSE-003). */
+static mcps_tevent_kind legacy_post(mcps_play *p, const mcps_httpd_req *req, size_t seen,
+                                    cJSON **msg)
+{
+    struct mcps_play_http *s = p->http;
+    mcps_http_seen *e = seen < s->nseen ? &s->seen[seen] : NULL;
+    mcps_rpc_info info;
+    if (e)
+        e->to_endpoint = s->endpoint[0] && strcmp(req->target, s->endpoint) == 0;
+    take_body(p, req, e, msg, &info);
+    answer(p, req, seen, *msg ? 202 : 400, NULL);
+    if (!s->stream)
+        mcps_play_event(p, "no SSE stream is open: nothing can answer that POST");
+    return MCPS_TEV_MESSAGE;
+}
+
+static mcps_tevent_kind on_legacy(mcps_play *p, const mcps_httpd_req *req, size_t seen, cJSON **msg)
+{
+    struct mcps_play_http *s = p->http;
+    bool sse = at_path(req->target, s->sse_path), messages = at_path(req->target, s->msg_path);
+    if (strcmp(req->verb, "GET") == 0 && sse) {
+        legacy_stream(p, req, seen);
+        return MCPS_TEV_TIMEOUT;
+    }
+    if (strcmp(req->verb, "POST") == 0 && messages)
+        return legacy_post(p, req, seen, msg);
+    if (strcmp(req->verb, "POST") == 0) { /* what it is, for the record; not served */
+        mcps_rpc_info info;
+        take_body(p, req, seen < s->nseen ? &s->seen[seen] : NULL, msg, &info);
+        cJSON_Delete(*msg);
+        *msg = NULL;
+    }
+    answer(p, req, seen, sse || messages ? 405 : 404,
+           sse        ? "Allow: GET\r\n"
+           : messages ? "Allow: POST\r\n"
+                      : NULL);
+    mcps_play_event(p, "answered %d: HTTP+SSE takes GET %s and POST %s?session_id=...",
+                    sse || messages ? 405 : 404, s->sse_path, s->msg_path);
+    return MCPS_TEV_TIMEOUT;
+}
+
+/* Every message of the scripted server's: an `event: message` on the newest stream. */
+static bool legacy_send(mcps_play *p, const char *bytes, size_t len)
+{
+    struct mcps_play_http *s = p->http;
+    bool ok = s->stream && mcps_httpd_stream_named(s->h, s->stream, "message", bytes, len);
+    p->sent++;
+    if (!s->stream)
+        mcps_play_event(p, "no SSE stream is open to carry the message above");
+    else if (!ok)
+        mcps_play_event(p, "the message could not be delivered: the client went away");
+    return ok;
+}
+
+/* The client closed its stream: the session is over (once). */
+static bool legacy_closed(mcps_play *p)
+{
+    struct mcps_play_http *s = p->http;
+    if (!s->legacy || !s->stream || mcps_httpd_open(s->h, s->stream))
+        return false;
+    mcps_httpd_stream_close(s->h, s->stream);
+    s->stream = 0;
+    mcps_play_event(p, "the client closed its SSE stream");
+    return true;
+}
+
 static mcps_tevent_kind on_request(mcps_play *p, const mcps_httpd_req *req, cJSON **msg)
 {
     size_t seen = note(p, req);
+    if (p->http->legacy)
+        return on_legacy(p, req, seen, msg);
     char origin[96];
     if (p->http->auth && seen < p->http->nseen &&
         strcmp(p->http->seen[seen].path, endpoint_path(p->http, origin, sizeof origin)) != 0) {
@@ -452,6 +610,8 @@ mcps_tevent_kind mcps_play_http_next(mcps_play *p, int64_t deadline_ms, cJSON **
     for (;;) {
         mcps_httpd_req req;
         char err[200];
+        if (legacy_closed(p))
+            return MCPS_TEV_CLOSED;
         int r = mcps_httpd_next(p->http->h, deadline_ms, &req, err, sizeof err);
         if (r == 0)
             return MCPS_TEV_TIMEOUT;
@@ -626,6 +786,8 @@ static size_t newest_open(struct mcps_play_http *s)
 bool mcps_play_http_send(mcps_play *p, const char *bytes, size_t len, bool stream)
 {
     struct mcps_play_http *s = p->http;
+    if (s->legacy)
+        return legacy_send(p, bytes, len);
     size_t i = answered_by(s, bytes, len);
     bool ok;
     if (i < s->nopen)
@@ -652,7 +814,7 @@ bool mcps_play_http_send(mcps_play *p, const char *bytes, size_t len, bool strea
 bool mcps_play_expire(mcps_play *p, const cJSON *id)
 {
     struct mcps_play_http *s = p->http;
-    if (!s)
+    if (!s || s->legacy)
         return false;
     for (size_t i = 0; i < s->nopen; i++) {
         if (!mcps_rpc_id_equal(s->open[i].id, id))
@@ -671,7 +833,7 @@ bool mcps_play_expire(mcps_play *p, const cJSON *id)
 bool mcps_play_break(mcps_play *p, const cJSON *id, const char *event_id, int retry_ms, bool keep)
 {
     struct mcps_play_http *s = p->http;
-    for (size_t i = 0; s && i < s->nopen; i++) {
+    for (size_t i = 0; s && !s->legacy && i < s->nopen; i++) {
         pending *o = &s->open[i];
         if (!mcps_rpc_id_equal(o->id, id) || o->event_id[0])
             continue;

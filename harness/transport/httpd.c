@@ -18,7 +18,8 @@
  * purpose, which a library does not let us do.
  *
  * Loopback is open to every local user, unlike the relay's private folder:
- * the endpoint's path carries 64 random bits, and any other path is 404.
+ * the endpoint's path carries 64 random bits, and any other path is 404
+ * (with sub_paths, for HTTP+SSE, the paths under it are served too).
  * What a scripted MCP endpoint on loopback needs is small: one request per
  * connection, Content-Length or chunked bodies, whole answers or an SSE
  * stream ended by closing. Bounded: 32 connections, a 16 KiB head, bodies up
@@ -335,6 +336,15 @@ static bool drain(mcps_httpd_conn *c, bool keep)
     }
 }
 
+/* Whether target is the endpoint's path (a query after it allowed), or under it with sub_paths. */
+static bool on_path(const mcps_httpd *h, const char *target)
+{
+    size_t n = strlen(h->path);
+    char after = target[n];
+    return strncmp(target, h->path, n) == 0 &&
+           (!after || after == '?' || (h->sub_paths && after == '/'));
+}
+
 /* One ready request among the connections, after reading them: 1 found. */
 static int service(mcps_httpd *h, const struct pollfd *pf, mcps_httpd_req *req)
 {
@@ -353,9 +363,7 @@ static int service(mcps_httpd *h, const struct pollfd *pf, mcps_httpd_req *req)
         else if (complete(h, c)) {
             if (!to_req(h, c, req))
                 refuse(c, 400, "malformed request line");
-            else if (!h->any_path &&
-                     (strncmp(req->target, h->path, strlen(h->path)) != 0 ||
-                      (req->target[strlen(h->path)] && req->target[strlen(h->path)] != '?')))
+            else if (!h->any_path && !on_path(h, req->target))
                 refuse(c, 404, "no such endpoint");
             else
                 return 1;
@@ -443,8 +451,9 @@ bool mcps_httpd_stream_open(mcps_httpd *h, uint64_t handle, const char *headers)
     return ok;
 }
 
-bool mcps_httpd_stream_event(mcps_httpd *h, uint64_t handle, const char *id, const char *data,
-                             size_t len)
+/* An event with an id or a type (either NULL: none) on an open stream. */
+static bool stream_event(mcps_httpd *h, uint64_t handle, const char *id, const char *event,
+                         const char *data, size_t len)
 {
     mcps_httpd_conn *c = by_handle(h, handle);
     if (!c || c->state != MCPS_HTTPD_STREAMING || c->peer_closed)
@@ -452,6 +461,8 @@ bool mcps_httpd_stream_event(mcps_httpd *h, uint64_t handle, const char *id, con
     mcps_buf b = {0};
     if (id)
         mcps_buf_printf(&b, "id: %s\n", id);
+    if (event)
+        mcps_buf_printf(&b, "event: %s\n", event);
     const char *p = data, *end = data + len;
     while (p <= end) { /* a newline inside data starts another data: line */
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -469,6 +480,18 @@ bool mcps_httpd_stream_event(mcps_httpd *h, uint64_t handle, const char *id, con
     if (!ok)
         c->peer_closed = true;
     return ok;
+}
+
+bool mcps_httpd_stream_event(mcps_httpd *h, uint64_t handle, const char *id, const char *data,
+                             size_t len)
+{
+    return stream_event(h, handle, id, NULL, data, len);
+}
+
+bool mcps_httpd_stream_named(mcps_httpd *h, uint64_t handle, const char *event, const char *data,
+                             size_t len)
+{
+    return stream_event(h, handle, NULL, event, data, len);
 }
 
 bool mcps_httpd_stream_raw(mcps_httpd *h, uint64_t handle, const char *text, size_t len)

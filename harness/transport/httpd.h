@@ -51,6 +51,8 @@ typedef struct mcps_httpd {
     char url[80];  /* http://127.0.0.1:PORT/mcp/TOKEN */
     size_t max_body;
     bool any_path; /* hand on requests for other paths too (authorization discovery URLs) */
+    bool
+        sub_paths; /* hand on requests for paths under it too (HTTP+SSE: PATH/sse, PATH/messages) */
     uint64_t next_handle;
     const mcps_guard *guard;
     mcps_httpd_conn conns[MCPS_HTTPD_CONNS];
@@ -89,6 +91,9 @@ bool mcps_httpd_respond(mcps_httpd *h, uint64_t handle, int status, const char *
 bool mcps_httpd_stream_open(mcps_httpd *h, uint64_t handle, const char *headers);
 /* One SSE event (data split on its newlines; id when not NULL) on an open stream. */
 bool mcps_httpd_stream_event(mcps_httpd *h, uint64_t handle, const char *id, const char *data,
+                             size_t len);
+/* One SSE event of a named type (`event: NAME`, then data split on its newlines). */
+bool mcps_httpd_stream_named(mcps_httpd *h, uint64_t handle, const char *event, const char *data,
                              size_t len);
 /* Raw SSE text on an open stream (fields such as `retry:` or comment lines), as given. */
 bool mcps_httpd_stream_raw(mcps_httpd *h, uint64_t handle, const char *text, size_t len);

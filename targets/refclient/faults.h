@@ -288,7 +288,12 @@
     X(REGISTER_NO_APP_TYPE, "register-no-app-type", "AUTH-014", "client/auth-register",            \
       "HTTP, 2026-07-28: register (dynamic client registration) without application_type")         \
     X(ISSUER_UNCHECKED, "issuer-unchecked", "AUTH-016", "client/auth-issuer",                      \
-      "HTTP, 2026-07-28: use authorization server metadata whatever issuer it names")
+      "HTTP, 2026-07-28: use authorization server metadata whatever issuer it names")              \
+    X(SSE_ENDPOINT_NO_QUERY, "sse-endpoint-no-query", "SSE-003", "client/sse-endpoint",            \
+      "HTTP+SSE: POST to the endpoint event's URI without its query string (the session)")         \
+    X(FALLBACK_NO_QUERY, "fallback-no-query", "HTTP-046", "client/http-sse-fallback",              \
+      "HTTP: falling back to HTTP+SSE (initialize refused with 4xx), POST to the endpoint "        \
+      "event's URI without its query string")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

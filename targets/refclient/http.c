@@ -28,6 +28,14 @@
  * leading to the authorization server's, whose issuer must match (AUTH-016),
  * then dynamic client registration as a native application (AUTH-014); the
  * authorization itself needs a user in a browser, so refclient stops there.
+ *
+ * With --sse-url it speaks 2024-11-05's HTTP+SSE instead: one GET holds the
+ * SSE stream open, its `endpoint` event names the URI (resolved against the
+ * SSE URL, kept as given: SSE-003) that every message is POSTed to, and the
+ * server's messages come as `message` events on that stream. With --url,
+ * an initialize refused with 400, 404 or 405 takes the URL for such an
+ * HTTP+SSE endpoint (a server of 2024-11-05, HTTP-046): a GET of it, then
+ * initialize again to its endpoint, and HTTP+SSE from there on.
  */
 #include "refclient.h"
 
@@ -63,8 +71,11 @@ typedef struct rc_xfer {
     char last_event_id[64];      /* the last SSE event id seen */
     char resource_metadata[256]; /* a 401's WWW-Authenticate resource_metadata ("" none) */
     long retry_ms;               /* the last SSE retry field (-1: none) */
+    const char *url;             /* where it goes (NULL: c->url) */
     bool remap;                  /* a request sent again: its answer's id becomes remap_to */
     double remap_to;
+    char event[32]; /* HTTP+SSE: the type of the event being framed */
+    bool endless;   /* HTTP+SSE: the GET stream, under no timeout */
 } rc_xfer;
 
 typedef struct rc_http {
@@ -82,6 +93,35 @@ static long long now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+static bool xfer_start(rc_client *c, rc_xfer *x);
+static rc_xfer *xfer_new(rc_client *c);
+static void pump(rc_client *c, int wait_ms);
+
+/* HTTP+SSE: GET the SSE URL for its stream. */
+static bool sse_get(rc_client *c)
+{
+    rc_xfer *x = xfer_new(c);
+    if (!x)
+        return false;
+    x->headers = curl_slist_append(NULL, "Accept: text/event-stream");
+    curl_easy_setopt(x->easy, CURLOPT_HTTPGET, 1L);
+    x->endless = true; /* the stream lasts the session */
+    return xfer_start(c, x);
+}
+
+/* ...and wait for its endpoint event. */
+static bool legacy_connect(rc_client *c)
+{
+    if (!sse_get(c))
+        return false;
+    long long end = now_ms() + (long long)(c->timeout * 1000);
+    while (!c->endpoint[0] && c->http->nxfers && now_ms() < end)
+        pump(c, 100);
+    if (!c->endpoint[0])
+        fprintf(stderr, "refclient: no endpoint event on the SSE stream at %s\n", c->url);
+    return c->endpoint[0] != '\0';
+}
+
 bool rc_http_open(rc_client *c)
 {
     if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
@@ -91,7 +131,7 @@ bool rc_http_open(rc_client *c)
         fprintf(stderr, "refclient: cannot set up libcurl\n");
         return false;
     }
-    return true;
+    return !c->legacy || legacy_connect(c);
 }
 
 static void push(rc_http *h, const char *bytes, size_t len)
@@ -150,6 +190,28 @@ static void give_up(rc_client *c, const char *why)
     c->broken = true;
 }
 
+/* HTTP+SSE: the endpoint event's URI (len bytes), resolved against the SSE URL: an absolute
+ * URL as is, an absolute path on its origin, else beside its last path segment. */
+static void set_endpoint(rc_client *c, const char *uri, size_t len)
+{
+    bool drop = rc_on(c, RC_FAULT_SSE_ENDPOINT_NO_QUERY) ||
+                (c->fell_back && rc_on(c, RC_FAULT_FALLBACK_NO_QUERY));
+    if (drop && memchr(uri, '?', len))
+        len = (size_t)((const char *)memchr(uri, '?', len) - uri);
+    const char *scheme = strstr(c->url, "://");
+    const char *path = scheme ? strchr(scheme + 3, '/') : NULL;
+    size_t origin = path ? (size_t)(path - c->url) : strlen(c->url);
+    const char *slash = strrchr(c->url, '/');
+    size_t dir = path && slash ? (size_t)(slash - c->url) + 1 : origin;
+    if (len >= 7 && (strncmp(uri, "http://", 7) == 0 || strncmp(uri, "https://", 8) == 0))
+        snprintf(c->endpoint, sizeof c->endpoint, "%.*s", (int)len, uri);
+    else if (len && uri[0] == '/')
+        snprintf(c->endpoint, sizeof c->endpoint, "%.*s%.*s", (int)origin, c->url, (int)len, uri);
+    else
+        snprintf(c->endpoint, sizeof c->endpoint, "%.*s%s%.*s", (int)dir, c->url, path ? "" : "/",
+                 (int)len, uri);
+}
+
 /* One SSE event: its data lines joined by newlines, queued unless empty (a priming event);
  * its id and retry remembered; comments and other fields ignored. */
 static void sse_event(rc_xfer *x, const char *ev, size_t len)
@@ -175,12 +237,17 @@ static void sse_event(rc_xfer *x, const char *ev, size_t len)
             any = true;
         } else if ((v = sse_field(p, l, "id", &vl)))
             snprintf(x->last_event_id, sizeof x->last_event_id, "%.*s", (int)vl, v);
+        else if ((v = sse_field(p, l, "event", &vl)))
+            snprintf(x->event, sizeof x->event, "%.*s", (int)vl, v);
         else if ((v = sse_field(p, l, "retry", &vl)))
             x->retry_ms = strtol(v, NULL, 10);
         p = stop + 1;
     }
-    if (data && any && n)
+    if (data && any && strcmp(x->event, "endpoint") == 0)
+        set_endpoint(x->c, data, n);
+    else if (data && any && n)
         deliver(x, data, n);
+    x->event[0] = '\0';
     free(data);
 }
 
@@ -345,7 +412,7 @@ static rc_xfer *xfer_new(rc_client *c)
 static bool xfer_start(rc_client *c, rc_xfer *x)
 {
     rc_http *h = c->http;
-    curl_easy_setopt(x->easy, CURLOPT_URL, c->url);
+    curl_easy_setopt(x->easy, CURLOPT_URL, x->url ? x->url : c->url);
     curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->headers);
     curl_easy_setopt(x->easy, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(x->easy, CURLOPT_WRITEDATA, x);
@@ -353,7 +420,7 @@ static bool xfer_start(rc_client *c, rc_xfer *x)
     curl_easy_setopt(x->easy, CURLOPT_HEADERDATA, x);
     curl_easy_setopt(x->easy, CURLOPT_PRIVATE, x);
     curl_easy_setopt(x->easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, (long)(c->timeout * 3000));
+    curl_easy_setopt(x->easy, CURLOPT_TIMEOUT_MS, x->endless ? 0L : (long)(c->timeout * 3000));
     if (curl_multi_add_handle(h->multi, x->easy) != CURLM_OK) {
         xfer_free(x);
         return false;
@@ -422,6 +489,13 @@ bool rc_http_post(rc_client *c, const char *message)
     x->has_id = method && cJSON_IsNumber(id);
     x->req_id = x->has_id ? id->valuedouble : 0;
     x->headers = curl_slist_append(NULL, "Content-Type: application/json");
+    if (c->legacy) { /* HTTP+SSE: to the endpoint event's URI; the answer comes on the stream */
+        x->url = c->endpoint;
+        x->headers = curl_slist_append(x->headers, "Expect:");
+        cJSON_Delete(m);
+        curl_easy_setopt(x->easy, CURLOPT_COPYPOSTFIELDS, x->body);
+        return xfer_start(c, x);
+    }
     x->headers = curl_slist_append(x->headers, rc_on(c, RC_FAULT_ACCEPT_JSON_ONLY)
                                                    ? "Accept: application/json"
                                                    : "Accept: application/json, text/event-stream");
@@ -647,6 +721,13 @@ static void finish(rc_client *c, CURL *easy)
     curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
     if (status == 401 && !c->broken)
         authorize(c, x->resource_metadata);
+    bool refused = status == 400 || status == 404 || status == 405;
+    if (x->initialize && !c->legacy && refused && (c->resend = strdup(x->body))) {
+        c->legacy = c->fell_back = true; /* HTTP-046: perhaps a server of HTTP+SSE */
+        fprintf(stderr, "refclient: initialize refused with %ld: trying HTTP+SSE\n", status);
+        sse_get(c);
+        x->inlen = 0; /* its body is no message */
+    }
     if (status == 404 && x->with_session) {
         c->session_lost = true;
         c->session[0] = '\0';
@@ -678,6 +759,12 @@ static void pump(rc_client *c, int wait_ms)
     while ((m = curl_multi_info_read(h->multi, &left)))
         if (m->msg == CURLMSG_DONE)
             finish(c, m->easy_handle);
+    if (c->resend && c->endpoint[0]) { /* the fallback's endpoint came: initialize there */
+        char *line = c->resend;
+        c->resend = NULL;
+        rc_http_post(c, line);
+        free(line);
+    }
     if (!h->qlen && h->nxfers && wait_ms > 0)
         curl_multi_poll(h->multi, NULL, 0, wait_ms, NULL);
 }
@@ -730,6 +817,8 @@ void rc_http_close(rc_client *c)
         free(h->queue[i]);
     free(c->held);
     c->held = NULL;
+    free(c->resend);
+    c->resend = NULL;
     curl_multi_cleanup(h->multi);
     free(h);
     c->http = NULL;

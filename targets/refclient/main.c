@@ -3,7 +3,7 @@
  *
  *   refclient [--fault NAME]... [--protocol-version REV] [--no-caps] [--deprecated-caps]
  *             [--sampling-tools] [--accept-elicitation] [--timeout S] [--verbose]
- *             (-- SERVER [ARGS...] | --url URL [--token T])
+ *             (-- SERVER [ARGS...] | --url URL [--token T] | --sse-url URL)
  *   refclient --list-faults | --help
  */
 #include "refclient.h"
@@ -21,10 +21,13 @@ static int usage(FILE *out, int rc)
         out,
         "usage: refclient [options] -- SERVER [ARGS...]\n"
         "       refclient [options] --url URL\n"
+        "       refclient [options] --sse-url URL\n"
         "  the reference MCP client: starts SERVER, speaks stdio to it (initialize,\n"
         "  tools/list, tools/call of the first tool), then closes its stdin; or does\n"
         "  the same over Streamable HTTP to URL, then DELETEs its session\n"
         "  --url URL               Streamable HTTP to URL instead of a stdio SERVER\n"
+        "  --sse-url URL           2024-11-05's HTTP+SSE instead: GET URL for the SSE stream,\n"
+        "                          POST to the URI its endpoint event names\n"
         "  --token T               with --url: send Authorization: Bearer T on every request\n"
         "  --fault NAME            switch on a fault (repeatable; --list-faults)\n"
         "  --protocol-version REV  the revision to ask for (default 2025-11-25); 2026-07-28:\n"
@@ -67,6 +70,8 @@ static int parse(rc_client *c, int argc, char **argv, int *rc)
             c->faults[f] = true, i++;
         else if (i + 1 < argc && strcmp(a, "--url") == 0)
             c->url = argv[++i];
+        else if (i + 1 < argc && strcmp(a, "--sse-url") == 0)
+            c->url = argv[++i], c->legacy = true;
         else if (i + 1 < argc && strcmp(a, "--token") == 0)
             c->token = argv[++i];
         else if (i + 1 < argc && strcmp(a, "--protocol-version") == 0) {

@@ -3,7 +3,8 @@
  *
  * refclient launches its server from its argv, speaks stdio to it (newline
  * framed JSON-RPC, on mcpspec's codec), or speaks Streamable HTTP to a URL
- * (--url, with libcurl: http.c), does what most clients do when
+ * (--url, with libcurl: http.c) or 2024-11-05's HTTP+SSE (--sse-url), does
+ * what most clients do when
  * started (initialize, list tools, call one, exit) and answers the server's
  * requests as its declared capabilities say. It exists to prove mcpspec's
  * client checks (targets/refclient/README.md).
@@ -46,6 +47,11 @@ typedef struct rc_client {
     size_t inlen;
     bool verbose;
     const char *url;             /* Streamable HTTP to this endpoint instead of a stdio server */
+    bool legacy;                 /* --sse-url: url is 2024-11-05's HTTP+SSE SSE endpoint */
+    char endpoint[512];          /* ...and the endpoint event's URI, resolved ("" before) */
+    bool fell_back;              /* --url: initialize refused with 400/404/405, it took the
+                                    URL for an HTTP+SSE one (HTTP-046) */
+    char *resend;                /* ...and the initialize to POST again once the endpoint came */
     struct rc_http *http;        /* its transfers (http.c) */
     char session[128];           /* Mcp-Session-Id issued ("" none) */
     char negotiated[32];         /* the revision the server answered ("" before) */

@@ -3,9 +3,10 @@
 (@modelcontextprotocol/sdk 1.32.2) and v2 (@modelcontextprotocol/client 2.4.0),
 both pinned in tests/servers/package.json, judged by `mcpspec run --client`
 over stdio ({server}) and Streamable HTTP ({url}: the SDKs'
-StreamableHTTPClientTransport). Each SDK's verdicts on each transport must
+StreamableHTTPClientTransport), and the v1 SDK over 2024-11-05's HTTP+SSE
+({sse-url}: its SSEClientTransport). Each SDK's verdicts on each transport must
 equal its snapshot, tests/snapshots/client-sdk-v1.tsv, client-sdk-v2.tsv,
-client-sdk-v1-http.tsv and client-sdk-v2-http.tsv; the v2 SDK with
+client-sdk-v1-http.tsv, client-sdk-v2-http.tsv and client-sdk-v1-sse.tsv; the v2 SDK with
 versionNegotiation "auto" (2026-07-28: server/discover first) over stdio,
 client-sdk-v2-2026.tsv, and over Streamable HTTP, client-sdk-v2-2026-http.tsv
 (MCPSPEC_UPDATE_SNAPSHOTS=1 to accept a change). The SDKs come from
@@ -44,6 +45,10 @@ CASES = ["client/initialize-*", "client/initialized-notification", "client/reque
          # an observer of the unknown scenario's (client_cases_modern_client.c)
          "client/error-ids"]
 HTTP_CASES = CASES + ["client/http-*", "client/auth-*"]
+# Over HTTP+SSE (v1 only): the handshake, a ping, a line that is not JSON and the endpoint.
+SSE_CASES = ["client/initialize-*", "client/initialized-notification", "client/request-ids",
+             "client/jsonrpc-lines", "client/ping", "client/responses",
+             "client/survives-invalid-json", "client/sse-endpoint"]
 # The 2026-07-28 checks, and the handshake ones of the plain scenario (its fallback).
 MODERN_CASES = ["client/discover-first", "client/no-initialize-after-discover",
                 "client/meta-*", "client/discover-version", "client/version-retry",
@@ -71,8 +76,10 @@ MODERN_HTTP_CASES = [c for c in MODERN_CASES if c not in (
 
 class SdkClientTest(unittest.TestCase):
     def run_client(self, sdk, cases=CASES, codes=(0, 1), http=False, extra=()):
-        """The client on one SDK under mcpspec run --client: its report."""
-        where = "--url {url}" if http else "-- {server}"
+        """The client on one SDK under mcpspec run --client (http: True for {url}, "sse" for
+        {sse-url}): its report."""
+        where = ("--sse-url {sse-url}" if http == "sse" else "--url {url}" if http
+                 else "-- {server}")
         args = [MCPSPEC, "run", "--client", "node %s %s %s" % (CLIENT, sdk, where), "--quiet",
                 "--env", "MCPSPEC_NODE_MODULES=" + MODULES, *extra]
         for c in cases:
@@ -86,7 +93,8 @@ class SdkClientTest(unittest.TestCase):
 
     def verdicts(self, run):
         sdk, http = run
-        report = self.run_client(sdk, HTTP_CASES if http else CASES, http=http)
+        cases = SSE_CASES if http == "sse" else HTTP_CASES if http else CASES
+        report = self.run_client(sdk, cases, http=http)
         return sorted("%s\t%s\t%s" % (c["revision"], c["id"], c["verdict"])
                       for c in report["cases"])
 
@@ -119,14 +127,16 @@ class SdkClientTest(unittest.TestCase):
         self.snapshot("v2-2026-http", "SDK v2 --era auto, Streamable HTTP", report)
 
     def test_sdk_clients(self):
-        runs = (("v1", False), ("v2", False), ("v1", True), ("v2", True))
+        runs = (("v1", False), ("v2", False), ("v1", True), ("v2", True), ("v1", "sse"))
         with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
             results = dict(zip(runs, pool.map(self.verdicts, runs)))
         for sdk, http in runs:
             with self.subTest(sdk=sdk, http=http):
-                name = sdk + ("-http" if http else "")
+                name = sdk + ("-sse" if http == "sse" else "-http" if http else "")
+                transport = (", HTTP+SSE" if http == "sse" else ", Streamable HTTP" if http
+                             else "")
                 text = ("# revision\tcase\tverdict (tests/e2e/test_client_sdk.py, SDK %s%s)\n"
-                        % (sdk, ", Streamable HTTP" if http else "")
+                        % (sdk, transport)
                         + "\n".join(results[(sdk, http)]) + "\n")
                 if UPDATE:
                     with open(SNAPSHOT % name, "w", encoding="utf-8") as f:

@@ -1,16 +1,16 @@
 #!/usr/bin/python3
 """`mcpspec run --client`: mcpspec plays the server to a client under test, over
-stdio ({server}) and Streamable HTTP ({url}).
+stdio ({server}), Streamable HTTP ({url}) and 2024-11-05's HTTP+SSE ({sse-url}).
 
 refclient (targets/refclient) is the proof: clean, on every revision (over
 HTTP: 2025-03-26 on, 2026-07-28 included) and with or without capabilities, no
 check FAILs or WARNs; each of its faults makes its own check fail (FAIL, or WARN for a SHOULD),
-the HTTP faults over HTTP and the others over both transports. The hostile
-clients of tests/clients/hostile/ (never connects, floods, drops mid-request,
-restarts its server in a loop, floods the HTTP endpoint) end within their
-bounds, write a complete report, stay under 64 MiB and leave no process
-behind. `{sse-url}` (legacy HTTP+SSE) is not in this cut: exit 3 with a
-message."""
+the HTTP faults over HTTP (the HTTP+SSE one over {sse-url}) and the others over
+both transports; over {sse-url}, on 2024-11-05, refclient is clean too. The
+hostile clients of tests/clients/hostile/ (never connects, floods, drops
+mid-request, restarts its server in a loop, floods the HTTP endpoint or the
+HTTP+SSE one) end within their bounds, write a complete report, stay under
+64 MiB and leave no process behind."""
 import json
 import os
 import subprocess
@@ -56,6 +56,10 @@ def http_check(check):
     return check.startswith(("client/http-", "client/auth-"))
 
 
+def sse_check(check):
+    return check.startswith("client/sse-")
+
+
 # The 2026-07-28 checks (stdio): refclient speaks that revision with --protocol-version.
 MODERN_CHECKS = {"client/discover-first", "client/no-initialize-after-discover",
                  "client/meta-protocol-version", "client/meta-client-info",
@@ -97,10 +101,11 @@ MODERN_HTTP_CHECKS = {"client/http-version-header", "client/http-method-header",
 
 
 class RefclientTest(unittest.TestCase):
-    def clean(self, *refclient_args, http=False):
+    def clean(self, *refclient_args, http=False, sse=False):
         with tempfile.TemporaryDirectory() as out:
-            cmd = " ".join([REFCLIENT, *refclient_args,
-                            *(["--url", "{url}"] if http else ["--", "{server}"])])
+            where = (["--sse-url", "{sse-url}"] if sse else ["--url", "{url}"] if http
+                     else ["--", "{server}"])
+            cmd = " ".join([REFCLIENT, *refclient_args, *where])
             # Under ASan, three tests at once on two cores, the 1 MiB ping of client/survives-huge
             # was once still being answered over HTTP when the default 5 s of silence ran out.
             r = run_client(cmd, out, ["--timeout", "10"] if SANITIZED else [])
@@ -246,7 +251,7 @@ class RefclientTest(unittest.TestCase):
                               "client/ping", "client/roots-list", "client/cursor-unchanged",
                               "client/cancel-survived", "client/progress", "client/batch",
                               "client/batch-edges", "client/http-resume", "client/http-one-post",
-                              "client/http-answer-forms"):
+                              "client/http-answer-forms", "client/http-sse-fallback"):
                     self.assertEqual(v[check], "PASS", check)
                 self.assertEqual(v["client/http-bearer"], "PASS" if "--token" in args else "SKIP")
                 # scenario auth: a 401, then discovery (refclient stops short of a browser);
@@ -259,6 +264,17 @@ class RefclientTest(unittest.TestCase):
                                  "SKIP" if args[-1] == "2025-03-26" else "PASS")
                 self.assertEqual({v[k] for k in MODERN_HTTP_CHECKS}, {"SKIP"}, v)
 
+    def test_clean_over_sse(self):
+        # 2024-11-05's HTTP+SSE: the transport-neutral checks of that revision, and its own
+        report = self.clean("--protocol-version", "2024-11-05", sse=True)
+        v = verdicts(report)
+        self.assertEqual(report["transport"], "sse")
+        for check in ("client/sse-endpoint", "client/initialize-first", "client/ping",
+                      "client/roots-list", "client/survives-huge", "client/progress"):
+            self.assertEqual(v[check], "PASS", check)
+        self.assertFalse([k for k in v if http_check(k)], v)  # Streamable HTTP's own
+        self.assertEqual({c["revision"] for c in report["cases"]}, {"2024-11-05"})
+
     def test_clean_2026_over_http(self):
         runs = (("--protocol-version", "2026-07-28"), ("--protocol-version", "auto"))
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -266,7 +282,10 @@ class RefclientTest(unittest.TestCase):
         # dual-era: server/discover first; the legacy endpoint's 400 (no modern error) makes it
         # initialize (HTTP-058); every scenario is played, the modern ones statelessly
         v = verdicts(dual)
+        # a legacy HTTP+SSE server at the URL: server/discover and initialize refused with
+        # 405, it GETs the URL and initializes at the endpoint event's URI (HTTP-046)
         for check in MODERN_HTTP_CHECKS | {"client/http-era-fallback", "client/http-resume",
+                                           "client/http-sse-fallback",
                                            "client/initialize-first", "client/batch",
                                            "client/auth-resource-metadata",
                                            "client/auth-register", "client/auth-issuer"}:
@@ -311,6 +330,9 @@ class RefclientTest(unittest.TestCase):
         elif "2025-03-26:" in description:
             extra += " --protocol-version 2025-03-26"
         where = "--url {url}" if http else "-- {server}"
+        if sse_check(check):  # HTTP+SSE, 2024-11-05's transport
+            extra += " --protocol-version 2024-11-05"
+            where = "--sse-url {sse-url}"
         with tempfile.TemporaryDirectory() as out:
             # Short waits: some faults leave a request of the client's unanswered.
             r = run_client("%s --fault %s%s %s" % (REFCLIENT, name, extra, where), out,
@@ -358,7 +380,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 100)
+        self.assertEqual(len(checks), 102)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak; nor can
@@ -403,13 +425,12 @@ class RefclientTest(unittest.TestCase):
             # refclient does close its server's stdin: a staying client would not.
             self.assertEqual(verdicts(load(out))["client/shutdown"], "PASS")
 
-    def test_legacy_sse_is_not_in_this_cut(self):
+    def test_one_transport_a_run(self):
         with tempfile.TemporaryDirectory() as out:
-            r = run_client(REFCLIENT + " --url {sse-url}", out)
-            self.assertEqual(r.returncode, 3)
-            self.assertIn("not implemented", r.stderr)
-            r = run_client(REFCLIENT + " --url {url} -- {server}", out)
-            self.assertEqual(r.returncode, 2)
+            for cmd in (" --url {url} -- {server}", " --sse-url {sse-url} --url {url}"):
+                r = run_client(REFCLIENT + cmd, out)
+                self.assertEqual(r.returncode, 2, cmd)
+                self.assertIn("one transport a run", r.stderr)
 
     def test_http_lists_its_checks(self):
         r = subprocess.run([MCPSPEC, "list", "--client", "--json"], capture_output=True,
@@ -422,6 +443,9 @@ class RefclientTest(unittest.TestCase):
                          ["2025-03-26", "2025-06-18", "2025-11-25"])
         self.assertEqual(by["client/meta-protocol-version"]["streamable-http"], ["2026-07-28"])
         self.assertNotIn("stdio", by["client/http-stream-retry"])
+        self.assertEqual(by["client/sse-endpoint"], {"sse": ["2024-11-05"]})
+        self.assertEqual(by["client/ping"]["sse"], ["2024-11-05"])
+        self.assertNotIn("sse", by["client/http-session-id"])
 
     def test_serve_needs_a_socket(self):
         r = subprocess.run([MCPSPEC, "serve"], capture_output=True, text=True, timeout=10)
@@ -433,15 +457,15 @@ class RefclientTest(unittest.TestCase):
 
 
 class HostileClientTest(unittest.TestCase):
-    def run_hostile(self, name, budget, cases, codes=(1, 3), url=False):
+    def run_hostile(self, name, budget, cases, codes=(1, 3), url=False, where=None):
         token = "%s-%d" % (name, os.getpid())
         args = [*FAST, "--deadline", "20", "--env", "MCPSPEC_HOSTILE=" + token]
         for c in cases:
             args += ["--case", c]
         with tempfile.TemporaryDirectory() as out:
             t0 = time.monotonic()
-            r = run_client(os.path.join(HOSTILE, name) + (" {url}" if url else " {server}"),
-                           out, args)
+            where = where or (" {url}" if url else " {server}")
+            r = run_client(os.path.join(HOSTILE, name) + where, out, args)
             elapsed = time.monotonic() - t0
             self.assertIn(r.returncode, codes, r.stderr)
             self.assertLess(elapsed, budget * SLOW, "%s took %.1f s" % (name, elapsed))
@@ -489,6 +513,14 @@ class HostileClientTest(unittest.TestCase):
                                                      "client/http-accept"], url=True)
         v = verdicts(report)
         self.assertEqual(v["client/initialize-first"], "ERROR")  # it never sends initialize
+
+    def test_flood_over_sse(self):
+        # HTTP+SSE: the stream opened, then notifications POSTed to its endpoint without end
+        report = self.run_hostile("flood-sse", 10, ["client/initialize-first",
+                                                    "client/sse-endpoint"], where=" {sse-url}")
+        case = report["cases"][0]
+        self.assertEqual(case["verdict"], "ERROR")  # it never sends initialize
+        self.assertIn("without sending initialize to {sse-url}", case["observed"])
 
     def test_drop_mid_request_over_http(self):
         report = self.run_hostile("drop-mid-request-http", 6,

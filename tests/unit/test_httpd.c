@@ -187,6 +187,31 @@ static void test_refusals(void **state)
     mcps_httpd_close(&h);
 }
 
+/* HTTP+SSE: paths under the endpoint's are served with sub_paths only; a named event. */
+static void test_sub_paths_and_named_event(void **state)
+{
+    (void)state;
+    mcps_httpd h;
+    start(&h, 1024);
+    char text[512];
+    snprintf(text, sizeof text, "GET %s/sse HTTP/1.1\r\n\r\n", h.path);
+    expect_refused(&h, text, "HTTP/1.1 404 ");
+    snprintf(text, sizeof text, "GET %sx HTTP/1.1\r\n\r\n", h.path); /* not under it */
+    h.sub_paths = true;
+    expect_refused(&h, text, "HTTP/1.1 404 ");
+    int fd = dial(&h);
+    snprintf(text, sizeof text, "GET %s/sse HTTP/1.1\r\n\r\n", h.path);
+    say(fd, text);
+    mcps_httpd_req req;
+    next_req(&h, &req);
+    assert_true(mcps_httpd_stream_open(&h, req.handle, NULL));
+    assert_true(mcps_httpd_stream_named(&h, req.handle, "endpoint", "/m?s=1", 6));
+    mcps_httpd_stream_close(&h, req.handle);
+    assert_non_null(strstr(hear_all(fd), "\r\n\r\nevent: endpoint\ndata: /m?s=1\n\n"));
+    close(fd);
+    mcps_httpd_close(&h);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -194,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_chunked_and_continue),
         cmocka_unit_test(test_sse_stream),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_sub_paths_and_named_event),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
