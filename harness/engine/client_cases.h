@@ -26,6 +26,10 @@ const char *mcps_client_roots_broken(const cJSON *result);
 bool mcps_client_sampling_ok(const cJSON *result);
 /* Whether a sampling content type exists in revision r (SAMP-003). */
 bool mcps_client_sampling_type_in(const char *type, mcps_rev r);
+/* Whether the tool_use and tool_result blocks of a sampling result's content are well formed
+ * (SAMP-014: a string id and name and an object input; a string toolUseId and a content
+ * array); *n counts them. client_cases_sampling.c. */
+bool mcps_client_tool_blocks_ok(const cJSON *result, size_t *n);
 /* Whether message i of t is a request (of method, when not NULL); client_trace.c. */
 bool mcps_client_request_is(const mcps_client_trace *t, size_t i, const char *method);
 /* The first request (of method, when not NULL) at or after from; t->nmsgs when none. */
@@ -71,7 +75,7 @@ typedef struct mcps_client_check {
 /* Check i, or NULL past the last: client_cases.c's, client_cases_http.c's,
  * client_cases_http2.c's, then client_cases_modern.c's, client_cases_tasks.c's,
  * client_cases_oddities.c's, client_cases_modern_client.c's,
- * client_cases_modern_serve.c's and client_cases_sse.c's. */
+ * client_cases_modern_serve.c's, client_cases_sse.c's and client_cases_sampling.c's. */
 const mcps_client_check *mcps_client_check_at(size_t i);
 /* The checks only Streamable HTTP shows (client_cases_http.c): check i of them, or NULL. */
 const mcps_client_check *mcps_client_http_check_at(size_t i);
@@ -90,5 +94,7 @@ const mcps_client_check *mcps_client_modern_client_check_at(size_t i);
 const mcps_client_check *mcps_client_modern_serve_check_at(size_t i);
 /* The checks only 2024-11-05's HTTP+SSE shows (client_cases_sse.c). */
 const mcps_client_check *mcps_client_sse_check_at(size_t i);
+/* The sampling scenario's further requests' checks (client_cases_sampling.c). */
+const mcps_client_check *mcps_client_sampling_check_at(size_t i);
 
 #endif

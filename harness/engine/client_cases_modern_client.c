@@ -187,44 +187,19 @@ static int input_sampling(const mcps_client_trace *t, mcps_client_grade *g)
                                "answer is a well-formed CreateMessageResult");
 }
 
-/* A tool_use block's id, name and input object; a tool_result block's toolUseId and content
- * array (SAMP-014). Other blocks are not this rule's. */
-static bool tool_block_ok(const cJSON *b)
-{
-    const cJSON *type = member(b, "type");
-    if (cJSON_IsString(type) && strcmp(type->valuestring, "tool_use") == 0)
-        return cJSON_IsString(member(b, "id")) && cJSON_IsString(member(b, "name")) &&
-               cJSON_IsObject(member(b, "input"));
-    if (cJSON_IsString(type) && strcmp(type->valuestring, "tool_result") == 0)
-        return cJSON_IsString(member(b, "toolUseId")) && cJSON_IsArray(member(b, "content"));
-    return true;
-}
-
-static bool tool_block(const cJSON *b)
-{
-    const cJSON *type = member(b, "type");
-    return cJSON_IsString(type) && (strcmp(type->valuestring, "tool_use") == 0 ||
-                                    strcmp(type->valuestring, "tool_result") == 0);
-}
-
 /* A client declaring sampling.tools: the answer to the request carrying tools, its tool_use
  * and tool_result blocks well formed (SAMP-014). */
 static int sampling_tool_blocks(const cJSON *a, mcps_client_grade *g)
 {
-    const cJSON *content = member(a, "content"), *block;
     size_t n = 0;
     if (!a)
         return mcps_client_skip(g, "the client declares sampling.tools but its retry does not "
                                    "answer the sampling request carrying tools");
-    for (block = cJSON_IsArray(content) ? content->child : content; block;
-         block = cJSON_IsArray(content) ? block->next : NULL) {
-        if (!tool_block_ok(block))
-            return mcps_client_broke(g, "SAMP-014",
-                                     "a tool_use block without a string id, a string name and "
-                                     "an object input (or a tool_result without toolUseId and "
-                                     "a content array)");
-        n += tool_block(block);
-    }
+    if (!mcps_client_tool_blocks_ok(a, &n))
+        return mcps_client_broke(g, "SAMP-014",
+                                 "a tool_use block without a string id, a string name and "
+                                 "an object input (or a tool_result without toolUseId and "
+                                 "a content array)");
     if (!n)
         return mcps_client_skip(g, "the answer to the sampling request carrying tools used no "
                                    "tool (it need not): no tool_use block to judge");

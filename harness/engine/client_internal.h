@@ -75,6 +75,20 @@ typedef enum mcps_client_scenario {
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
+/* The sampling scenario's further requests, each sent once the one before is answered (the
+ * first being MCPS_CLIENT_INJECT_ID's), while the client's first request after initialize is
+ * held; only to a client declaring sampling (client_play_sampling.c, client_cases_sampling.c). */
+typedef enum mcps_client_sampling_step {
+    MCPS_CSS_NO_MESSAGES, /* without messages: -32602 due (RPC-ERR-006) */
+    MCPS_CSS_TOOLS,       /* 2025-11-25: carrying tools and toolChoice: refused without
+                             sampling.tools (SAMP-009), tool_use blocks well formed with (SAMP-014) */
+    MCPS_CSS_MIXED,       /* 2025-11-25, sampling.tools declared: a user message mixing text and
+                             tool_result: -32602 due (SAMP-012) */
+    MCPS_CSS_COUNT
+} mcps_client_sampling_step;
+/* Step k's request id is "mcpspec-sp<k+1>". */
+#define MCPS_CLIENT_SAMPLING_STEP_ID "mcpspec-sp%d"
+
 /* One message the client sent. */
 typedef struct mcps_client_msg {
     cJSON *json;        /* NULL: the line was not JSON (raw below) */
@@ -154,6 +168,9 @@ typedef struct mcps_client_trace {
     bool dropped;       /* MODERN_DROP: the connection was dropped mid-request */
     size_t dropped_at;  /* ...after this many messages */
     unsigned drop_conn; /* ...which connection */
+    /* SAMPLING: the further requests (client_play_sampling.c), whether each went, the answers */
+    bool sampling_sent[MCPS_CSS_COUNT];
+    cJSON *sampling_steps[MCPS_CSS_COUNT]; /* owned; NULL: none */
 } mcps_client_trace;
 
 /* "plain", "slow-init", ...: for a person. */
@@ -260,6 +277,11 @@ typedef enum mcps_client_task_step {
 /* What request m declares in its _meta clientCapabilities under name
  * (roots, sampling, ...), or NULL. */
 const cJSON *mcps_client_declared_cap(const cJSON *m, const char *name);
+
+/* The sampling scenario's step k for the client of t (its request, id
+ * MCPS_CLIENT_SAMPLING_STEP_ID), or NULL when it is not asked of it: no sampling declared, not
+ * 2025-11-25, no sampling.tools (client_play_sampling.c). */
+cJSON *mcps_client_sampling_step_request(const mcps_client_trace *t, int k);
 
 /* MCPS_CTS_CREATE's _meta.progressToken (PROG-010). */
 #define MCPS_CLIENT_TASK_TOKEN "mcpspec-tp"

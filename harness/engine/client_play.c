@@ -65,6 +65,8 @@ typedef struct player {
     int task_gets;
     int step;         /* the receiver script's next step (mcps_client_task_step) */
     mcps_httpd fetch; /* MODERN_SERVE: the listener its network $ref points at */
+    int sstep;        /* SAMPLING: the next further request (mcps_client_sampling_step) */
+    bool swait;       /* ...one of them awaits its answer */
 } player;
 
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
@@ -844,6 +846,41 @@ static bool step_answer(player *p, const cJSON *msg, const char *id)
     return true;
 }
 
+/* SAMPLING, stdio: the next further request due, once the one before is answered (the held
+ * request waits a timeout more); false when none is left. */
+static bool next_sampling(player *p)
+{
+    p->swait = false;
+    if (p->t->scenario != MCPS_CSC_SAMPLING || p->cfg->http || !p->held)
+        return false;
+    while (p->sstep < MCPS_CSS_COUNT) {
+        int k = p->sstep++;
+        cJSON *m = mcps_client_sampling_step_request(p->t, k);
+        if (m) {
+            send_owned(p, m);
+            p->t->sampling_sent[k] = p->swait = true;
+            p->held_until = mcps_clock_deadline(p->cfg->timeout);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* An answer to a further sampling request: kept; the next one goes. */
+static bool sampling_answer(player *p, const cJSON *msg, const char *id)
+{
+    int k;
+    char tail;
+    if (p->t->scenario != MCPS_CSC_SAMPLING ||
+        sscanf(id, MCPS_CLIENT_SAMPLING_STEP_ID "%c", &k, &tail) != 1 || k < 1 ||
+        k > MCPS_CSS_COUNT || !p->t->sampling_sent[k - 1] || p->t->sampling_steps[k - 1])
+        return false;
+    p->t->sampling_steps[k - 1] = cJSON_Duplicate(msg, true);
+    if (k == p->sstep)
+        next_sampling(p);
+    return true;
+}
+
 static cJSON *server_request(const char *method, cJSON *params)
 {
     return request_with_id(MCPS_CLIENT_INJECT_ID, method, params);
@@ -1141,9 +1178,14 @@ static void on_object(player *p, const cJSON *msg)
              cJSON_IsString(info.id) && step_answer(p, msg, info.id->valuestring))
         return;
     else if ((info.kind == MCPS_RPC_RESULT || info.kind == MCPS_RPC_ERROR) && info.id &&
+             cJSON_IsString(info.id) && sampling_answer(p, msg, info.id->valuestring))
+        return;
+    else if ((info.kind == MCPS_RPC_RESULT || info.kind == MCPS_RPC_ERROR) && info.id &&
              cJSON_IsString(info.id) && strcmp(info.id->valuestring, MCPS_CLIENT_INJECT_ID) == 0 &&
-             !p->t->inject_answer)
+             !p->t->inject_answer) {
         p->t->inject_answer = cJSON_Duplicate(msg, true);
+        next_sampling(p);
+    }
 }
 
 static void on_message(player *p, cJSON *msg, const char *raw, size_t len)
@@ -1169,7 +1211,7 @@ static void release_held(player *p)
         cJSON_Delete(p->held_init);
         p->held_init = NULL;
     }
-    if (p->held && (p->t->inject_answer || now >= p->held_until)) {
+    if (p->held && ((p->t->inject_answer && !p->swait) || now >= p->held_until)) {
         const cJSON *m = cJSON_GetObjectItemCaseSensitive(p->held, "method");
         answer_request(p, p->held, cJSON_IsString(m) ? m->valuestring : "");
         cJSON_Delete(p->held);
@@ -1453,6 +1495,8 @@ void mcps_client_trace_free(mcps_client_trace *t)
     cJSON_Delete(t->echo_schema);
     for (size_t i = 0; i < sizeof t->task_steps / sizeof *t->task_steps; i++)
         cJSON_Delete(t->task_steps[i]);
+    for (size_t i = 0; i < MCPS_CSS_COUNT; i++)
+        cJSON_Delete(t->sampling_steps[i]);
     for (size_t i = 0; i < t->log.nentries; i++)
         free(t->log.entries[i].bytes);
     free(t->log.entries);

@@ -79,7 +79,7 @@
     X(NO_BATCH, "no-batch", "BATCH-001", "client/batch",                                           \
       "ignore a batch (JSON array) line from the server")                                          \
     X(BATCH_EMPTY_ARRAY, "batch-empty-array", "BATCH-004", "client/batch-edges",                   \
-      "2025-03-26: answer an empty batch [] with an empty array, not a -32600 error")             \
+      "2025-03-26: answer an empty batch [] with an empty array, not a -32600 error")              \
     X(BATCH_REQUEST, "batch-request", "BATCH-005", "client/jsonrpc-lines",                         \
       "send tools/list inside a one-element batch, whatever the revision")                         \
     X(INITIALIZED_WITH_ID, "initialized-with-id", "RPC-NOT-001", "client/jsonrpc-lines",           \
@@ -293,7 +293,20 @@
       "HTTP+SSE: POST to the endpoint event's URI without its query string (the session)")         \
     X(FALLBACK_NO_QUERY, "fallback-no-query", "HTTP-046", "client/http-sse-fallback",              \
       "HTTP: falling back to HTTP+SSE (initialize refused with 4xx), POST to the endpoint "        \
-      "event's URI without its query string")
+      "event's URI without its query string")                                                      \
+    X(NO_MESSAGES_INTERNAL, "no-messages-internal", "RPC-ERR-006",                                 \
+      "client/sampling-invalid-params",                                                            \
+      "refuse a sampling/createMessage without messages with -32603, not -32602")                  \
+    X(SAMPLING_TOOLS_ANSWERED, "sampling-tools-answered", "SAMP-009", "client/sampling-tools",     \
+      "answer a sampling/createMessage carrying tools with text, though it declared no "           \
+      "sampling.tools")                                                                            \
+    X(TOOL_USE_NO_INPUT, "tool-use-no-input", "SAMP-014", "client/sampling-tools",                 \
+      "with --sampling-tools, answer a sampling/createMessage carrying tools with a tool_use "     \
+      "block without input")                                                                       \
+    X(MIXED_RESULTS_ACCEPTED, "mixed-results-accepted", "SAMP-012",                                \
+      "client/sampling-mixed-results",                                                             \
+      "with --sampling-tools, answer a sampling request whose user message mixes text and a "      \
+      "tool_result, instead of refusing it with -32602")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

@@ -103,12 +103,45 @@ static bool declares_modern(const rc_client *c, const char *name)
     return declares(c, name);
 }
 
+/* Whether it declares sampling.tools in the handshake era: --sampling-tools, from 2025-11-25
+ * (2026-07-28 declares it in capabilities_modern). */
+static bool declares_tools(const rc_client *c)
+{
+    mcps_rev r = mcps_rev_parse(c->version);
+    return c->sampling_tools && declares(c, "sampling") && r != MCPS_REV_NONE &&
+           r >= MCPS_REV_2025_11_25;
+}
+
 /* A sampling request carrying tools or toolChoice to a client that did not declare
- * sampling.tools (refclient never does) is refused (SAMP-009). */
+ * sampling.tools is refused (SAMP-009). */
 static bool sampling_tools_asked(const cJSON *params)
 {
     return cJSON_GetObjectItemCaseSensitive(params, "tools") ||
            cJSON_GetObjectItemCaseSensitive(params, "toolChoice");
+}
+
+/* Whether a user message of the request mixes tool_result blocks with other content
+ * (SAMP-010: the server's to keep; refused with -32602, SAMP-012). */
+static bool results_mixed(const cJSON *params)
+{
+    const cJSON *m, *b;
+    cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(params, "messages"))
+    {
+        const cJSON *content = cJSON_GetObjectItemCaseSensitive(m, "content");
+        const cJSON *blocks = cJSON_IsArray(content) ? content : NULL;
+        size_t results = 0, others = 0;
+        cJSON_ArrayForEach(b, blocks)
+        {
+            const cJSON *type = cJSON_GetObjectItemCaseSensitive(b, "type");
+            if (cJSON_IsString(type) && strcmp(type->valuestring, "tool_result") == 0)
+                results++;
+            else
+                others++;
+        }
+        if (results && others)
+            return true;
+    }
+    return false;
 }
 
 static cJSON *roots_result(const rc_client *c)
@@ -247,6 +280,26 @@ static bool runs_as_task(const rc_client *c, const char *method, const cJSON *pa
            rc_on(c, RC_FAULT_TASK_UNDECLARED_CREATE);
 }
 
+static cJSON *tool_use_result(const rc_client *c, const cJSON *params);
+
+/* A sampling request to a client that serves sampling: checked (RPC-ERR-006, SAMP-009,
+ * SAMP-012), then answered; tools used when it declared sampling.tools. */
+static void answer_sampling(rc_client *c, const cJSON *id, const cJSON *params)
+{
+    bool tools = declares_tools(c);
+    if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(params, "messages")))
+        reply_error(c, id, rc_on(c, RC_FAULT_NO_MESSAGES_INTERNAL) ? -32603 : -32602,
+                    "Invalid params: messages is required");
+    else if (sampling_tools_asked(params) && !tools && !rc_on(c, RC_FAULT_SAMPLING_TOOLS_ANSWERED))
+        reply_error(c, id, -32602, "Invalid params: sampling.tools was not declared");
+    else if (tools && results_mixed(params) && !rc_on(c, RC_FAULT_MIXED_RESULTS_ACCEPTED))
+        reply_error(c, id, -32602, "Invalid params: tool results mixed with other content");
+    else if (tools && sampling_tools_asked(params))
+        reply(c, id, tied(c, params, tool_use_result(c, params)));
+    else
+        reply(c, id, tied(c, params, sampling_result(c)));
+}
+
 static void answer_request(rc_client *c, const char *method, const cJSON *id, const cJSON *params)
 {
     if (rc_on(c, RC_FAULT_REJECT_UNKNOWN_META) && unknown_reserved_meta(params)) {
@@ -273,11 +326,8 @@ static void answer_request(rc_client *c, const char *method, const cJSON *id, co
             reply(c, id, cJSON_CreateObject());
     } else if (strcmp(method, "roots/list") == 0 && serves(c, "roots"))
         reply(c, id, tied(c, params, roots_result(c)));
-    else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling") &&
-             sampling_tools_asked(params))
-        reply_error(c, id, -32602, "Invalid params: sampling.tools was not declared");
     else if (strcmp(method, "sampling/createMessage") == 0 && serves(c, "sampling"))
-        reply(c, id, tied(c, params, sampling_result(c)));
+        answer_sampling(c, id, params);
     else if (strcmp(method, "elicitation/create") == 0 && serves(c, "elicitation") &&
              rc_on(c, RC_FAULT_ELICIT_REFUSE_FORM))
         reply_error(c, id, -32602, "Invalid params: unsupported elicitation mode");
@@ -422,7 +472,9 @@ static cJSON *capabilities(const rc_client *c)
     cJSON *caps = cJSON_CreateObject();
     if (declares(c, "roots"))
         cJSON_AddFalseToObject(cJSON_AddObjectToObject(caps, "roots"), "listChanged");
-    if (declares(c, "sampling"))
+    if (declares_tools(c))
+        cJSON_AddObjectToObject(cJSON_AddObjectToObject(caps, "sampling"), "tools");
+    else if (declares(c, "sampling"))
         cJSON_AddObjectToObject(caps, "sampling");
     if (declares(c, "elicitation")) {
         cJSON *e = cJSON_AddObjectToObject(caps, "elicitation");
@@ -868,7 +920,8 @@ static cJSON *tool_use_result(const rc_client *c, const cJSON *params)
     if (!rc_on(c, RC_FAULT_TOOL_USE_NO_ID))
         cJSON_AddStringToObject(use, "id", "refclient-tool-use-1");
     cJSON_AddStringToObject(use, "name", cJSON_IsString(name) ? name->valuestring : "tool");
-    cJSON_AddObjectToObject(use, "input");
+    if (!rc_on(c, RC_FAULT_TOOL_USE_NO_INPUT))
+        cJSON_AddObjectToObject(use, "input");
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "content"), use);
     cJSON_AddStringToObject(r, "model", "refclient-canned");
     cJSON_AddStringToObject(r, "stopReason", "toolUse");

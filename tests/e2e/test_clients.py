@@ -122,8 +122,11 @@ class RefclientTest(unittest.TestCase):
         v = verdicts(report)
         self.assertEqual({v[k] for k in v
                           if k not in MODERN_CHECKS | SERVE_CHECKS | DUAL_ERA_CHECKS
-                          | MODERN_CLIENT_CHECKS | {"client/cancellations", "client/elicit-content"}},
+                          | MODERN_CLIENT_CHECKS | {"client/cancellations", "client/elicit-content",
+                                                  "client/sampling-mixed-results"}},
                          {"PASS"}, v)
+        # no sampling.tools declared (--sampling-tools does): no tool loop is sent to it
+        self.assertEqual(v["client/sampling-mixed-results"], "SKIP")
         # refclient declines elicitations (no one to ask): no content to validate
         self.assertEqual(v["client/elicit-content"], "SKIP")
         # refclient never cancels a request of its own (its fault cancel-initialize does)
@@ -192,6 +195,26 @@ class RefclientTest(unittest.TestCase):
             self.assertEqual(v["client/elicit-content"], "PASS", v)
         self.assertEqual(handshake["client/elicitation"], "PASS")
         self.assertEqual(modern["client/input-required"], "PASS")
+
+    def test_clean_sampling_tools(self):
+        # --sampling-tools on 2025-11-25: sampling.tools declared, the request carrying tools
+        # answered with a tool_use block (SAMP-014), the tool results mixed with text refused
+        # with -32602 (SAMP-012); on 2025-06-18 there are no tools in sampling
+        def run(args):
+            with tempfile.TemporaryDirectory() as out:
+                run_client(" ".join([REFCLIENT, *args, "--sampling-tools", "--", "{server}"]),
+                           out, ["--case", "client/sampling*", "--timeout", "2"])
+                return verdicts(load(out))
+
+        runs = ((), ("--protocol-version", "2025-06-18"))
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            newest, older = pool.map(run, runs)
+        self.assertEqual(set(newest.values()), {"PASS"}, newest)
+        self.assertEqual(len(newest), 4, newest)
+        for check in ("client/sampling", "client/sampling-invalid-params"):
+            self.assertEqual(older[check], "PASS", check)
+        for check in ("client/sampling-tools", "client/sampling-mixed-results"):
+            self.assertEqual(older[check], "SKIP", check)
 
     def test_clean_dual_era_probe(self):
         # a legacy server refusing the probe with -32600, not -32601: refclient auto initializes
@@ -380,7 +403,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 102)
+        self.assertEqual(len(checks), 105)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak; nor can
