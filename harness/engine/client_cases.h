@@ -30,6 +30,9 @@ bool mcps_client_sampling_type_in(const char *type, mcps_rev r);
  * (SAMP-014: a string id and name and an object input; a string toolUseId and a content
  * array); *n counts them. client_cases_sampling.c. */
 bool mcps_client_tool_blocks_ok(const cJSON *result, size_t *n);
+/* GEN-JSCH-001: the client's call of the 2020-12 tool (MCPS_CLIENT_SERVE_TOOL) validates
+ * against t->echo_schema read as 2020-12; client_cases_modern_serve.c. */
+int mcps_client_schema_2020_12(const mcps_client_trace *t, mcps_client_grade *g);
 /* Whether message i of t is a request (of method, when not NULL); client_trace.c. */
 bool mcps_client_request_is(const mcps_client_trace *t, size_t i, const char *method);
 /* The first request (of method, when not NULL) at or after from; t->nmsgs when none. */

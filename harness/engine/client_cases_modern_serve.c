@@ -186,7 +186,7 @@ static size_t echo_call(const mcps_client_trace *t)
     return t->nmsgs;
 }
 
-static int schema_2020_12(const mcps_client_trace *t, mcps_client_grade *g)
+int mcps_client_schema_2020_12(const mcps_client_trace *t, mcps_client_grade *g)
 {
     size_t i = echo_call(t);
     if (i >= t->nmsgs || !t->echo_schema)
@@ -326,8 +326,8 @@ static const mcps_client_check serve_checks[] = {
     {"client/schema-2020-12",
      "2026-07-28: a tool whose inputSchema uses $defs and prefixItems is called with arguments "
      "valid under 2020-12",
-     "basic", "GEN-JSCH-001", MCPS_CSC_MODERN_SERVE, false, schema_2020_12, MCPS_CT_STDIO, true,
-     MODERN},
+     "basic", "GEN-JSCH-001", MCPS_CSC_MODERN_SERVE, false, mcps_client_schema_2020_12,
+     MCPS_CT_STDIO, true, MODERN},
     {"client/no-remote-ref", "2026-07-28: a $ref to a network URI is not fetched", "basic",
      "GEN-JSCH-004", MCPS_CSC_MODERN_SERVE, false, no_remote_ref, MCPS_CT_STDIO, true, MODERN},
     {"client/deep-schema",

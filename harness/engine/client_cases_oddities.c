@@ -5,7 +5,9 @@
  * an elicitation nobody started (ignored: ELIC-011) and a url-mode
  * elicitation/create (refused with -32602 by a client that declared form
  * only: ELIC-008); the ping carries an io.modelcontextprotocol/ _meta key no
- * revision defines (the request served as usual: GEN-META-005).
+ * revision defines (the request served as usual: GEN-META-005). On 2025-11-25 its
+ * tool list is modern-serve's 2020-12 tool, whose call must validate against it read
+ * as 2020-12 (GEN-JSCH-001).
  *
  * A table of its own, after client_cases_tasks.c's (mcps_client_check_at).
  */
@@ -118,6 +120,15 @@ static int url_undeclared(const mcps_client_trace *t, mcps_client_grade *g)
         g, "a url-mode elicitation/create to a client declaring form only: -32602");
 }
 
+/* On 2025-11-25 the tool list is modern-serve's 2020-12 tool ($defs, prefixItems): the call
+ * validates against it read as 2020-12 (GEN-JSCH-001 came with 2025-11-25). */
+static int schema_2020_12(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!answered_from(t, MCPS_REV_2025_11_25, g))
+        return 0;
+    return mcps_client_schema_2020_12(t, g);
+}
+
 #define FROM_0618 (MCPS_REV_BIT(MCPS_REV_2025_06_18) | MCPS_REV_BIT(MCPS_REV_2025_11_25))
 #define ON_1125   MCPS_REV_BIT(MCPS_REV_2025_11_25)
 
@@ -134,6 +145,11 @@ static const mcps_client_check oddity_checks[] = {
      "An elicitation in a mode the client did not declare (url) is refused with -32602",
      "client/elicitation", "ELIC-008", MCPS_CSC_ODDITIES, false, url_undeclared, MCPS_CT_STDIO,
      false, ON_1125},
+    {"client/schema-2020-12-handshake",
+     "2025-11-25: a tool's inputSchema without $schema is read as JSON Schema 2020-12 ($defs, "
+     "prefixItems): the call's arguments validate against it",
+     "basic", "GEN-JSCH-001", MCPS_CSC_ODDITIES, false, schema_2020_12, MCPS_CT_STDIO, false,
+     ON_1125},
 };
 
 const mcps_client_check *mcps_client_oddities_check_at(size_t i)

@@ -305,6 +305,9 @@ bool mcps_client_serve_request(mcps_play *play, mcps_client_trace *t, const cJSO
  * opened into t->fetch_url, then polled without waiting; a request noted in t->fetched. */
 bool mcps_client_fetch_open(mcps_httpd *h, const mcps_guard *guard, mcps_client_trace *t);
 void mcps_client_fetch_poll(mcps_httpd *h, mcps_play *play, mcps_client_trace *t);
+/* The oddities scenario's tool list on 2025-11-25: MODERN_SERVE's 2020-12 tool alone, without
+ * its outputSchema (GEN-JSCH-001); sets t->echo_schema. */
+cJSON *mcps_client_schema_tool_list(mcps_client_trace *t);
 /* What every 2026-07-28 result carries (client_play.c): resultType and serverInfo. */
 cJSON *mcps_client_stamp(cJSON *result);
 /* ...and a cacheable one's hints, ttlMs and cacheScope (CACHE-001), stamped too. */

@@ -672,6 +672,9 @@ static void answer_request(player *p, const cJSON *req, const char *method)
         send_owned(p, response(id, cJSON_CreateObject()));
     else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_PAGED)
         answer_page(p, req);
+    else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_ODDITIES &&
+             strcmp(p->t->answered, "2025-11-25") == 0) /* GEN-JSCH-001 */
+        send_owned(p, response(id, mcps_client_schema_tool_list(p->t)));
     else if (strcmp(method, "tools/list") == 0)
         send_owned(p, response(id, tool_list()));
     else if (strcmp(method, "tools/call") == 0) {

@@ -14,6 +14,8 @@
  *   2^20 paths (GEN-JSCH-006); its tools/call gets a notifications/progress
  *   first when it asked for progress (RPC-NOT-002), then an array
  *   structuredContent;
+ * - the oddities scenario (2025-11-25) serves that tool alone, without its outputSchema
+ *   (mcps_client_schema_tool_list: GEN-JSCH-001 in the handshake era);
  * - modern-drop drops the connection at the client's first request after
  *   server/discover and subscriptions/listen (STDIO-013, SUB-011).
  */
@@ -167,6 +169,17 @@ static cJSON *serve_tool_list(mcps_client_trace *t)
                                      "Not to be called: its schema probes the client's resolver "
                                      "and validator",
                                      probe));
+    if (!t->echo_schema)
+        t->echo_schema = echo_input_schema();
+    return r;
+}
+
+cJSON *mcps_client_schema_tool_list(mcps_client_trace *t)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddItemToArray(
+        cJSON_AddArrayToObject(r, "tools"),
+        tool(MCPS_CLIENT_SERVE_TOOL, "Returns its text argument", echo_input_schema()));
     if (!t->echo_schema)
         t->echo_schema = echo_input_schema();
     return r;

@@ -306,7 +306,10 @@
     X(MIXED_RESULTS_ACCEPTED, "mixed-results-accepted", "SAMP-012",                                \
       "client/sampling-mixed-results",                                                             \
       "with --sampling-tools, answer a sampling request whose user message mixes text and a "      \
-      "tool_result, instead of refusing it with -32602")
+      "tool_result, instead of refusing it with -32602")                                           \
+    X(TUPLE_DRAFT7, "tuple-draft7", "GEN-JSCH-001", "client/schema-2020-12-handshake",             \
+      "read inputSchema as draft-07 (prefixItems unknown) in the handshake era: fill a tuple "     \
+      "argument from items alone")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

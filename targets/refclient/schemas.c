@@ -44,7 +44,9 @@ static cJSON *tuple_of(const rc_client *c, const cJSON *schema)
     cJSON_ArrayForEach(p, prefix)
     {
         cJSON_AddItemToArray(
-            out, sample_of(rc_on(c, RC_FAULT_SCHEMA_DRAFT7) ? member(schema, "items") : p));
+            out, sample_of(rc_on(c, RC_FAULT_SCHEMA_DRAFT7) || rc_on(c, RC_FAULT_TUPLE_DRAFT7)
+                               ? member(schema, "items")
+                               : p));
     }
     return out;
 }

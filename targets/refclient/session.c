@@ -814,12 +814,21 @@ static void list_and_call(rc_client *c)
         send_extra(c, 6, "tasks/list");
     char *tool = list ? first_tool(list) : NULL;
     bool as_task = c->server_tasks && tool_takes_task(list) && !rc_on(c, RC_FAULT_TASK_PLAIN_CALL);
-    cJSON_Delete(list);
-    if (!tool)
-        return;
     cJSON *params = cJSON_CreateObject();
-    cJSON_AddStringToObject(params, "name", tool);
+    cJSON_AddStringToObject(params, "name", tool ? tool : "");
     add_arguments(c, params);
+    if (tool && !rc_on(c, RC_FAULT_CALL_ARGS_ARRAY)) /* tuples (prefixItems: GEN-JSCH-001) */
+        rc_schema_fill(
+            c,
+            cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(
+                                   cJSON_GetObjectItemCaseSensitive(list, "result"), "tools"),
+                               0),
+            cJSON_GetObjectItemCaseSensitive(params, "arguments"));
+    cJSON_Delete(list);
+    if (!tool) {
+        cJSON_Delete(params);
+        return;
+    }
     add_progress_token(c, params);
     if (as_task || rc_on(c, RC_FAULT_TASK_CALL))
         cJSON_AddNumberToObject(cJSON_AddObjectToObject(params, "task"), "ttl", 60000);

@@ -42,7 +42,7 @@ CASES = ["client/initialize-*", "client/initialized-notification", "client/reque
          "client/meta-keys", "client/uses-declared", "client/tool-calls", "client/own-version",
          # the tasks and oddities scenarios (stdio; not played over HTTP)
          "client/task-*", "client/unknown-meta-key", "client/elicit-complete-unknown",
-         "client/elicit-mode-undeclared",
+         "client/elicit-mode-undeclared", "client/schema-2020-12-handshake",
          # an observer of the unknown scenario's (client_cases_modern_client.c)
          "client/error-ids"]
 HTTP_CASES = CASES + ["client/http-*", "client/auth-*"]
