@@ -520,7 +520,9 @@ class HostileClientTest(unittest.TestCase):
                                                     "client/sse-endpoint"], where=" {sse-url}")
         case = report["cases"][0]
         self.assertEqual(case["verdict"], "ERROR")  # it never sends initialize
-        self.assertIn("without sending initialize to {sse-url}", case["observed"])
+        # the message cap ends it ("without sending initialize"), or on a loaded machine the
+        # connect timeout first ("no initialize ... within"): never initialized, either way
+        self.assertRegex(case["observed"], r"(without sending|sent no) initialize to \{sse-url\}")
 
     def test_drop_mid_request_over_http(self):
         report = self.run_hostile("drop-mid-request-http", 6,
