@@ -259,6 +259,34 @@ class FuzzLiveTest(unittest.TestCase):
                            inputs, report["executions"], report["sequences"]))
         self.assertEqual(shapes[0], shapes[1])
 
+    def test_short_lived_processes_same_findings(self):
+        """--process-inputs 100: a process replaced every few sequences (its spare taken, the
+        full one left to end), the sequence in flight behind a crash sent again on a fresh one;
+        the clean refserver still gives nothing in exactly --runs executions, and the same seed
+        still gives the same findings (fuzz/README.md, "Throughput")."""
+        runs = "300" if SANITIZED else "1500"
+        r, report, _, _ = self.fuzz("short-clean", REFSERVER, "--seed", "3", "--runs", runs,
+                                    "--process-inputs", "100", "--hang-timeout", GENEROUS)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(report["findings"], [])
+        self.assertEqual(report["executions"], int(runs))
+        server = REFSERVER + " --fault fuzz-sequence-crash"
+        shapes = []
+        for i in range(2):
+            r, report, out, _ = self.fuzz("short-%d" % i, server, "--seed", "1", "--runs", runs,
+                                          "--process-inputs", "100", "--minimize-runs", "40",
+                                          "--hang-timeout", GENEROUS)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(report["executions"], int(runs))
+            inputs = []
+            for f in report["findings"]:
+                with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
+                    inputs.append([l for l in fh if l.startswith("--> raw ")])
+            shapes.append(([(f["name"], f["signature"], f["sequence"], f["minimized_from"])
+                            for f in report["findings"]], inputs, report["sequences"]))
+        self.assertEqual(shapes[0], shapes[1])
+        self.assertIn("crash signal 6", [f[1] for f in shapes[0][0]])
+
     def test_jobs_find_the_sequence_crash_once(self):
         """--jobs 2: two refserver processes fuzzed at once, sequences split between them by
         number; the crash both can find is listed once (the earliest sequence's), and the
