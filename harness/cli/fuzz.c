@@ -11,6 +11,7 @@
 #include "engine/config.h"
 #include "live/afl.h"
 #include "live/fuzz.h"
+#include "live/merge.h"
 #include "live/server.h"
 #include "transport/guard.h"
 
@@ -25,8 +26,10 @@
 
 #define MAX_ENV          64
 #define MAX_HEADERS      16
+#define MAX_MERGED       256 /* runs one --merge takes */
 #define DEFAULT_SECONDS  60.0
 #define DEFAULT_REVISION "2025-11-25"
+#define MAX_SHARDS       1000000 /* machines sharing one seed: far more than any fleet */
 /* A liveness ping per this many inputs: a ping costs the target what an input does, and a
  * finding's last ping still comes after its last input (fuzz/README.md, throughput). */
 #define DEFAULT_PING_EVERY 8
@@ -34,14 +37,18 @@
 
 typedef struct fuzz_options {
     const char *server, *url, *config, *revision, *out, *cwd, *file, *afl_target, *afl_dict;
+    const char *afl_mutator;
+    const char *merged[MAX_MERGED + 1]; /* --merge: the runs' --out folders */
+    size_t nmerged;
     const char *env[MAX_ENV + 1];
     size_t nenv;
     const char *headers[MAX_HEADERS + 1];
     size_t nheaders;
     double seconds, hang, probe;
     size_t runs, max_len, minimize_runs, max_findings, jobs, ping_every, process_inputs;
+    size_t shard, shards; /* --shard I/N: shard I - 1 of N; shards 0: none */
     uint64_t seed;
-    bool quiet, replay, time_given, afl, growth_given;
+    bool quiet, replay, time_given, afl, growth_given, merge;
     mcps_live_watch growth;
     mcps_target_file target_file;
     char command[2048];
@@ -60,7 +67,8 @@ static int usage(const fuzz_options *o, const char *why)
     else
         fprintf(
             out,
-            "usage: mcpspec fuzz --server CMD | --url URL [--server CMD] [options]\n\n"
+            "usage: mcpspec fuzz --server CMD | --url URL [--server CMD] [options]\n"
+            "       mcpspec fuzz --merge DIR... --out OUT\n\n"
             "Fuzzes a live MCP server over stdio or Streamable HTTP: a valid session prefix,\n"
             "then mutated requests and notifications built from its own lists; crashes,\n"
             "hangs, sanitizer reports, malformed responses, resource growth and files served\n"
@@ -71,12 +79,18 @@ static int usage(const fuzz_options *o, const char *why)
             "  --seed N             the run's seed (default 1): same seed, same inputs\n"
             "  --jobs N             N target instances at once (default 1, at most 16); with\n"
             "                       --runs, the same seed and N give the same findings\n"
+            "  --shard I/N          shard I of N (1 <= I <= N): only sequences I-1, I-1+N, ...\n"
+            "                       of the seed, so N machines with one seed never overlap;\n"
+            "                       findings keep their sequence numbers, and merge by\n"
+            "                       signature, the lowest sequence kept (fuzz/README.md)\n"
             "  --out DIR            report.json, report.sarif, findings/ (default reports/fuzz)\n"
             "  --max-len N          inputs per sequence, at most (default 64)\n"
             "  --minimize-runs N    executions ddmin may spend per finding (default 200)\n"
             "  --growth on|fds|off  the resource-growth oracle: the target's memory and\n"
             "                       descriptors over a window (default on; fds: descriptors\n"
-            "                       only, for an ASan build, whose quarantine holds memory)\n"
+            "                       only, for an ASan build, whose quarantine holds memory);\n"
+            "                       over HTTP only when given, with --server and --url: the\n"
+            "                       server's process tree, sockets not counted\n"
             "  --ping-every K       stdio: a liveness ping after every Kth input of a\n"
             "                       sequence and after its last (default " PING_EVERY_TEXT
             "; 1: after\n"
@@ -84,6 +98,9 @@ static int usage(const fuzz_options *o, const char *why)
             "  --process-inputs N   inputs a target process takes before a fresh one\n"
             "                       replaces it (default 4096; a finding is minimized from\n"
             "                       its process's inputs: fewer, faster minimizing)\n"
+            "  --merge DIR...       merge the findings of runs (the --out folders of shards)\n"
+            "                       into --out: one per revision and signature, the lowest\n"
+            "                       (seed, sequence) kept, renamed as one run names them\n"
             "  --quiet              no progress line\n"
             "  --afl                coverage-guided: afl-fuzz runs CMD (built with\n"
             "                       afl-clang-fast, scripts/afl-build) on session files\n"
@@ -92,7 +109,11 @@ static int usage(const fuzz_options *o, const char *why)
             "                       (build/afl/refserver-afl); seeds carry no prefix, and\n"
             "                       findings are replayed on --server with it\n"
             "  --afl-dict FILE      with --afl: a second dictionary for afl-fuzz (-x), such as\n"
-            "                       the one AFL_LLVM_DICT2FILE writes (scripts/afl-build)\n");
+            "                       the one AFL_LLVM_DICT2FILE writes (scripts/afl-build)\n"
+            "  --afl-mutator PATH   with --afl: AFL++'s custom mutator library, such as\n"
+            "                       build/afl/afl-json-mutator.so (AFL_CUSTOM_MUTATOR_LIBRARY);\n"
+            "                       its tokens: DIR/afl/dict and --afl-dict's, unless\n"
+            "                       MCPS_AFL_MUTATOR_DICT is set\n");
     fprintf(out,
             "  --server CMD         the MCP server (split like a shell, run without one)\n"
             "  --url URL            fuzz the server at this Streamable HTTP endpoint; with\n"
@@ -121,6 +142,24 @@ static bool count_value(const char *s, size_t *out)
     return true;
 }
 
+/* --shard I/N: 1 <= I <= N <= MAX_SHARDS, decimal digits only. */
+static bool shard_value(const char *s, size_t *index, size_t *count)
+{
+    const char *slash = strchr(s, '/');
+    char first[24];
+    if (!slash || (size_t)(slash - s) >= sizeof first)
+        return false;
+    memcpy(first, s, (size_t)(slash - s));
+    first[slash - s] = '\0';
+    size_t i, n;
+    if (!count_value(first, &i) || !count_value(slash + 1, &n) || i < 1 || i > n ||
+        n > MAX_SHARDS || first[0] == '+' || slash[1] == '+')
+        return false;
+    *index = i - 1;
+    *count = n;
+    return true;
+}
+
 /* One option; -1 to go on, else the exit code (usage). */
 static int parse_value(mcps_args *a, fuzz_options *o)
 {
@@ -142,6 +181,8 @@ static int parse_value(mcps_args *a, fuzz_options *o)
         ok = count_value(a->value, &o->max_findings) && o->max_findings > 0;
     } else if (mcps_args_option(a, "--minimize-runs")) {
         ok = count_value(a->value, &o->minimize_runs);
+    } else if (!o->replay && mcps_args_option(a, "--shard")) {
+        ok = shard_value(a->value, &o->shard, &o->shards);
     } else if (!o->replay && mcps_args_option(a, "--process-inputs")) {
         ok = count_value(a->value, &o->process_inputs) && o->process_inputs > 0;
     } else if (!o->replay && mcps_args_option(a, "--ping-every")) {
@@ -203,10 +244,14 @@ static int parse_option(mcps_args *a, fuzz_options *o)
         o->quiet = true;
     else if (!o->replay && mcps_args_flag(a, "--afl"))
         o->afl = true;
+    else if (!o->replay && mcps_args_flag(a, "--merge"))
+        o->merge = true;
     else if (!o->replay && mcps_args_option(a, "--afl-target"))
         o->afl_target = a->value;
     else if (!o->replay && mcps_args_option(a, "--afl-dict"))
         o->afl_dict = a->value;
+    else if (!o->replay && mcps_args_option(a, "--afl-mutator"))
+        o->afl_mutator = a->value;
     else if (a->error[0])
         return usage(o, a->error);
     else if (mcps_args_is_option(a)) {
@@ -215,6 +260,8 @@ static int parse_option(mcps_args *a, fuzz_options *o)
         return usage(o, why);
     } else if (o->replay && !o->file)
         o->file = mcps_args_positional(a);
+    else if (o->merge && o->nmerged < MAX_MERGED)
+        o->merged[o->nmerged++] = mcps_args_positional(a);
     else {
         char why[200];
         snprintf(why, sizeof why, "unexpected argument '%s'", a->argv[a->i]);
@@ -294,7 +341,9 @@ static int execute(fuzz_options *o, char **argv, char **afl_argv, const cJSON *c
         guard.wire_budget = SIZE_MAX;
     t.transport.guard = launch.guard = guarded ? &guard : NULL;
     server.cfg = launch;
-    if (o->url) /* check(): its descriptors and memory move with our own connections */
+    /* --url alone: no process to watch. A launched one is watched when asked (growth.h: its
+     * tree, sockets left out), not by default: its thresholds were set on stdio processes. */
+    if (o->url && (!argv || !o->growth_given))
         t.growth = MCPS_LIVE_WATCH_NONE;
     int rc;
     if (o->replay) {
@@ -325,8 +374,11 @@ static int execute(fuzz_options *o, char **argv, char **afl_argv, const cJSON *c
             .process_inputs = o->process_inputs,
             .progress = o->quiet ? NULL : stderr,
             .tty = !o->quiet && isatty(STDERR_FILENO),
+            .shard = o->shard,
+            .shards = o->shards,
             .afl_target = afl_argv,
             .afl_dict = o->afl_dict,
+            .afl_mutator = o->afl_mutator,
         };
         rc = o->afl ? mcps_live_afl(&lo) : mcps_live_fuzz(&lo);
     }
@@ -334,18 +386,53 @@ static int execute(fuzz_options *o, char **argv, char **afl_argv, const cJSON *c
     return guarded ? mcps_cli_guard_stop(&guard, o->replay ? "replay" : "fuzz", rc) : rc;
 }
 
+/* --merge DIR... --out OUT: nothing else goes with it. */
+static int check_merge(fuzz_options *o)
+{
+    if (!o->nmerged)
+        return usage(o, "--merge takes the --out folders of the runs to merge");
+    if (!o->out)
+        return usage(o, "--merge needs --out DIR for the merged report");
+    if (o->server || o->url || o->afl || o->config)
+        return usage(o, "--merge reads reports: no --server, --url, --config or --afl");
+    return -1;
+}
+
+static int run_merge(fuzz_options *o)
+{
+    mcps_live_merge_options mo = {.dirs = (char *const *)o->merged,
+                                  .ndirs = o->nmerged,
+                                  .out_dir = o->out,
+                                  .command = o->command,
+                                  .progress = o->quiet ? NULL : stderr};
+    char err[600] = "";
+    int rc = mcps_live_merge(&mo, err, sizeof err);
+    if (rc == MCPS_EXIT_INCOMPLETE)
+        fprintf(stderr, "mcpspec fuzz: %s\n", err);
+    return rc;
+}
+
 /* The checks after parsing: a target, stdio, a revision the prefix can play. */
 static int check(fuzz_options *o)
 {
+    if (o->merge)
+        return check_merge(o);
     if (!o->server && !o->url)
         return usage(o, "--server or --url (or a --config naming a server) is required");
     if (o->url && strncmp(o->url, "http://", 7) != 0 && strncmp(o->url, "https://", 8) != 0)
         return usage(o, "--url takes an http:// or https:// URL");
     if (o->nheaders && !o->url)
         return usage(o, "--header needs --url");
-    if (o->url && o->growth_given && o->growth != MCPS_LIVE_WATCH_NONE)
-        return usage(o, "--growth watches a stdio target: over HTTP the server's descriptors and "
-                        "memory move with mcpspec's own connections and sessions");
+    if (o->url && !o->server && o->growth_given && o->growth != MCPS_LIVE_WATCH_NONE)
+        return usage(o, "--growth needs the server's process: with --url alone mcpspec has none "
+                        "to watch (add --server CMD, and mcpspec starts it and watches its "
+                        "process tree)");
+    if (o->url && o->growth_given && o->growth != MCPS_LIVE_WATCH_NONE && o->revision &&
+        !mcps_rev_is_handshake(mcps_rev_parse(o->revision)))
+        return usage(o, "--growth over --url on 2026-07-28: a server may answer each request in "
+                        "a process of its own (refserver --http does) that outlives the "
+                        "exchange, so its process tree moves with requests, not leaks (fuzz it "
+                        "over stdio for the growth oracle)");
     if (o->url && o->afl)
         return usage(o, "--afl runs the server on session files over stdio: no --url");
     if (o->url && o->server && o->jobs > 1)
@@ -353,19 +440,18 @@ static int check(fuzz_options *o)
                         "(leave --server out to fuzz a running server with N sessions)");
     if (o->replay && !o->file)
         return usage(o, "the finding FILE is required");
-    if ((o->afl_target || o->afl_dict) && !o->afl)
-        return usage(o, "--afl-target and --afl-dict go with --afl");
+    if ((o->afl_target || o->afl_dict || o->afl_mutator) && !o->afl)
+        return usage(o, "--afl-target, --afl-dict and --afl-mutator go with --afl");
+    if (o->afl_mutator && access(o->afl_mutator, R_OK) != 0)
+        return usage(o, "--afl-mutator: no such library (scripts/afl-build builds "
+                        "build/afl/afl-json-mutator.so)");
+    if (o->afl && o->shards)
+        return usage(o, "--shard is for the black-box mode (afl-fuzz shares work with its own "
+                        "-M/-S instances and a sync folder: fuzz/README.md)");
     if (o->afl && o->jobs > 1)
         return usage(o, "--jobs is for the black-box mode (afl-fuzz runs one instance)");
     if (o->revision && mcps_rev_parse(o->revision) == MCPS_REV_NONE)
         return usage(o, "unknown --revision");
-    if (o->afl && o->revision && !mcps_rev_is_handshake(mcps_rev_parse(o->revision))) {
-        fprintf(stderr,
-                "mcpspec %s: --revision %s (stateless, no handshake) with --afl is not "
-                "implemented yet (the session files start with initialize)\n",
-                o->replay ? "replay" : "fuzz", o->revision);
-        return MCPS_EXIT_INCOMPLETE;
-    }
     return -1;
 }
 
@@ -399,7 +485,9 @@ static int main_of(int argc, char **argv, bool replay)
         }
     }
     int rc = check(&o);
-    if (rc < 0) {
+    if (rc < 0 && o.merge) {
+        rc = run_merge(&o);
+    } else if (rc < 0) {
         char err[200];
         char **argv_t = o.server ? mcps_argv_split(o.server, err, sizeof err) : NULL;
         char **argv_a =

@@ -633,14 +633,21 @@ static int progress_for_request(const mcps_client_trace *t, mcps_client_grade *g
         seen);
 }
 
-static int batch_answered(const mcps_client_trace *t, mcps_client_grade *g)
+/* Whether the batch scenario was played on 2025-03-26; else g says why not. */
+static bool batches_played(const mcps_client_trace *t, mcps_client_grade *g)
 {
     if (!t->answered[0])
-        return mcps_client_skip(g, "the client sent no initialize request");
+        return mcps_client_skip(g, "the client sent no initialize request"), false;
     if (strcmp(t->answered, "2025-03-26") != 0)
         return mcps_client_skip(g, "the client asked for %s: batches are 2025-03-26's alone",
-                                t->asked);
-    if (!injected_or_skip(t, g))
+                                t->asked),
+               false;
+    return injected_or_skip(t, g);
+}
+
+static int batch_answered(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!batches_played(t, g))
         return 0;
     bool one = answered_after(t, t->inject_at, MCPS_CLIENT_INJECT_ID);
     bool two = answered_after(t, t->inject_at, MCPS_CLIENT_BATCH_ID2);
@@ -650,6 +657,50 @@ static int batch_answered(const mcps_client_trace *t, mcps_client_grade *g)
                                  t->exited ? " (the client exited)" : "");
     return mcps_client_pass(
         g, "with 2025-03-26 negotiated, both pings of the server's batch were answered");
+}
+
+/* Of the client's null-id answers after the batches, how many are -32600 objects; a wrong one
+ * (in an array, another code, an empty array) is named in *wrong. */
+static size_t invalid_request_answers(const mcps_client_trace *t, const char **wrong)
+{
+    size_t n = 0;
+    for (size_t i = t->inject_at; i < t->nmsgs && !*wrong; i++) {
+        const cJSON *m = t->msgs[i].json, *e;
+        const cJSON *batch = cJSON_IsArray(m) ? m : NULL;
+        if (batch && !batch->child)
+            *wrong = "an empty array (an empty response array is never sent)";
+        cJSON_ArrayForEach(e, batch)
+        {
+            if (answers_nothing(e))
+                *wrong = "a null-id answer inside an array (the empty batch's error is one "
+                         "object; the all-notification batch gets no reply)";
+        }
+        if (!answers_nothing(m))
+            continue;
+        const cJSON *code = member(member(m, "error"), "code");
+        if (!cJSON_IsNumber(code) || code->valuedouble != -32600)
+            *wrong = "a null-id answer that is not a -32600 Invalid Request error";
+        n++;
+    }
+    return n;
+}
+
+static int batch_edges(const mcps_client_trace *t, mcps_client_grade *g)
+{
+    if (!batches_played(t, g))
+        return 0;
+    const char *wrong = NULL;
+    size_t n = invalid_request_answers(t, &wrong);
+    if (wrong)
+        return mcps_client_broke(g, "BATCH-004", "after [] and an all-notification batch: %s",
+                                 wrong);
+    if (n != 1)
+        return mcps_client_broke(g, "BATCH-004",
+                                 "%zu Invalid Request errors for [] and an all-notification batch "
+                                 "(one is due, for [])%s",
+                                 n, t->exited && !n ? " (the client exited)" : "");
+    return mcps_client_pass(g, "[] got one -32600 error object, the all-notification batch no "
+                               "reply");
 }
 
 /* The request on the connection of message i, before it, whose id is id; NULL when none. */
@@ -1857,6 +1908,11 @@ static const mcps_client_check checks[] = {
      progress_for_request, MCPS_CT_BOTH, false, HS},
     {"client/batch", "A batch of the server's requests is answered (2025-03-26)", "basic",
      "BATCH-001", MCPS_CSC_BATCH, false, batch_answered, MCPS_CT_BOTH, false,
+     MCPS_REV_BIT(MCPS_REV_2025_03_26)},
+    {"client/batch-edges",
+     "An empty batch gets one Invalid Request error object, an all-notification batch no reply "
+     "(2025-03-26)",
+     "basic", "BATCH-004", MCPS_CSC_BATCH, false, batch_edges, MCPS_CT_BOTH, false,
      MCPS_REV_BIT(MCPS_REV_2025_03_26)},
     {"client/meta-keys",
      "Every _meta key the client writes is well formed, and none is under a reserved prefix "

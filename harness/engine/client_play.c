@@ -992,6 +992,13 @@ static void prelude(player *p, mcps_client_scenario sc)
         cJSON_AddStringToObject(url, "elicitationId", "mcpspec-e1");
         send_owned(p, request_with_id(MCPS_CLIENT_CANCELLED_ID, "elicitation/create", url));
     }
+    if (sc == MCPS_CSC_BATCH) { /* BATCH-004's edges, before the batch of two pings */
+        static const char empty[] = "[]";
+        static const char notes[] =
+            "[{\"jsonrpc\":\"2.0\",\"method\":\"notifications/mcpspec-batch-probe\"}]";
+        mcps_play_send_raw(&p->play, empty, sizeof empty - 1);
+        mcps_play_send_raw(&p->play, notes, sizeof notes - 1);
+    }
     if (sc == MCPS_CSC_JUNK_DUP && p->init_answer)
         mcps_play_send(&p->play, p->init_answer);
     if (sc == MCPS_CSC_CANCEL) {

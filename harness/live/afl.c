@@ -84,6 +84,27 @@ static void log_reason(const char *log, char *out, size_t outlen)
         fclose(f);
 }
 
+/* --afl-mutator: AFL_CUSTOM_MUTATOR_LIBRARY (absolute: afl-fuzz runs in the target's cwd), and
+ * the mutator's tokens (MCPS_AFL_MUTATOR_DICT, fuzz/afl_json_mutator.c) from our dictionary and
+ * --afl-dict's, unless the environment names its own. Strings into lib and dict; false with err. */
+static bool mutator_env(const mcps_live_options *o, const afl_paths *p, char *lib, size_t liblen,
+                        char *dict, size_t dictlen, char *err, size_t errlen)
+{
+    char path[PATH_MAX], extra[PATH_MAX];
+    if (!realpath(o->afl_mutator, path)) {
+        snprintf(err, errlen, "--afl-mutator %.300s: %s", o->afl_mutator, strerror(errno));
+        return false;
+    }
+    snprintf(lib, liblen, "AFL_CUSTOM_MUTATOR_LIBRARY=%s", path);
+    bool second = o->afl_dict && realpath(o->afl_dict, extra);
+    if (getenv("MCPS_AFL_MUTATOR_DICT"))
+        *dict = '\0';
+    else
+        snprintf(dict, dictlen, "MCPS_AFL_MUTATOR_DICT=%s%s%s", p->dict, second ? ":" : "",
+                 second ? extra : "");
+    return true;
+}
+
 static int run_afl(const mcps_live_options *o, const afl_paths *p, char *err, size_t errlen)
 {
     /* --runs means nothing to AFL: without --time, the black-box mode's default time. */
@@ -106,15 +127,18 @@ static int run_afl(const mcps_live_options *o, const afl_paths *p, char *err, si
     memcpy(argv, head, nh * sizeof *argv);
     argv[nh++] = "--";
     memcpy(argv + nh, target, nt * sizeof *argv);
+    char lib[PATH_MAX + 40] = "", dict[3 * PATH_MAX] = "";
+    if (o->afl_mutator && !mutator_env(o, p, lib, sizeof lib, dict, sizeof dict, err, errlen)) {
+        free(argv);
+        return -1;
+    }
     /* A CI box: no UI, no CPU governor or core-pattern demands, no core pinning; a seed that
-     * crashes the target is left out rather than stopping AFL at start-up. Set in the child. */
-    static char *const afl_env[] = {"AFL_NO_UI=1",
-                                    "AFL_SKIP_CPUFREQ=1",
-                                    "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1",
-                                    "AFL_NO_AFFINITY=1",
-                                    "AFL_NO_UPDATE_CHECK=1",
-                                    "AFL_SKIP_CRASHES=1",
-                                    NULL};
+     * crashes the target is left out rather than stopping AFL at start-up; the mutator, if
+     * any (lib empty: none, and no dict either). Set in the child. */
+    char *afl_env[] = {
+        "AFL_NO_UI=1",       "AFL_SKIP_CPUFREQ=1",    "AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1",
+        "AFL_NO_AFFINITY=1", "AFL_NO_UPDATE_CHECK=1", "AFL_SKIP_CRASHES=1",
+        lib[0] ? lib : NULL, dict[0] ? dict : NULL,   NULL};
     /* afl-fuzz's start-up (calibration) comes on top of -V: give it a few seconds. */
     mcps_live_afl_child child = {o->target.transport.cwd, afl_env, o->target.transport.env_extra,
                                  p->log};

@@ -2,7 +2,9 @@
  * afl.h - `mcpspec fuzz --afl`: the coverage-guided mode for a target built
  * with afl-clang-fast. The target's lists are read once over stdio (as the
  * black-box mode does), a seed corpus and a dictionary are written
- * (afl_seeds.c), afl-fuzz runs the target on whole sessions as stdin (or,
+ * (afl_seeds.c; in 2026-07-28 the prefix is server/discover and every
+ * request carries the revision's _meta), afl-fuzz runs the target on whole
+ * sessions as stdin (or,
  * with --afl-target, a program that plays the prefix itself on the requests
  * alone, seeds without the prefix), and every crash or hang it saves is
  * replayed through the live layer on the server, its prefix played again,

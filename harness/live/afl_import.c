@@ -17,13 +17,15 @@
 
 #define MAX_INPUT_FILE ((size_t)1024 * 1024) /* AFL's own maximum input is 1 MiB */
 
-/* Whether line is the initialize request or the initialized notification. */
+/* Whether line is the initialize request or the initialized notification, or in 2026-07-28
+ * the server/discover request a session file starts with. */
 static bool is_prefix(const char *line, size_t len)
 {
     cJSON *j = cJSON_ParseWithLength(line, len);
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(j, "method");
     bool yes = cJSON_IsString(m) && (strcmp(m->valuestring, "initialize") == 0 ||
-                                     strcmp(m->valuestring, "notifications/initialized") == 0);
+                                     strcmp(m->valuestring, "notifications/initialized") == 0 ||
+                                     strcmp(m->valuestring, "server/discover") == 0);
     cJSON_Delete(j);
     return yes;
 }

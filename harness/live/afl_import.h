@@ -23,7 +23,8 @@ typedef struct mcps_live_afl_found {
     unsigned per_oracle[MCPS_LIVE_ORACLES];
 } mcps_live_afl_found;
 
-/* The line inputs of an AFL session file, without its initialize prefix. */
+/* The line inputs of an AFL session file, without its prefix (initialize and
+ * notifications/initialized, or server/discover: the live layer plays its own). */
 void mcps_live_afl_split(const char *bytes, size_t len, mcps_live_seq *out);
 /* Run each seed of in_dir: one that fails already is a finding, taken out of the corpus. */
 void mcps_live_afl_check_seeds(const mcps_live_options *o, const char *in_dir,

@@ -4,17 +4,44 @@
  * every byte of a seed that does not matter dilutes the bytes that do. Each
  * seed is the prefix and one request, or a prompts/get followed by another
  * request (the shape of a bug that needs a sequence); without the prefix
- * when the target AFL runs plays it itself (--afl-target).
+ * when the target AFL runs plays it itself (--afl-target). In 2026-07-28,
+ * which has no handshake, the prefix is a server/discover request and every
+ * request carries the revision's _meta, as the black-box mode sends them.
  */
 #include "live/afl_seeds.h"
+
+#include "session/session.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* server/discover with the revision's _meta: a request like every other of the session. */
+static char *discover_prefix(mcps_rev rev)
+{
+    cJSON *msg = cJSON_CreateObject();
+    cJSON_AddStringToObject(msg, "jsonrpc", "2.0");
+    cJSON_AddNumberToObject(msg, "id", 0);
+    cJSON_AddStringToObject(msg, "method", "server/discover");
+    mcps_stateless_stamp(msg, rev, NULL);
+    char *text = cJSON_PrintUnformatted(msg);
+    cJSON_Delete(msg);
+    size_t n = text ? strlen(text) : 0;
+    char *line = text ? malloc(n + 2) : NULL;
+    if (line) {
+        memcpy(line, text, n);
+        memcpy(line + n, "\n", 2);
+    }
+    free(text);
+    return line;
+}
+
 char *mcps_live_afl_prefix(const char *revision)
 {
+    mcps_rev rev = mcps_rev_parse(revision);
+    if (rev != MCPS_REV_NONE && !mcps_rev_is_handshake(rev))
+        return discover_prefix(rev);
     char buf[512];
     snprintf(buf, sizeof buf,
              "{\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\",\"params\":"
@@ -150,6 +177,22 @@ static bool write_all(const cJSON *gets, const cJSON *others, const char *prefix
     return true;
 }
 
+/* 2026-07-28: each request of list (unformatted texts) with the revision's _meta added. */
+static void stamp_all(cJSON *list, mcps_rev rev)
+{
+    cJSON *item;
+    cJSON_ArrayForEach(item, list)
+    {
+        cJSON *msg = cJSON_Parse(item->valuestring);
+        mcps_stateless_stamp(msg, rev, NULL);
+        char *text = msg ? cJSON_PrintUnformatted(msg) : NULL;
+        if (text)
+            cJSON_SetValuestring(item, text);
+        free(text);
+        cJSON_Delete(msg);
+    }
+}
+
 bool mcps_live_afl_seeds(const mcps_live_dict *d, const char *revision, bool with_prefix,
                          const char *dir, char *err, size_t errlen)
 {
@@ -157,6 +200,11 @@ bool mcps_live_afl_seeds(const mcps_live_dict *d, const char *revision, bool wit
     list_requests(d, others);
     prompt_requests(d, gets, others);
     resource_requests(d, others);
+    mcps_rev rev = mcps_rev_parse(revision);
+    if (rev != MCPS_REV_NONE && !mcps_rev_is_handshake(rev)) {
+        stamp_all(gets, rev);
+        stamp_all(others, rev);
+    }
     char *prefix = with_prefix ? mcps_live_afl_prefix(revision) : strdup("");
     bool ok = prefix && write_all(gets, others, prefix, dir, err, errlen);
     if (!prefix)
@@ -237,6 +285,11 @@ bool mcps_live_afl_dict(const mcps_live_dict *d, const char *path, char *err, si
                                         "progressToken",
                                         "level",
                                         "requestId"};
+    /* 2026-07-28: the prefix and every request's _meta */
+    static const char *const stateless_words[] = {
+        "server/discover", "io.modelcontextprotocol/protocolVersion",
+        "io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotocol/clientInfo",
+        "2026-07-28"};
     FILE *f = fopen(path, "wb");
     if (!f) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -245,6 +298,9 @@ bool mcps_live_afl_dict(const mcps_live_dict *d, const char *path, char *err, si
     unsigned n = 0;
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         token(f, &n, words[i]);
+    bool stateless = d->rev != MCPS_REV_NONE && !mcps_rev_is_handshake(d->rev);
+    for (size_t i = 0; stateless && i < sizeof stateless_words / sizeof *stateless_words; i++)
+        token(f, &n, stateless_words[i]);
     tokens_of(f, &n, d->tools, NULL);
     tokens_of(f, &n, d->prompts, "name");
     tokens_of(f, &n, d->uris, NULL);

@@ -575,7 +575,7 @@ static size_t play_growth(mcps_session *s, const mcps_live_target *t, const mcps
                           mcps_live_judge *j)
 {
     mcps_live_growth g = {0};
-    mcps_live_growth_start(&g, mcps_live_target_pid(t, s), t->growth);
+    mcps_live_growth_start(&g, mcps_live_target_pid(t, s), t);
     size_t per_block, blocks = mcps_live_growth_plan(q, &per_block), last = q->n - 1;
     mcps_live_seq block = {0};
     for (size_t k = 0; k < per_block; k++)

@@ -279,13 +279,15 @@ static int job_main(void *arg)
     run *r = jb->r;
     const mcps_live_options *o = r->o;
     pending p = {.count = 0};
-    uint64_t n = jb->k;
+    /* --shard: sequences shard, shard + shards, ..., of which job k takes every njobs-th. */
+    uint64_t shards = o->shards ? o->shards : 1;
+    uint64_t n = o->shard + jb->k * shards;
     while (!should_stop(jb)) {
         bool ok = true;
         while (ok && mcps_live_runner_ready(&jb->runner) &&
                !(o->runs && jb->generated >= jb->budget)) {
             ok = send_sequence(jb, n, &p);
-            n += r->njobs;
+            n += r->njobs * shards;
         }
         if (ok && p.count)
             ok = judge_sequence(jb, &p);
@@ -360,6 +362,8 @@ static int finish(run *r, int code)
                            .executions = r->executions,
                            .sequences = r->sequences,
                            .jobs = r->njobs,
+                           .shard = o->shard,
+                           .shards = o->shards,
                            .seconds = elapsed(r),
                            .minimize_seconds = (double)minimize_ms / 1000.0,
                            .discover_seconds = (double)r->discover_ms / 1000.0,

@@ -27,13 +27,18 @@ typedef struct mcps_live_options {
     size_t jobs;           /* target instances at once (0: 1), at most MCPS_LIVE_MAX_JOBS */
     size_t process_inputs; /* inputs a target process takes before it is replaced (0: runner.h's
                               MCPS_LIVE_HISTORY_INPUTS) */
-    FILE *progress;        /* progress and findings as they come; NULL: quiet */
-    bool tty;              /* progress is a terminal: one line rewritten in place */
+    /* --shard I/N: this run takes sequences shard, shard + shards, ... of the seed (shard from 0,
+     * shards 0: 1), so N machines with one seed share its sequences without overlap. */
+    size_t shard, shards;
+    FILE *progress; /* progress and findings as they come; NULL: quiet */
+    bool tty;       /* progress is a terminal: one line rewritten in place */
     /* --afl only: the command afl-fuzz runs instead of the server, one that plays the session
      * prefix itself and reads the requests alone (seeds are then written without the prefix);
      * NULL: afl-fuzz runs the server on whole sessions. */
     char *const *afl_target;
     const char *afl_dict; /* --afl only: a second dictionary for afl-fuzz (-x), or NULL */
+    /* --afl only: AFL++'s custom mutator library (AFL_CUSTOM_MUTATOR_LIBRARY), or NULL */
+    const char *afl_mutator;
 } mcps_live_options;
 
 /* Run; returns the exit code: 0 nothing found, 1 found, 3 the run could not be done. The

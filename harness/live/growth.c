@@ -1,12 +1,18 @@
 /*
  * growth.c - samples of a process's resident memory and descriptors from
- * /proc, and the growth oracle's judgement over a window (growth.h).
+ * /proc, and the growth oracle's judgement over a window (growth.h). A
+ * launched HTTP server is sampled as its process tree, sockets left out
+ * (growth.h says why).
  */
+#define _XOPEN_SOURCE 700 /* readlink */
+
 #include "live/growth.h"
 
 #include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define REPLAY_BYTES ((size_t)32 * 1024 * 1024)
 
@@ -24,7 +30,16 @@ static long rss_kib(int pid)
     return kib;
 }
 
-static long open_fds(int pid)
+/* Whether descriptor fd of pid is a socket: a connection of ours, over HTTP. */
+static bool is_socket(int pid, const char *fd)
+{
+    char path[96], target[64];
+    snprintf(path, sizeof path, "/proc/%d/fd/%.16s", pid, fd);
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    return n > 7 && strncmp(target, "socket:", 7) == 0;
+}
+
+static long open_fds(int pid, bool sockets)
 {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/fd", pid);
@@ -33,7 +48,7 @@ static long open_fds(int pid)
         return -1;
     long n = 0;
     for (struct dirent *e; (e = readdir(d));)
-        n += e->d_name[0] != '.';
+        n += e->d_name[0] != '.' && (sockets || !is_socket(pid, e->d_name));
     closedir(d);
     return n;
 }
@@ -43,8 +58,91 @@ bool mcps_live_usage_read(int pid, mcps_live_usage *u)
     if (pid <= 0)
         return false;
     u->rss_kib = rss_kib(pid);
-    u->fds = open_fds(pid);
+    u->fds = open_fds(pid, true);
     return u->rss_kib >= 0 && u->fds >= 0;
+}
+
+/* pid's parent and whether it is a zombie, from /proc/PID/stat; false when gone. */
+static bool stat_of(int pid, int *ppid, bool *zombie)
+{
+    char path[64], line[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    bool ok = f && fgets(line, sizeof line, f);
+    if (f)
+        fclose(f);
+    const char *end = ok ? strrchr(line, ')') : NULL; /* the name may hold anything */
+    char state = 0;
+    ok = end && sscanf(end + 1, " %c %d", &state, ppid) == 2;
+    *zombie = state == 'Z';
+    return ok;
+}
+
+typedef struct proc_list {
+    int *pid, *ppid;
+    size_t n, cap;
+} proc_list;
+
+static void procs_read(proc_list *l)
+{
+    DIR *d = opendir("/proc");
+    for (struct dirent *e; d && (e = readdir(d));) {
+        int pid = atoi(e->d_name), ppid;
+        bool zombie;
+        if (pid <= 0 || !stat_of(pid, &ppid, &zombie) || zombie)
+            continue;
+        if (l->n == l->cap) {
+            size_t cap = l->cap ? l->cap * 2 : 256;
+            int *a = realloc(l->pid, cap * sizeof *a),
+                *b = a ? realloc(l->ppid, cap * sizeof *b) : NULL;
+            if (a)
+                l->pid = a;
+            if (!b)
+                break;
+            l->ppid = b;
+            l->cap = cap;
+        }
+        l->pid[l->n] = pid;
+        l->ppid[l->n++] = ppid;
+    }
+    if (d)
+        closedir(d);
+}
+
+bool mcps_live_usage_read_tree(int pid, mcps_live_usage *u)
+{
+    if (!mcps_live_usage_read(pid, u))
+        return false;
+    u->fds = open_fds(pid, false);
+    proc_list l = {0};
+    procs_read(&l);
+    /* The tree, grown a generation at a time: in[] marks the members found so far. */
+    bool *in = calloc(l.n ? l.n : 1, sizeof *in);
+    for (bool grew = in != NULL; grew;) {
+        grew = false;
+        for (size_t i = 0; i < l.n; i++) {
+            if (in[i])
+                continue;
+            bool child = l.ppid[i] == pid;
+            for (size_t k = 0; !child && k < l.n; k++)
+                child = in[k] && l.pid[k] == l.ppid[i];
+            if (child) {
+                in[i] = grew = true;
+                long kib = rss_kib(l.pid[i]), fds = open_fds(l.pid[i], false);
+                u->rss_kib += kib > 0 ? kib : 0; /* one that ended meanwhile counts nothing */
+                u->fds += fds > 0 ? fds : 0;
+            }
+        }
+    }
+    free(in);
+    free(l.pid);
+    free(l.ppid);
+    return true;
+}
+
+static bool usage_of(const mcps_live_growth *g, mcps_live_usage *u)
+{
+    return g->tree ? mcps_live_usage_read_tree(g->pid, u) : mcps_live_usage_read(g->pid, u);
 }
 
 long mcps_live_growth_rss_threshold(long base_kib)
@@ -52,10 +150,11 @@ long mcps_live_growth_rss_threshold(long base_kib)
     return base_kib / 2 > MCPS_LIVE_GROWTH_RSS_KIB ? base_kib / 2 : MCPS_LIVE_GROWTH_RSS_KIB;
 }
 
-void mcps_live_growth_start(mcps_live_growth *g, int pid, mcps_live_watch watch)
+void mcps_live_growth_start(mcps_live_growth *g, int pid, const mcps_live_target *t)
 {
     g->pid = pid;
-    g->rss = watch == MCPS_LIVE_WATCH_ALL;
+    g->rss = t->growth == MCPS_LIVE_WATCH_ALL;
+    g->tree = t->server != NULL;
     g->inputs = 0;
     g->next_sample = MCPS_LIVE_GROWTH_WARMUP;
     g->have_base = false;
@@ -63,7 +162,7 @@ void mcps_live_growth_start(mcps_live_growth *g, int pid, mcps_live_watch watch)
 
 void mcps_live_growth_base(mcps_live_growth *g)
 {
-    g->have_base = mcps_live_usage_read(g->pid, &g->base);
+    g->have_base = usage_of(g, &g->base);
     g->samples += g->have_base;
     g->inputs = 0; /* the window starts here */
     g->next_sample = MCPS_LIVE_GROWTH_EVERY;
@@ -72,7 +171,7 @@ void mcps_live_growth_base(mcps_live_growth *g)
 void mcps_live_growth_check(mcps_live_growth *g, size_t at, mcps_live_judge *j)
 {
     mcps_live_usage now;
-    if (!g->have_base || !mcps_live_usage_read(g->pid, &now))
+    if (!g->have_base || !usage_of(g, &now))
         return;
     g->samples++;
     long rss = now.rss_kib - g->base.rss_kib, fds = now.fds - g->base.fds;

@@ -21,6 +21,18 @@
  * threshold is the larger of 4 MiB and half the baseline; --growth off when
  * a runtime still goes past it, --growth fds (descriptors only) for an ASan
  * build, whose quarantine holds freed memory.
+ *
+ * A server mcpspec launched for --url (--server CMD --url URL) is watched
+ * as its process tree: the server and every descendant (refserver --http
+ * runs each session in a child, which is where a leak of the session's
+ * requests lives), summed, sockets left out of the descriptors. The sockets
+ * are mcpspec's own connections, whose number moves with how the HTTP layer
+ * opens and reuses them, not with what the server keeps; every other
+ * descriptor and the memory are held steady across samples because a
+ * sample is taken only once every exchange of the batch has ended (as over
+ * stdio, nothing is in flight). A socket the server leaks is not seen over
+ * HTTP (it is over stdio). A server reached by --url alone has no process
+ * mcpspec can see: no growth oracle there.
  */
 #ifndef MCPS_LIVE_GROWTH_H
 #define MCPS_LIVE_GROWTH_H
@@ -49,18 +61,22 @@ long mcps_live_growth_rss_threshold(long base_kib);
 
 /* Read the usage of process pid; false when /proc does not say (gone, not Linux). */
 bool mcps_live_usage_read(int pid, mcps_live_usage *u);
+/* The same summed over pid and its descendants (zombies left out), sockets not counted. */
+bool mcps_live_usage_read_tree(int pid, mcps_live_usage *u);
 
 typedef struct mcps_live_growth {
     int pid;
     size_t inputs, next_sample; /* on this process */
     bool have_base, rss;        /* rss: memory is judged too, not only descriptors */
+    bool tree;                  /* a launched HTTP server: its process tree, no sockets */
     mcps_live_usage base;
     long peak_rss_kib, peak_fds; /* the largest growth seen, over every process */
     size_t samples;
 } mcps_live_growth;
 
-/* A new process: a new window (the peaks are kept). */
-void mcps_live_growth_start(mcps_live_growth *g, int pid, mcps_live_watch watch);
+/* A new process pid of target t: a new window (the peaks are kept); t->growth says what is
+ * judged, t->server whether pid is a launched HTTP server (watched as its tree). */
+void mcps_live_growth_start(mcps_live_growth *g, int pid, const mcps_live_target *t);
 /* What to watch to see a growth finding of this signature again ("growth fds": descriptors). */
 mcps_live_watch mcps_live_growth_watch(const char *signature);
 /* n more inputs were played and answered, the last being input at: sample when one is due

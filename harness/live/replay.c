@@ -32,6 +32,13 @@ int mcps_live_replay(const mcps_live_target *t, const char *path, FILE *out, cha
         mcps_live_seq_free(&q);
         return 3;
     }
+    if (head.oracle == MCPS_LIVE_GROWTH && t->transport.url && !t->server) {
+        mcps_live_seq_free(&q);
+        snprintf(err, errlen,
+                 "a growth finding is measured on the server's processes: with --url, give "
+                 "--server CMD too, so that mcpspec starts the server and watches it");
+        return 3;
+    }
     mcps_live_target target = *t;
     if (!target.revision)
         target.revision = head.revision[0] ? head.revision : "2025-11-25";

@@ -74,6 +74,11 @@ static cJSON *report_json(const mcps_live_summary *s, const char *dir)
     cJSON_AddStringToObject(j, "command", s->command);
     cJSON_AddStringToObject(j, "revision", s->revision);
     cJSON_AddNumberToObject(j, "seed", (double)s->seed);
+    if (s->shards) { /* as --shard takes it: I of N, from 1; its sequences are I - 1 mod N */
+        cJSON *sh = cJSON_AddObjectToObject(j, "shard");
+        cJSON_AddNumberToObject(sh, "index", (double)s->shard + 1);
+        cJSON_AddNumberToObject(sh, "count", (double)s->shards);
+    }
     cJSON_AddNumberToObject(j, "executions", (double)s->executions);
     cJSON_AddNumberToObject(j, "sequences", (double)s->sequences);
     cJSON_AddNumberToObject(j, "seconds", s->seconds);

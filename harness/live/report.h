@@ -15,6 +15,7 @@ typedef struct mcps_live_summary {
     uint64_t seed;
     size_t executions, sequences;
     size_t jobs;                      /* target instances fuzzed at once (0: 1) */
+    size_t shard, shards;             /* --shard (shards 0: not sharded) */
     double seconds, minimize_seconds; /* the run's wall time, and the jobs' time minimizing */
     double discover_seconds;          /* reading the target's lists, before any input */
     int exit_code;

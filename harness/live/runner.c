@@ -118,7 +118,7 @@ static bool start(mcps_live_runner *r, char *err, size_t errlen)
         return false;
     make_spare(r);
     r->processes++;
-    mcps_live_growth_start(&r->growth, mcps_live_target_pid(r->t, r->s), r->t->growth);
+    mcps_live_growth_start(&r->growth, mcps_live_target_pid(r->t, r->s), r->t);
     return true;
 }
 

@@ -779,11 +779,22 @@ static void measure_stall(mcps_session *s)
                                  : (double)(mcps_clock_us() - s->pending_since_us) / 1e6;
 }
 
+/* A target that wrote and exited before anyone read it (a send refused: it had exited) still
+ * has its last words queued: they belong in the log, before the exit. */
+static void take_last_words(mcps_session *s)
+{
+    int64_t now = mcps_clock_ms();
+    while (!s->exited && !s->gone && mcps_session_poll(s, now))
+        ;
+}
+
 void mcps_session_shutdown(mcps_session *s, mcps_shutdown_report *report)
 {
     measure_stall(s); /* before the shutdown ends the silence */
     mcps_shutdown_report r;
     s->t->ops->shutdown(s->t, &r);
+    if (r.how == MCPS_SHUT_EXITED_BEFORE && !s->http)
+        take_last_words(s);
     s->input_closed = true;
     mcps_observer_finish(&s->obs);
     mcps_session_event(s, "shutdown: target %s after %.3f s%s", shutdown_words(r.how), r.seconds,

@@ -78,6 +78,8 @@
       "send the last progress for a server request after answering it")                            \
     X(NO_BATCH, "no-batch", "BATCH-001", "client/batch",                                           \
       "ignore a batch (JSON array) line from the server")                                          \
+    X(BATCH_EMPTY_ARRAY, "batch-empty-array", "BATCH-004", "client/batch-edges",                   \
+      "2025-03-26: answer an empty batch [] with an empty array, not a -32600 error")             \
     X(BATCH_REQUEST, "batch-request", "BATCH-005", "client/jsonrpc-lines",                         \
       "send tools/list inside a one-element batch, whatever the revision")                         \
     X(INITIALIZED_WITH_ID, "initialized-with-id", "RPC-NOT-001", "client/jsonrpc-lines",           \

@@ -377,6 +377,12 @@ static bool on_line(rc_client *c, const char *line, int want, cJSON **answer)
     }
     if (!cJSON_IsArray(m))
         return on_message(c, m, want, answer);
+    if (!m->child && !rc_on(c, RC_FAULT_NO_BATCH)) { /* JSON-RPC §6: one error, not an array */
+        if (rc_on(c, RC_FAULT_BATCH_EMPTY_ARRAY))
+            rc_write_line(c, "[]");
+        else
+            reply_error(c, NULL, -32600, "Invalid Request");
+    }
     bool ok = true;
     while (ok && !rc_on(c, RC_FAULT_NO_BATCH) && (e = cJSON_DetachItemFromArray(m, 0)))
         ok = on_message(c, e, want, answer);

@@ -3,7 +3,9 @@
  * --afl --afl-target`): AFL's input is the requests alone, one JSON-RPC
  * message per line; the session prefix (initialize for --revision, then
  * notifications/initialized) is played by the program itself, its answers
- * discarded, so every mutation lands on a byte that matters. Built with
+ * discarded, so every mutation lands on a byte that matters; for 2026-07-28,
+ * which has no handshake, there is no prefix to play and the input's
+ * requests carry their own _meta (mcpspec's seeds do). Built with
  * afl-clang-fast (scripts/afl-build) and run by afl-fuzz, it is persistent
  * (__AFL_LOOP, the input in shared memory): thousands of inputs per process,
  * each on a session state built afresh from the arguments and freed after,
@@ -32,7 +34,7 @@ typedef struct rs_afl_args {
     int argc;
     char **argv;
     const char *revision;
-    char prefix[512]; /* initialize and notifications/initialized, a line each */
+    char prefix[512]; /* initialize and notifications/initialized, a line each; "" stateless */
     int devnull;      /* where the prefix's answers go */
 } rs_afl_args;
 
@@ -42,8 +44,9 @@ static void usage(FILE *out)
                  "                     [--root DIR] [--verbose]\n"
                  "       refserver-afl --help\n\n"
                  "refserver for afl-fuzz: plays initialize for R (default 2025-11-25) and\n"
-                 "notifications/initialized itself, answers discarded, then the requests of its\n"
-                 "input (one JSON-RPC message per line, no prefix), answers on stdout. Under\n"
+                 "notifications/initialized itself, answers discarded (2026-07-28: nothing, it\n"
+                 "has no handshake), then the requests of its input (one JSON-RPC message per\n"
+                 "line, no prefix), answers on stdout. Under\n"
                  "afl-fuzz (built by scripts/afl-build) it runs persistently, a fresh session per\n"
                  "input; otherwise it plays stdin once and exits.\n");
 }
@@ -80,9 +83,8 @@ static int play(const rs_afl_args *a, const char *input, size_t len)
     if (status >= 0)
         return status;
     s.out_fd = a->devnull;
-    rs_handle_line(&s, a->prefix, strcspn(a->prefix, "\n"), false);
-    const char *second = strchr(a->prefix, '\n') + 1;
-    rs_handle_line(&s, second, strcspn(second, "\n"), false);
+    for (const char *line = a->prefix; *line; line += strcspn(line, "\n") + 1)
+        rs_handle_line(&s, line, strcspn(line, "\n"), false);
     s.out_fd = 1;
     if (!s.done)
         rs_play(&s, input, len);
@@ -141,15 +143,17 @@ static int parse(rs_afl_args *a)
         }
         a->revision = a->argv[++i];
     }
-    if (!mcps_rev_is_handshake(mcps_rev_parse(a->revision))) {
-        fprintf(stderr, "refserver-afl: --revision %s: not a revision with initialize\n",
-                a->revision);
+    mcps_rev rev = mcps_rev_parse(a->revision);
+    if (rev == MCPS_REV_NONE) {
+        fprintf(stderr, "refserver-afl: --revision %s: unknown revision\n", a->revision);
         return RS_EXIT_USAGE;
     }
     rs_server probe;
     int status = session_new(a, &probe);
     if (status < 0)
         rs_server_free(&probe);
+    if (!mcps_rev_is_handshake(rev))
+        return status; /* stateless: each request names its revision in its _meta */
     snprintf(a->prefix, sizeof a->prefix,
              "{\"jsonrpc\":\"2.0\",\"id\":\"init\",\"method\":\"initialize\",\"params\":"
              "{\"protocolVersion\":\"%s\",\"capabilities\":{},\"clientInfo\":"

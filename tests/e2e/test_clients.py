@@ -207,7 +207,8 @@ class RefclientTest(unittest.TestCase):
                 self.assertEqual(v["client/elicitation"],
                                  "PASS" if rev == "2025-06-18" else "SKIP")
                 # the batch scenario answers 2025-03-26 to a later revision: refclient goes on
-                self.assertEqual(v["client/batch"], "SKIP" if rev == "2024-11-05" else "PASS")
+                for check in ("client/batch", "client/batch-edges"):
+                    self.assertEqual(v[check], "SKIP" if rev == "2024-11-05" else "PASS", check)
                 self.assertEqual(v["client/cursor-unchanged"], "PASS")
                 # tasks are offered on 2025-11-25 only
                 self.assertEqual({v[k] for k in TASK_CHECKS | RECEIVER_CHECKS}, {"SKIP"}, v)
@@ -244,7 +245,7 @@ class RefclientTest(unittest.TestCase):
                               "client/http-session-404", "client/http-delete",
                               "client/ping", "client/roots-list", "client/cursor-unchanged",
                               "client/cancel-survived", "client/progress", "client/batch",
-                              "client/http-resume", "client/http-one-post",
+                              "client/batch-edges", "client/http-resume", "client/http-one-post",
                               "client/http-answer-forms"):
                     self.assertEqual(v[check], "PASS", check)
                 self.assertEqual(v["client/http-bearer"], "PASS" if "--token" in args else "SKIP")
@@ -357,7 +358,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 99)
+        self.assertEqual(len(checks), 100)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak; nor can

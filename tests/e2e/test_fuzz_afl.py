@@ -15,6 +15,13 @@ sequence crash becomes a finding replayed on the normal refserver, and the
 uninstrumented refserver-afl (the release build) plays the finding's requests from
 stdin once and aborts with the fault, not without it.
 
+With --revision 2026-07-28 (no handshake; 5 s): the seeds start with server/discover
+and every request carries the revision's _meta, the crash is a finding that replays
+on refserver, and refserver-afl --revision 2026-07-28 plays its requests without a
+prefix; that run gives the mutator by --afl-mutator, which AFL's log says it loaded.
+--afl-mutator without --afl or naming no file, and --shard with --afl, are usage
+errors.
+
 Exits 77 (skipped) without afl-fuzz or afl-clang-fast, and under the sanitize
 preset (AFL's forkserver and ASan's shadow memory do not mix, and it would double
 the CI time for nothing the release build does not prove)."""
@@ -94,6 +101,10 @@ class FuzzAflTest(unittest.TestCase):
         elapsed = time.monotonic() - t0
         self.assertEqual(r.returncode, 1, r.stderr)
         self.assertLess(elapsed, SECONDS + GRACE, "the run overran its time")
+        # mcpspec's watchdog (its command line) ends just after it: a short deadline for it.
+        deadline = time.monotonic() + 5
+        while descendants_of([out]) and time.monotonic() < deadline:
+            time.sleep(0.05)
         self.assertEqual(descendants_of([out]), [], "afl-fuzz or a target outlived the run")
         with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
             report = json.load(f)
@@ -163,6 +174,62 @@ class FuzzAflTest(unittest.TestCase):
         clean = subprocess.run([PLAIN_ENTRY], input=data, capture_output=True, timeout=10)
         self.assertEqual(clean.returncode, 0, clean.stderr)
         self.assertEqual(len(clean.stdout.splitlines()), len(lines), clean.stdout)
+
+    def test_stateless_revision(self):
+        """2026-07-28: session files start with server/discover, every request carries the
+        revision's _meta; the crash replays, and refserver-afl plays the requests without a
+        handshake. The custom mutator given by --afl-mutator (not the environment) is loaded."""
+        out = os.path.join(self.dir, "stateless")
+        fault = "--fault fuzz-sequence-crash"
+        r = run([MCPSPEC, "fuzz", "--afl", "--revision", "2026-07-28", "--server",
+                 "%s %s" % (AFL_REFSERVER, fault), "--time", str(ENTRY_SECONDS), "--out", out,
+                 "--seed", "1", "--afl-mutator", AFL_MUTATOR],
+                timeout=ENTRY_SECONDS + GRACE + 30)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        with open(os.path.join(out, "afl", "afl-fuzz.log"), encoding="utf-8",
+                  errors="replace") as f:
+            self.assertIn("Loading custom mutator library from '%s'" % AFL_MUTATOR, f.read())
+        seeds = os.path.join(out, "afl", "in")
+        for name in os.listdir(seeds):
+            with open(os.path.join(seeds, name), encoding="utf-8") as f:
+                msgs = [json.loads(line) for line in f]
+            self.assertEqual(msgs[0]["method"], "server/discover", name)
+            for m in msgs:
+                self.assertEqual(m["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+                                 "2026-07-28", name)
+        with open(os.path.join(out, "afl", "dict"), encoding="utf-8") as d:
+            self.assertIn('"server/discover"', d.read())
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            report = json.load(f)
+        self.assertEqual(report["revision"], "2026-07-28")
+        crashes = [f for f in report["findings"] if f["oracle"] == "crash" and f["reproduced"]]
+        self.assertTrue(crashes, report["findings"])
+        self.assertLessEqual(crashes[0]["inputs"], 2, crashes[0])
+        path = os.path.join(out, crashes[0]["file"])
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("# revision: 2026-07-28", text)
+        self.assertNotIn('"initialize"', text)
+        self.assertEqual(run([MCPSPEC, "replay", path, "--server", "%s %s" % (REFSERVER, fault)],
+                             timeout=30).returncode, 1, "replay does not reproduce")
+        self.assertEqual(run([MCPSPEC, "replay", path, "--server", REFSERVER], timeout=30)
+                         .returncode, 0)
+        lines = [unescape_raw(m.group(1)) for m in re.finditer(r"^--> raw (.*)$", text, re.M)]
+        data = "".join(line + "\n" for line in lines).encode("latin-1")
+        entry = [PLAIN_ENTRY, "--revision", "2026-07-28"]
+        faulty = subprocess.run(entry + fault.split(), input=data, capture_output=True,
+                                timeout=10)
+        self.assertEqual(faulty.returncode, -6, faulty.stderr)
+        clean = subprocess.run(entry, input=data, capture_output=True, timeout=10)
+        self.assertEqual(clean.returncode, 0, clean.stderr)
+        self.assertEqual(len(clean.stdout.splitlines()), len(lines), clean.stdout)
+
+    def test_option_usage(self):
+        for extra in (["--afl-mutator", AFL_MUTATOR],  # without --afl
+                      ["--afl", "--afl-mutator", os.path.join(self.dir, "none.so")],
+                      ["--afl", "--shard", "1/2"]):
+            r = run([MCPSPEC, "fuzz", "--server", AFL_REFSERVER] + extra, timeout=30)
+            self.assertEqual(r.returncode, 2, extra)
 
     def test_without_afl_fuzz_exits_3(self):
         env = dict(os.environ, PATH="/nonexistent")

@@ -196,6 +196,16 @@ class HostileTest(unittest.TestCase):
         report = self.run_fixture("exit-at-once")
         self.assertTrue(all(c["verdict"] == "ERROR" for c in report["cases"]))
 
+    def test_says_and_exits(self):
+        """Lines written just before an exit are logged, even when the send found it gone."""
+        report = self.run_fixture("says-and-exits")
+        for c in report["cases"]:
+            with self.subTest(case=c["id"], revision=c.get("revision")):
+                self.assertEqual(c["verdict"], "ERROR")
+                dirs = {w["dir"]: w["text"] for w in c["wire"] if w["dir"] != "event"}
+                self.assertIn("last words on stderr", dirs.get("stderr", ""), c["wire"])
+                self.assertIn("says-and-exits", dirs.get("received", ""), c["wire"])
+
     def test_never_answers(self):
         self.run_fixture("never-answers")
 
