@@ -9,8 +9,8 @@
  * descriptors do not change at all once it answers (stdin, stdout, stderr),
  * and its resident memory moves by well under 1 MiB over a window once
  * malloc's arenas are warm (the largest input the generator makes is 70 kB;
- * every input up to a sample is answered before it is taken, and at most one
- * sequence, 64 inputs, is in flight behind it: runner.c). A window's growth
+ * every input up to a sample is answered before it is taken, and one
+ * sequence, --max-len inputs, is in flight behind it: runner.c). A window's growth
  * of MCPS_LIVE_GROWTH_FDS descriptors or MCPS_LIVE_GROWTH_RSS_KIB of memory
  * is therefore a leak, not noise; the report's "growth" object gives the
  * largest growth a run saw, which for a clean target says how far below them
