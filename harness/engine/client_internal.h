@@ -72,6 +72,10 @@ typedef enum mcps_client_scenario {
                                metadata names another issuer than its URL's */
     MCPS_CSC_LEGACY_SERVER, /* HTTP ({url}): a 2024-11-05 HTTP+SSE server at the URL: the
                                initialize POST gets 405, a GET the SSE stream (HTTP-046) */
+    MCPS_CSC_MODERN_HEADERS, /* HTTP, 2026-07-28: a tool whose name needs the base64 form in
+                                Mcp-Name; its first call with a value for the x-mcp-header
+                                argument changes that header's name and gets -32020
+                                (client_play_headers.c) */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -154,6 +158,10 @@ typedef struct mcps_client_trace {
     bool dropped;       /* MODERN_DROP: the connection was dropped mid-request */
     size_t dropped_at;  /* ...after this many messages */
     unsigned drop_conn; /* ...which connection */
+    /* MODERN_HEADERS (client_play_headers.c): the tool's x-mcp-header was changed and the call
+     * refused with -32020, after this many messages */
+    bool header_changed;
+    size_t header_changed_at;
 } mcps_client_trace;
 
 /* "plain", "slow-init", ...: for a person. */
@@ -283,6 +291,15 @@ bool mcps_client_serve_request(mcps_play *play, mcps_client_trace *t, const cJSO
  * opened into t->fetch_url, then polled without waiting; a request noted in t->fetched. */
 bool mcps_client_fetch_open(mcps_httpd *h, const mcps_guard *guard, mcps_client_trace *t);
 void mcps_client_fetch_poll(mcps_httpd *h, mcps_play *play, mcps_client_trace *t);
+/* client_play_headers.c: MODERN_HEADERS' tool, named with what Mcp-Name carries only as
+ * =?base64?...?= (HDR-007: non-ASCII), and the header name its text argument's x-mcp-header
+ * takes after the change (MCPS_CLIENT_PARAM_HEADER before; HDR-014). */
+#define MCPS_CLIENT_NAMED_TOOL "echo-\xe4\xb8\x96\xe7\x95\x8c" /* echo-, then U+4E16 U+754C */
+#define MCPS_CLIENT_NEW_HEADER "Word"
+/* A 2026-07-28 request of MODERN_HEADERS answered here (tools/list, tools/call): true when
+ * done, false for answer_modern's plain answer. */
+bool mcps_client_headers_request(mcps_play *play, mcps_client_trace *t, const cJSON *req,
+                                 const char *method);
 /* What every 2026-07-28 result carries (client_play.c): resultType and serverInfo. */
 cJSON *mcps_client_stamp(cJSON *result);
 /* ...and a cacheable one's hints, ttlMs and cacheScope (CACHE-001), stamped too. */

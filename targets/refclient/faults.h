@@ -79,7 +79,7 @@
     X(NO_BATCH, "no-batch", "BATCH-001", "client/batch",                                           \
       "ignore a batch (JSON array) line from the server")                                          \
     X(BATCH_EMPTY_ARRAY, "batch-empty-array", "BATCH-004", "client/batch-edges",                   \
-      "2025-03-26: answer an empty batch [] with an empty array, not a -32600 error")             \
+      "2025-03-26: answer an empty batch [] with an empty array, not a -32600 error")              \
     X(BATCH_REQUEST, "batch-request", "BATCH-005", "client/jsonrpc-lines",                         \
       "send tools/list inside a one-element batch, whatever the revision")                         \
     X(INITIALIZED_WITH_ID, "initialized-with-id", "RPC-NOT-001", "client/jsonrpc-lines",           \
@@ -293,7 +293,14 @@
       "HTTP+SSE: POST to the endpoint event's URI without its query string (the session)")         \
     X(FALLBACK_NO_QUERY, "fallback-no-query", "HTTP-046", "client/http-sse-fallback",              \
       "HTTP: falling back to HTTP+SSE (initialize refused with 4xx), POST to the endpoint "        \
-      "event's URI without its query string")
+      "event's URI without its query string")                                                      \
+    X(NAME_HEADER_RAW, "name-header-raw", "HDR-007", "client/http-name-encoded",                   \
+      "HTTP, 2026-07-28: send a tool name that is not plain ASCII in Mcp-Name as is (its UTF-8 "   \
+      "bytes), not as =?base64?...?=")                                                             \
+    X(HEADER_NO_RELIST, "header-no-relist", "HDR-014", "client/http-header-relist",                \
+      "HTTP, 2026-07-28: a tools/call refused with -32020 (HeaderMismatch) is sent again at "      \
+      "once, "                                                                                     \
+      "without listing the tools again")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;
