@@ -1996,7 +1996,8 @@ const mcps_client_check *mcps_client_check_at(size_t i)
                                                                  mcps_client_modern_client_check_at,
                                                                  mcps_client_modern_serve_check_at,
                                                                  mcps_client_sse_check_at,
-                                                                 mcps_client_sampling_check_at};
+                                                                 mcps_client_sampling_check_at,
+                                                                 mcps_client_http3_check_at};
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++) {
         size_t n = 0;
         while (tables[t](n))

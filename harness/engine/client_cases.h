@@ -78,7 +78,8 @@ typedef struct mcps_client_check {
 /* Check i, or NULL past the last: client_cases.c's, client_cases_http.c's,
  * client_cases_http2.c's, then client_cases_modern.c's, client_cases_tasks.c's,
  * client_cases_oddities.c's, client_cases_modern_client.c's,
- * client_cases_modern_serve.c's, client_cases_sse.c's and client_cases_sampling.c's. */
+ * client_cases_modern_serve.c's, client_cases_sse.c's, client_cases_sampling.c's and
+ * client_cases_http3.c's. */
 const mcps_client_check *mcps_client_check_at(size_t i);
 /* The checks only Streamable HTTP shows (client_cases_http.c): check i of them, or NULL. */
 const mcps_client_check *mcps_client_http_check_at(size_t i);
@@ -99,5 +100,7 @@ const mcps_client_check *mcps_client_modern_serve_check_at(size_t i);
 const mcps_client_check *mcps_client_sse_check_at(size_t i);
 /* The sampling scenario's further requests' checks (client_cases_sampling.c). */
 const mcps_client_check *mcps_client_sampling_check_at(size_t i);
+/* The modern-headers scenario's checks (client_cases_http3.c: HDR-007, HDR-014). */
+const mcps_client_check *mcps_client_http3_check_at(size_t i);
 
 #endif

@@ -72,6 +72,10 @@ typedef enum mcps_client_scenario {
                                metadata names another issuer than its URL's */
     MCPS_CSC_LEGACY_SERVER, /* HTTP ({url}): a 2024-11-05 HTTP+SSE server at the URL: the
                                initialize POST gets 405, a GET the SSE stream (HTTP-046) */
+    MCPS_CSC_MODERN_HEADERS, /* HTTP, 2026-07-28: a tool whose name needs the base64 form in
+                                Mcp-Name; its first call with a value for the x-mcp-header
+                                argument changes that header's name and gets -32020
+                                (client_play_headers.c) */
     MCPS_CSC_COUNT
 } mcps_client_scenario;
 
@@ -171,6 +175,10 @@ typedef struct mcps_client_trace {
     /* SAMPLING: the further requests (client_play_sampling.c), whether each went, the answers */
     bool sampling_sent[MCPS_CSS_COUNT];
     cJSON *sampling_steps[MCPS_CSS_COUNT]; /* owned; NULL: none */
+    /* MODERN_HEADERS (client_play_headers.c): the tool's x-mcp-header was changed and the call
+     * refused with -32020, after this many messages */
+    bool header_changed;
+    size_t header_changed_at;
 } mcps_client_trace;
 
 /* "plain", "slow-init", ...: for a person. */
@@ -308,6 +316,15 @@ void mcps_client_fetch_poll(mcps_httpd *h, mcps_play *play, mcps_client_trace *t
 /* The oddities scenario's tool list on 2025-11-25: MODERN_SERVE's 2020-12 tool alone, without
  * its outputSchema (GEN-JSCH-001); sets t->echo_schema. */
 cJSON *mcps_client_schema_tool_list(mcps_client_trace *t);
+/* client_play_headers.c: MODERN_HEADERS' tool, named with what Mcp-Name carries only as
+ * =?base64?...?= (HDR-007: non-ASCII), and the header name its text argument's x-mcp-header
+ * takes after the change (MCPS_CLIENT_PARAM_HEADER before; HDR-014). */
+#define MCPS_CLIENT_NAMED_TOOL "echo-\xe4\xb8\x96\xe7\x95\x8c" /* echo-, then U+4E16 U+754C */
+#define MCPS_CLIENT_NEW_HEADER "Word"
+/* A 2026-07-28 request of MODERN_HEADERS answered here (tools/list, tools/call): true when
+ * done, false for answer_modern's plain answer. */
+bool mcps_client_headers_request(mcps_play *play, mcps_client_trace *t, const cJSON *req,
+                                 const char *method);
 /* What every 2026-07-28 result carries (client_play.c): resultType and serverInfo. */
 cJSON *mcps_client_stamp(cJSON *result);
 /* ...and a cacheable one's hints, ttlMs and cacheScope (CACHE-001), stamped too. */

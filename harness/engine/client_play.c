@@ -72,13 +72,14 @@ typedef struct player {
 const char *mcps_client_scenario_name(mcps_client_scenario sc)
 {
     static const char *const names[MCPS_CSC_COUNT] = {
-        "plain",         "slow-init",      "older",  "unsupported",  "ping",
-        "roots",         "sampling",       "elicit", "junk-id",      "junk-json",
-        "junk-notif",    "junk-duplicate", "huge",   "unknown",      "paged",
-        "cancel",        "progress",       "batch",  "session-404",  "modern",
-        "modern-refuse", "modern-input",   "resume", "modern-break", "modern-paged",
-        "modern-odd",    "probe-code",     "tasks",  "oddities",     "modern-deprecated",
-        "modern-serve",  "modern-drop",    "auth",   "auth-issuer",  "legacy-server",
+        "plain",          "slow-init",      "older",  "unsupported",  "ping",
+        "roots",          "sampling",       "elicit", "junk-id",      "junk-json",
+        "junk-notif",     "junk-duplicate", "huge",   "unknown",      "paged",
+        "cancel",         "progress",       "batch",  "session-404",  "modern",
+        "modern-refuse",  "modern-input",   "resume", "modern-break", "modern-paged",
+        "modern-odd",     "probe-code",     "tasks",  "oddities",     "modern-deprecated",
+        "modern-serve",   "modern-drop",    "auth",   "auth-issuer",  "legacy-server",
+        "modern-headers",
     };
     return sc < MCPS_CSC_COUNT ? names[sc] : "?";
 }
@@ -276,7 +277,8 @@ bool mcps_client_modern_scenario(mcps_client_scenario sc)
     return sc == MCPS_CSC_MODERN || sc == MCPS_CSC_MODERN_REFUSE || sc == MCPS_CSC_MODERN_INPUT ||
            sc == MCPS_CSC_MODERN_BREAK || sc == MCPS_CSC_MODERN_PAGED ||
            sc == MCPS_CSC_MODERN_ODD || sc == MCPS_CSC_MODERN_DEPRECATED ||
-           mcps_client_serve_list_changed(sc) || sc == MCPS_CSC_AUTH_ISSUER;
+           mcps_client_serve_list_changed(sc) || sc == MCPS_CSC_AUTH_ISSUER ||
+           sc == MCPS_CSC_MODERN_HEADERS;
 }
 
 const cJSON *mcps_client_declared_cap(const cJSON *m, const char *name)
@@ -472,7 +474,8 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
     else if (discover) {
         p->t->discovered = true;
         send_owned(p, response(id, discover_result(p->t->scenario)));
-    } else if (mcps_client_serve_request(&p->play, p->t, req, method))
+    } else if (mcps_client_serve_request(&p->play, p->t, req, method) ||
+               mcps_client_headers_request(&p->play, p->t, req, method))
         return;
     else if (strcmp(method, "tools/list") == 0 && p->t->scenario == MCPS_CSC_MODERN_PAGED)
         answer_modern_page(p, req);

@@ -25,8 +25,8 @@
  * that answered a ping's POST may still take to die of it. */
 #define SETTLE_MS         100
 #define ANSWERED_DEATH_MS 250
-#define PLAY_PART         256         /* inputs per round trip at most (mcps_live_play) */
-#define WRITE_BYTES       (64 * 1024) /* a pipe's worth: one write, one send deadline */
+#define PLAY_PART         MCPS_LIVE_PLAY_PART /* inputs per round trip at most */
+#define WRITE_BYTES       (64 * 1024)         /* a pipe's worth: one write, one send deadline */
 
 const char *mcps_live_liveness_method(const char *revision)
 {
@@ -78,12 +78,19 @@ static bool send_owned(mcps_session *s, cJSON *msg, char *err, size_t errlen)
     return ok;
 }
 
-/* 2026-07-28 has no handshake: server/discover (stamped by the session) shows the target
- * answers at all, and every later request carries its own _meta. */
+/* The prefix's first request, not awaited: initialize, or in 2026-07-28, which has no
+ * handshake, server/discover (stamped by the session), which shows the target answers at all
+ * (every later request carries its own _meta). */
+static bool prefix_send(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen)
+{
+    if (!mcps_rev_is_handshake(mcps_rev_parse(t->revision)))
+        return send_owned(s, mcps_rpc_request("\"" INIT_ID "\"", "server/discover", NULL), err,
+                          errlen);
+    return send_owned(s, initialize_request(t->revision), err, errlen);
+}
+
 static bool discover_prefix(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen)
 {
-    if (!send_owned(s, mcps_rpc_request("\"" INIT_ID "\"", "server/discover", NULL), err, errlen))
-        return false;
     const cJSON *got = mcps_live_await(s, INIT_ID, mcps_clock_deadline(t->start_timeout));
     if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(got, "result")))
         return true;
@@ -93,13 +100,12 @@ static bool discover_prefix(mcps_session *s, const mcps_live_target *t, char *er
     return false;
 }
 
-/* The prefix: initialize, its result, the negotiated revision, notifications/initialized. */
-static bool prefix(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen)
+/* The rest of the prefix: the first request's result, the negotiated revision,
+ * notifications/initialized. */
+static bool prefix_finish(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen)
 {
     if (!mcps_rev_is_handshake(mcps_rev_parse(t->revision)))
         return discover_prefix(s, t, err, errlen);
-    if (!send_owned(s, initialize_request(t->revision), err, errlen))
-        return false;
     const cJSON *got = mcps_live_await(s, INIT_ID, mcps_clock_deadline(t->start_timeout));
     const cJSON *result = cJSON_GetObjectItemCaseSensitive(got, "result");
     if (!cJSON_IsObject(result)) {
@@ -115,11 +121,9 @@ static bool prefix(mcps_session *s, const mcps_live_target *t, char *err, size_t
     return send_owned(s, mcps_rpc_notification("notifications/initialized", NULL), err, errlen);
 }
 
-static mcps_session *start_once(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
-                                char *err, size_t errlen)
+static mcps_session *open_session(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
+                                  char *err, size_t errlen)
 {
-    if (t->server && !mcps_live_server_ensure(t->server, err, errlen))
-        return NULL;
     mcps_session_config sc = {.target = t->transport,
                               .rev = mcps_rev_parse(t->revision),
                               .wire_max_bytes = WIRE_KEEP,
@@ -128,12 +132,36 @@ static mcps_session *start_once(const mcps_live_target *t, mcps_session_finding_
                               .ctx = ctx};
     sc.target.close_grace = sc.target.term_grace = SHUTDOWN_GRACE;
     sc.target.send_timeout = t->hang_timeout;
-    mcps_session *s = mcps_session_open(&sc, err, errlen);
-    if (s && !prefix(s, t, err, errlen)) {
+    return mcps_session_open(&sc, err, errlen);
+}
+
+static mcps_session *start_once(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
+                                char *err, size_t errlen)
+{
+    if (t->server && !mcps_live_server_ensure(t->server, err, errlen))
+        return NULL;
+    mcps_session *s = open_session(t, fn, ctx, err, errlen);
+    if (s && !(prefix_send(s, t, err, errlen) && prefix_finish(s, t, err, errlen))) {
         mcps_session_free(s);
         return NULL;
     }
     return s;
+}
+
+mcps_session *mcps_live_start_begin(const mcps_live_target *t, mcps_session_finding_fn fn,
+                                    void *ctx, char *err, size_t errlen)
+{
+    mcps_session *s = t->server ? NULL : open_session(t, fn, ctx, err, errlen);
+    if (s && !prefix_send(s, t, err, errlen)) {
+        mcps_session_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+bool mcps_live_start_finish(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen)
+{
+    return prefix_finish(s, t, err, errlen);
 }
 
 mcps_session *mcps_live_start(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
@@ -335,8 +363,7 @@ static char *ping_id(size_t i, char *id, size_t n)
     return id;
 }
 
-/* The number k of a response's id "live-ping-K" (digits only, no leading zero), or 0. */
-static size_t ping_number(const cJSON *msg)
+size_t mcps_live_ping_number(const cJSON *msg)
 {
     const cJSON *id = cJSON_GetObjectItemCaseSensitive(msg, "id");
     if (!cJSON_IsString(id) || strncmp(id->valuestring, "live-ping-", 10) != 0)
@@ -349,43 +376,53 @@ static size_t ping_number(const cJSON *msg)
 }
 
 /* Mark which of the n pings numbered from first the inbox answers, from *scanned on: each
- * message is looked at once, however long the sequence (the pings' scan was quadratic). */
-static void note_pings(const mcps_session *s, size_t first, size_t n, bool *seen, size_t *scanned)
+ * message is looked at once, however long the sequence (the pings' scan was quadratic).
+ * *end: the inbox index just past the last ping's answer, once seen. */
+static void note_pings(const mcps_session *s, size_t first, size_t n, bool *seen, size_t *scanned,
+                       size_t *end)
 {
     for (; *scanned < s->ninbox; (*scanned)++) {
         if (s->inbox[*scanned].shape != MCPS_SHAPE_RESPONSE)
             continue;
-        size_t k = ping_number(s->inbox[*scanned].msg);
+        size_t k = mcps_live_ping_number(s->inbox[*scanned].msg);
         if (k > first && k <= first + n)
             seen[k - first - 1] = true;
+        if (k == first + n)
+            *end = *scanned + 1;
     }
 }
 
-/* The pings in order, each with its own deadline: the first unanswered one is a crash (the
- * target is gone) or a hang. */
-static void await_pings(mcps_session *s, const mcps_live_target *t, size_t n, size_t first,
-                        mcps_live_judge *j)
+/* The pings in order, each with its own deadline from when its wait begins (so the queue
+ * ahead of it, answered meanwhile, does not count against it): the first unanswered one is a
+ * crash (the target is gone) or a hang. tail: nothing more was written after these, so a
+ * late exit is theirs. Returns the inbox index just past the last ping's answer (the inbox's
+ * length when one went unanswered). */
+static size_t await_pings(mcps_session *s, const mcps_live_target *t, size_t n, size_t first,
+                          mcps_live_judge *j, bool tail)
 {
     bool *seen = calloc(n + 1, sizeof *seen);
-    size_t scanned = 0;
+    size_t scanned = 0, end = 0;
     for (size_t i = 0; seen && i < n; i++) {
         if (!mcps_live_pinged(t, i, n))
             continue;
         int64_t deadline = mcps_clock_deadline(t->hang_timeout);
-        for (note_pings(s, first, n, seen, &scanned); !seen[i];
-             note_pings(s, first, n, seen, &scanned))
+        for (note_pings(s, first, n, seen, &scanned, &end); !seen[i];
+             note_pings(s, first, n, seen, &scanned, &end))
             if (!mcps_session_poll(s, deadline)) {
                 judge_unanswered(s, t, first + i, 0, j);
                 free(seen);
-                return;
+                return s->ninbox;
             }
     }
     free(seen);
+    if (!tail)
+        return end;
     /* Everything answered: take in what is already queued (a late exit, a report). */
     while (mcps_session_poll(s, mcps_clock_ms()))
         ;
     if (s->exited)
         mcps_live_judge_exit(j, s, first + n ? first + n - 1 : 0);
+    return s->ninbox;
 }
 
 /*
@@ -437,6 +474,16 @@ static size_t input_with_id(const mcps_live_seq *q, size_t first, const char *id
     return first + (q->n ? q->n - 1 : 0);
 }
 
+/* A file served in the first n messages of the inbox, charged to the input of its id. */
+static void judge_disclosure(const mcps_session *s, const mcps_live_seq *q, size_t first,
+                             mcps_live_judge *j, size_t n)
+{
+    bool disclosed = j->disclosure;
+    mcps_live_judge_inbox_n(j, s, n);
+    if (j->disclosure && !disclosed)
+        j->disclosure_at = input_with_id(q, first, j->disclosure_id);
+}
+
 /* One round trip: the part's inputs and pings, its answers awaited and looked at. */
 static void play_part(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
                       size_t first, mcps_live_judge *j)
@@ -445,12 +492,9 @@ static void play_part(mcps_session *s, const mcps_live_target *t, const mcps_liv
         play_lockstep(s, t, q, first, j);
     } else {
         send_all(s, t, q, first);
-        await_pings(s, t, q->n, first, j);
+        await_pings(s, t, q->n, first, j, true);
     }
-    bool disclosed = j->disclosure;
-    mcps_live_judge_inbox(j, s);
-    if (j->disclosure && !disclosed)
-        j->disclosure_at = input_with_id(q, first, j->disclosure_id);
+    judge_disclosure(s, q, first, j, s->ninbox);
 }
 
 /* A long q (a process's whole history, minimized or replayed) goes in parts of PLAY_PART inputs,
@@ -475,6 +519,20 @@ void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_
             ;
     }
     mcps_live_judge_stderr(j, s);
+}
+
+void mcps_live_send(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                    size_t first)
+{
+    send_all(s, t, q, first);
+}
+
+size_t mcps_live_collect(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                         size_t first, mcps_live_judge *j, bool tail)
+{
+    size_t end = await_pings(s, t, q->n, first, j, tail);
+    judge_disclosure(s, q, first, j, end);
+    return end;
 }
 
 bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live_outcome *out,

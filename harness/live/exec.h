@@ -19,6 +19,14 @@
 mcps_session *mcps_live_start(const mcps_live_target *t, mcps_session_finding_fn fn, void *ctx,
                               char *err, size_t errlen);
 
+/* The same in two halves, for a process started ahead of need (the fuzz loop's spare): begin
+ * starts it and sends the prefix's first request (NULL with err when it cannot be started; a
+ * launched HTTP server has no spare), finish awaits the answer and completes the prefix
+ * (false with err: the caller frees s). */
+mcps_session *mcps_live_start_begin(const mcps_live_target *t, mcps_session_finding_fn fn,
+                                    void *ctx, char *err, size_t errlen);
+bool mcps_live_start_finish(mcps_session *s, const mcps_live_target *t, char *err, size_t errlen);
+
 /* The response to the request with this string id, or NULL once deadline_ms passed or
  * the target is gone. */
 const cJSON *mcps_live_await(mcps_session *s, const char *id, int64_t deadline_ms);
@@ -46,6 +54,19 @@ bool mcps_live_alive(const mcps_session *s, const mcps_live_judge *j);
  * the pings and tell j what happened (an exit, a hang, stderr). */
 void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
                     size_t first, mcps_live_judge *j);
+
+/* The fuzz loop's pipeline (runner.c), stdio only and q of PLAY_PART inputs at most: send
+ * q's inputs and pings (numbered from first) without awaiting them; later, collect: await
+ * them, tell j what happened (an unanswered ping: an exit or a hang; a file served) and return
+ * the inbox index just past the answer to q's last ping (what is after it belongs to what was
+ * written later). tail: nothing was written after q, so a late exit is q's. */
+#define MCPS_LIVE_PLAY_PART 256
+void mcps_live_send(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                    size_t first);
+size_t mcps_live_collect(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                         size_t first, mcps_live_judge *j, bool tail);
+/* The number K of a response's id "live-ping-K" (digits only, no leading zero), or 0. */
+size_t mcps_live_ping_number(const cJSON *msg);
 
 /* The liveness request sent after input i: {"jsonrpc":"2.0","id":"live-ping-I","method":M},
  * M a ping, or in 2026-07-28, which has none, server/discover (the session adds its _meta). */

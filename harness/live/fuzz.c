@@ -1,7 +1,8 @@
 /*
  * fuzz.c - the run loop. Sequence n is generated from a seed derived from
  * the run's seed and n alone, and run on the runner's process (runner.c),
- * which is replaced at points that depend only on what happened, so the same
+ * pipelined (sequence n + jobs is written before n is judged), which is
+ * replaced at points that depend only on what happened, so the same
  * seed and target give the same inputs and the same findings; --runs counts
  * executions (one per input), so a run bounded by it is the same every time.
  * With --jobs N, N threads each own a runner and take every Nth sequence;
@@ -40,6 +41,7 @@ typedef struct job {
     size_t k;
     size_t budget; /* its executions at most (0: --runs not given) */
     size_t executions, sequences;
+    size_t generated; /* inputs sent, judged or in flight */
     int64_t minimize_ms;
     mcps_live_runner runner;
     char error[300];
@@ -182,6 +184,7 @@ static void record(job *jb, mcps_live_seq *q, const mcps_live_outcome *out, uint
     mtx_unlock(&r->lock);
 }
 
+/* Whether the run is over: in-flight sequences are then left unjudged (uncounted). */
 static bool should_stop(job *jb)
 {
     run *r = jb->r;
@@ -195,8 +198,30 @@ static bool should_stop(job *jb)
     return stop;
 }
 
-/* One sequence: generate, execute, record a new finding. False when the prefix failed. */
-static bool one_sequence(job *jb, uint64_t n)
+/* A runner step that starts a process, retried: a prefix that fails may be the machine's load
+ * (a start-up past --probe-timeout): a few more tries, a second apart, before it is the
+ * target's. q: send it; NULL: judge the oldest in flight into out. */
+static bool step(job *jb, const mcps_live_seq *q, mcps_live_outcome *out)
+{
+    const mcps_live_options *o = jb->r->o;
+    for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+        if (attempt && (mcps_guard_stopped(o->target.transport.guard) || sleep(1) != 0))
+            break;
+        if (q ? mcps_live_runner_send(&jb->runner, q, jb->error, sizeof jb->error)
+              : mcps_live_runner_judge(&jb->runner, out, jb->error, sizeof jb->error))
+            return true;
+    }
+    return false;
+}
+
+/* Sequences in flight, oldest first: their numbers and lengths. */
+typedef struct pending {
+    uint64_t n[MCPS_LIVE_PIPELINE];
+    size_t len[MCPS_LIVE_PIPELINE], count;
+} pending;
+
+/* Generate sequence n and send it. False when no process could be started. */
+static bool send_sequence(job *jb, uint64_t n, pending *p)
 {
     run *r = jb->r;
     const mcps_live_options *o = r->o;
@@ -205,43 +230,68 @@ static bool one_sequence(job *jb, uint64_t n)
     mcps_live_gen_seq(&r->dict, seed, o->max_len, &q);
     if (o->target.transport.url)
         mcps_live_headers_corrupt(&q, seed);
-    while (o->runs && q.n > jb->budget - jb->executions) /* exactly --runs executions */
+    while (o->runs && q.n > jb->budget - jb->generated) /* exactly --runs executions */
         mcps_live_seq_pop(&q);
-    mcps_live_outcome out;
-    /* A prefix that fails may be the machine's load (a start-up past --probe-timeout): a few
-     * more tries, a second apart, before it is the target's. */
-    bool ok = false;
-    for (int attempt = 0; attempt < START_ATTEMPTS && !ok; attempt++) {
-        if (attempt && (mcps_guard_stopped(o->target.transport.guard) || sleep(1) != 0))
-            break;
-        ok = mcps_live_runner_exec(&jb->runner, &q, &out, jb->error, sizeof jb->error);
-    }
+    bool ok = step(jb, &q, NULL);
     if (ok) {
-        jb->executions += q.n;
-        jb->sequences++;
-        mtx_lock(&r->lock);
-        r->executions += q.n;
-        r->sequences++;
-        mtx_unlock(&r->lock);
-        /* The finding's inputs: everything its process was sent. A stop (SIGTERM, SIGINT)
-         * ends the target too, which is no finding of its. */
-        if (out.oracle != MCPS_LIVE_NONE &&
-            mcps_guard_stopped(o->target.transport.guard) == MCPS_STOP_NONE)
-            record(jb, &jb->runner.history, &out, n);
+        jb->generated += q.n;
+        p->n[p->count] = n;
+        p->len[p->count++] = q.n;
     }
     mcps_live_seq_free(&q);
     return ok;
 }
 
-/* A job's loop; a process that cannot be started stops every job (the first says why). */
+/* Judge the oldest sequence in flight and record a new finding. False when no process could
+ * be started for it. */
+static bool judge_sequence(job *jb, pending *p)
+{
+    run *r = jb->r;
+    const mcps_live_options *o = r->o;
+    mcps_live_outcome out;
+    if (!step(jb, NULL, &out))
+        return false;
+    uint64_t n = p->n[0];
+    size_t len = p->len[0];
+    p->count--;
+    memmove(p->n, p->n + 1, p->count * sizeof *p->n);
+    memmove(p->len, p->len + 1, p->count * sizeof *p->len);
+    jb->executions += len;
+    jb->sequences++;
+    mtx_lock(&r->lock);
+    r->executions += len;
+    r->sequences++;
+    mtx_unlock(&r->lock);
+    /* The finding's inputs: everything its process was sent. A stop (SIGTERM, SIGINT) ends the
+     * target too, which is no finding of its. */
+    if (out.oracle != MCPS_LIVE_NONE &&
+        mcps_guard_stopped(o->target.transport.guard) == MCPS_STOP_NONE)
+        record(jb, &jb->runner.history, &out, n);
+    return true;
+}
+
+/* A job's loop: the runner's pipeline kept full (sequence n + jobs is sent before n is judged),
+ * then the oldest judged; a process that cannot be started stops every job (the first says
+ * why). */
 static int job_main(void *arg)
 {
     job *jb = arg;
     run *r = jb->r;
+    const mcps_live_options *o = r->o;
+    pending p = {.count = 0};
     /* --shard: sequences shard, shard + shards, ..., of which job k takes every njobs-th. */
-    uint64_t shards = r->o->shards ? r->o->shards : 1;
-    for (uint64_t n = r->o->shard + jb->k * shards; !should_stop(jb); n += r->njobs * shards) {
-        if (!one_sequence(jb, n)) {
+    uint64_t shards = o->shards ? o->shards : 1;
+    uint64_t n = o->shard + jb->k * shards;
+    while (!should_stop(jb)) {
+        bool ok = true;
+        while (ok && mcps_live_runner_ready(&jb->runner) &&
+               !(o->runs && jb->generated >= jb->budget)) {
+            ok = send_sequence(jb, n, &p);
+            n += r->njobs * shards;
+        }
+        if (ok && p.count)
+            ok = judge_sequence(jb, &p);
+        if (!ok) {
             mtx_lock(&r->lock);
             if (!r->stopped)
                 snprintf(r->error, sizeof r->error, "%s", jb->error);

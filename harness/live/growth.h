@@ -8,15 +8,16 @@
  * The thresholds, and why a clean refserver never reaches them: its
  * descriptors do not change at all once it answers (stdin, stdout, stderr),
  * and its resident memory moves by well under 1 MiB over a window once
- * malloc's arenas are warm (the largest input the generator makes is 70 kB,
- * and every input is answered before a sample is taken, so nothing is in
- * flight). A window's growth of MCPS_LIVE_GROWTH_FDS descriptors or
- * MCPS_LIVE_GROWTH_RSS_KIB of memory is therefore a leak, not noise; the
- * report's "growth" object gives the largest growth a run saw, which for a
- * clean target says how far below them it stayed. A garbage-collected
- * runtime lets its heap grow in proportion to its size before it collects
- * (V8; Go's default GOGC lets it double): the clean server-everything (node,
- * 70 MiB resident) grows by up to 10.7 MiB over a window. So the memory
+ * malloc's arenas are warm (the largest input the generator makes is 70 kB;
+ * every input up to a sample is answered before it is taken, and one
+ * sequence, --max-len inputs, is in flight behind it: runner.c). A window's growth
+ * of MCPS_LIVE_GROWTH_FDS descriptors or MCPS_LIVE_GROWTH_RSS_KIB of memory
+ * is therefore a leak, not noise; the report's "growth" object gives the
+ * largest growth a run saw, which for a clean target says how far below them
+ * it stayed. A garbage-collected runtime lets its heap grow in proportion to
+ * its size before it collects (V8; Go's default GOGC lets it double): the
+ * clean server-everything (node, 70 MiB resident) grows by up to 10.7 MiB
+ * over a window. So the memory
  * threshold is the larger of 4 MiB and half the baseline; --growth off when
  * a runtime still goes past it, --growth fds (descriptors only) for an ASan
  * build, whose quarantine holds freed memory.

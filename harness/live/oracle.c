@@ -146,7 +146,12 @@ static const char *disclosed(const cJSON *v, int depth)
 
 void mcps_live_judge_inbox(mcps_live_judge *j, const mcps_session *s)
 {
-    for (size_t i = 0; i < s->ninbox && !j->disclosure; i++) {
+    mcps_live_judge_inbox_n(j, s, s->ninbox);
+}
+
+void mcps_live_judge_inbox_n(mcps_live_judge *j, const mcps_session *s, size_t n)
+{
+    for (size_t i = 0; i < n && i < s->ninbox && !j->disclosure; i++) {
         if (s->inbox[i].shape != MCPS_SHAPE_RESPONSE)
             continue;
         const cJSON *msg = s->inbox[i].msg;

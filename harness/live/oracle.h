@@ -45,6 +45,8 @@ void mcps_live_judge_finding(void *ctx, const mcps_finding *f, const char *excer
  * aim at (uris.h): /etc/passwd or /proc/version served is a path traversal. The first one
  * found is kept, with its response's id (disclosure_at is the caller's to set). */
 void mcps_live_judge_inbox(mcps_live_judge *j, const mcps_session *s);
+/* The same in its first n messages only. */
+void mcps_live_judge_inbox_n(mcps_live_judge *j, const mcps_session *s, size_t n);
 /* Look for sanitizer report headers in the target's stderr (the session's wire log). */
 void mcps_live_judge_stderr(mcps_live_judge *j, const mcps_session *s);
 /* The same in a text of lines (a launched HTTP server's last output). */

@@ -19,27 +19,54 @@
 #define MCPS_LIVE_HISTORY_INPUTS 4096
 #define MCPS_LIVE_HISTORY_BYTES  (8u * 1024 * 1024) /* and bytes of them */
 
+/* Sequences in flight on a stdio process: the next is written before the one before it is
+ * awaited, so the target works on it while its predecessor is judged and the one after it is
+ * made. A fixed depth, so what is in flight when a sequence is judged depends on the inputs
+ * alone (runner.c says how each oracle stays deterministic). Over HTTP it is 1 (lockstep). */
+#define MCPS_LIVE_PIPELINE 2
+
+/* A sequence written (or, over HTTP or when too long to pipeline, waiting to be played) and not
+ * yet judged: its inputs are history[first .. first + n). */
+typedef struct mcps_live_flight {
+    size_t first, n;
+    bool sent; /* written already; else played (sent and awaited) when judged */
+    mcps_live_judge j;
+    mcps_live_outcome out;
+} mcps_live_flight;
+
 typedef struct mcps_live_runner {
     const mcps_live_target *t;
     mcps_session *s;
-    mcps_live_judge j;
-    mcps_live_outcome out;
+    mcps_session *spare;   /* stdio: the next process, its prefix's first request sent */
+    mcps_session *retired; /* the last full process, its stdin closed, not yet reaped */
     mcps_live_seq history; /* every input sent to the running process */
     size_t history_bytes;
     size_t max_bytes;        /* history bytes per process (init: MCPS_LIVE_HISTORY_BYTES) */
     size_t max_inputs;       /* history inputs per process (init: MCPS_LIVE_HISTORY_INPUTS) */
     size_t processes;        /* started so far */
     mcps_live_growth growth; /* samples of the running process (when t->growth) */
+    mcps_live_flight flight[MCPS_LIVE_PIPELINE]; /* oldest first */
+    size_t nflight;
+    size_t answered, scanned; /* flights whose last ping the inbox answers; messages looked at */
+    bool full;                /* history full: no more sends; replaced once drained */
+    mcps_live_judge san;      /* sanitizer reports seen on this process and not yet charged */
+    mcps_live_outcome san_out;
 } mcps_live_runner;
 
 void mcps_live_runner_init(mcps_live_runner *r, const mcps_live_target *t);
-/* Run q on the process (started with the prefix when there is none); out says which oracle
- * fired, with at an index into r->history, which stays as it was until the next call. The
- * process is stopped after a crash, hang, sanitizer report or growth (a malformed response
- * leaves it running), or when the history is full. False with
- * err when a process cannot be started. */
-bool mcps_live_runner_exec(mcps_live_runner *r, const mcps_live_seq *q, mcps_live_outcome *out,
-                           char *err, size_t errlen);
+/* Whether a sequence may be sent now: fewer than the depth in flight, the history not full, and
+ * none waiting to be played. */
+bool mcps_live_runner_ready(const mcps_live_runner *r);
+/* Send q (copied into the history) on the process, started with the prefix when there is none.
+ * False with err when a process cannot be started. */
+bool mcps_live_runner_send(mcps_live_runner *r, const mcps_live_seq *q, char *err, size_t errlen);
+/* Judge the oldest sequence in flight: out says which oracle fired, with at an index into
+ * r->history (every input the process was sent, those in flight after it too), which stays as
+ * it was until the next call. The process is stopped after a crash, hang, sanitizer report or
+ * growth (a malformed response leaves it running), or when the history is full and nothing is
+ * in flight; sequences still in flight then go to a fresh one. False with err when a process
+ * cannot be started. */
+bool mcps_live_runner_judge(mcps_live_runner *r, mcps_live_outcome *out, char *err, size_t errlen);
 void mcps_live_runner_free(mcps_live_runner *r);
 
 #endif

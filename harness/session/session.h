@@ -183,6 +183,9 @@ void mcps_session_set_rev(mcps_session *s, mcps_rev rev);
  */
 void mcps_session_begin_case(mcps_session *s, unsigned case_no, mcps_session_finding_fn fn,
                              void *ctx);
+/* Drop the first n messages of the inbox and keep the rest, for a caller that has already
+ * written what comes next (the fuzz loop's pipeline: the answers of the next sequence). */
+void mcps_session_inbox_shift(mcps_session *s, size_t n);
 
 /* Hand over the wire log and notes (the session keeps none), with whether the
  * case was cut short and how the target answered (for the run's liveness

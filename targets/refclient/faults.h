@@ -309,7 +309,14 @@
       "tool_result, instead of refusing it with -32602")                                           \
     X(TUPLE_DRAFT7, "tuple-draft7", "GEN-JSCH-001", "client/schema-2020-12-handshake",             \
       "read inputSchema as draft-07 (prefixItems unknown) in the handshake era: fill a tuple "     \
-      "argument from items alone")
+      "argument from items alone")                                                                 \
+    X(NAME_HEADER_RAW, "name-header-raw", "HDR-007", "client/http-name-encoded",                   \
+      "HTTP, 2026-07-28: send a tool name that is not plain ASCII in Mcp-Name as is (its UTF-8 "   \
+      "bytes), not as =?base64?...?=")                                                             \
+    X(HEADER_NO_RELIST, "header-no-relist", "HDR-014", "client/http-header-relist",                \
+      "HTTP, 2026-07-28: a tools/call refused with -32020 (HeaderMismatch) is sent again at "      \
+      "once, "                                                                                     \
+      "without listing the tools again")
 
 #define RC_FAULT_ENUM(suffix, name, reqs, check, desc) RC_FAULT_##suffix,
 typedef enum rc_fault { RC_FAULT_TABLE(RC_FAULT_ENUM) RC_FAULT_COUNT } rc_fault;

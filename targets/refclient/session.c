@@ -1172,6 +1172,24 @@ static bool structured_not_object(const cJSON *answer)
     return sc && !cJSON_IsObject(sc);
 }
 
+/* A tools/call refused with -32020 (HeaderMismatch) over HTTP: the tool's x-mcp-header may
+ * have changed, so the tools are listed again (their new Mcp-Param-* headers noted) and the
+ * call sent again, once, with a new id (HDR-014). answer is consumed. */
+static cJSON *header_retry(rc_client *c, const cJSON *params, const char *v, cJSON *answer)
+{
+    cJSON_Delete(answer);
+    fprintf(stderr, "refclient: tools/call refused with -32020: %s\n",
+            rc_on(c, RC_FAULT_HEADER_NO_RELIST) ? "sending it again (fault)"
+                                                : "listing the tools again");
+    if (!rc_on(c, RC_FAULT_HEADER_NO_RELIST)) {
+        cJSON *list = stateless_call(c, 70, "tools/list", stateless_params(c, v, false));
+        if (result_of(list))
+            note_mirrors(c, list);
+        cJSON_Delete(list);
+    }
+    return stateless_call(c, 71, "tools/call", cJSON_Duplicate(params, true));
+}
+
 /* 0 done, 1 unusable, 2 a legacy server (auto), 3 the stdio server died mid-request. */
 static int stateless_session(rc_client *c)
 {
@@ -1261,6 +1279,8 @@ static int stateless_session(rc_client *c)
     }
     if (input_required(answer))
         answer = mrtr_retry(c, 3, cJSON_Duplicate(keep, true), answer);
+    if (c->url && error_code(answer) == -32020)
+        answer = header_retry(c, keep, v, answer);
     if (rc_on(c, RC_FAULT_CODE_REDISCOVER) && error_code(answer) == -32001) /* read as "stale" */
         cJSON_Delete(stateless_call(c, 60, "server/discover", stateless_params(c, v, false)));
     cJSON_Delete(keep);

@@ -97,7 +97,10 @@ RECEIVER_CHECKS = {"client/task-capability", "client/task-receiver-create",
 MODERN_HTTP_CHECKS = {"client/http-version-header", "client/http-method-header",
                       "client/http-param-headers", "client/http-stream-retry",
                       # client_cases_http2.c's
-                      "client/http-modern-answers", "client/http-no-legacy-fallback"}
+                      "client/http-modern-answers", "client/http-no-legacy-fallback",
+                      # client_cases_http3.c's (scenario modern-headers: a non-ASCII tool
+                      # name, then -32020 after its x-mcp-header changed)
+                      "client/http-name-encoded", "client/http-header-relist"}
 
 
 class RefclientTest(unittest.TestCase):
@@ -403,7 +406,7 @@ class RefclientTest(unittest.TestCase):
                            timeout=10)
         self.assertEqual(r.returncode, 0, r.stderr)
         checks = {line.split()[0] for line in r.stdout.splitlines()}
-        self.assertEqual(len(checks), 106)
+        self.assertEqual(len(checks), 108)
         proven = {row[2] for row in faults()}
         self.assertLessEqual(proven, checks, "a fault names no check")
         # older-version cannot FAIL: a client may leave a revision it does not speak; nor can
@@ -543,7 +546,9 @@ class HostileClientTest(unittest.TestCase):
                                                     "client/sse-endpoint"], where=" {sse-url}")
         case = report["cases"][0]
         self.assertEqual(case["verdict"], "ERROR")  # it never sends initialize
-        self.assertIn("without sending initialize to {sse-url}", case["observed"])
+        # the message cap ends it ("without sending initialize"), or on a loaded machine the
+        # connect timeout first ("no initialize ... within"): never initialized, either way
+        self.assertRegex(case["observed"], r"(without sending|sent no) initialize to \{sse-url\}")
 
     def test_drop_mid_request_over_http(self):
         report = self.run_hostile("drop-mid-request-http", 6,

@@ -26,6 +26,7 @@ import re
 import resource
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
@@ -35,6 +36,27 @@ from test_hostile import marked, wait_for  # noqa: E402
 
 REFSERVER = os.path.join(BIN_DIR, "refserver")
 HOSTILE = os.path.join(ROOT, "tests", "hostile")
+
+
+# A server that reports a UBSan-like error on stderr for completion/complete and goes on.
+UB_SERVER = """import json, sys
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        m = None
+    if not isinstance(m, dict) or "id" not in m or "method" not in m:
+        continue
+    if m["method"] == "completion/complete":
+        sys.stderr.write("x.c:1:1: runtime error: signed integer overflow\\n")
+        sys.stderr.flush()
+    result = {}
+    if m["method"] == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {},
+                  "serverInfo": {"name": "ub", "version": "1"}}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": result}) + "\\n")
+    sys.stdout.flush()
+"""
 
 
 def sanitized(binary):
@@ -259,6 +281,34 @@ class FuzzLiveTest(unittest.TestCase):
                            inputs, report["executions"], report["sequences"]))
         self.assertEqual(shapes[0], shapes[1])
 
+    def test_short_lived_processes_same_findings(self):
+        """--process-inputs 100: a process replaced every few sequences (its spare taken, the
+        full one left to end), the sequence in flight behind a crash sent again on a fresh one;
+        the clean refserver still gives nothing in exactly --runs executions, and the same seed
+        still gives the same findings (fuzz/README.md, "Throughput")."""
+        runs = "300" if SANITIZED else "1500"
+        r, report, _, _ = self.fuzz("short-clean", REFSERVER, "--seed", "3", "--runs", runs,
+                                    "--process-inputs", "100", "--hang-timeout", GENEROUS)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(report["findings"], [])
+        self.assertEqual(report["executions"], int(runs))
+        server = REFSERVER + " --fault fuzz-sequence-crash"
+        shapes = []
+        for i in range(2):
+            r, report, out, _ = self.fuzz("short-%d" % i, server, "--seed", "1", "--runs", runs,
+                                          "--process-inputs", "100", "--minimize-runs", "40",
+                                          "--hang-timeout", GENEROUS)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertEqual(report["executions"], int(runs))
+            inputs = []
+            for f in report["findings"]:
+                with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
+                    inputs.append([l for l in fh if l.startswith("--> raw ")])
+            shapes.append(([(f["name"], f["signature"], f["sequence"], f["minimized_from"])
+                            for f in report["findings"]], inputs, report["sequences"]))
+        self.assertEqual(shapes[0], shapes[1])
+        self.assertIn("crash signal 6", [f[1] for f in shapes[0][0]])
+
     def test_shards(self):
         """--shard I/N takes sequences I-1, I-1+N, ... of the seed: with seed 1, shard 1/2
         finds the sequence crash in sequence 12 and shard 2/2 in sequence 1, each the same
@@ -305,6 +355,32 @@ class FuzzLiveTest(unittest.TestCase):
             self.assertIn("--shard", r.stderr)
         r = run([MCPSPEC, "fuzz", "--afl", "--server", REFSERVER, "--shard", "1/2"])
         self.assertEqual(r.returncode, 2, r.stderr)
+
+    def test_stderr_report_that_does_not_end_the_target(self):
+        """A sanitizer report on stderr after which the target goes on (UBSan's default) cannot
+        be ordered against its answers on stdout: it is charged when the process ends with
+        nothing in flight, so the same seed gives the same finding (sequence and inputs),
+        minimized to the one input and replayed (fuzz/README.md, "Throughput")."""
+        server_py = os.path.join(self.dir, "ub-server.py")
+        with open(server_py, "w", encoding="utf-8") as f:
+            f.write(UB_SERVER)
+        server = "%s %s" % (sys.executable, server_py)
+        shapes = []
+        for i in range(2):
+            r, report, out, _ = self.fuzz("ub-%d" % i, server, "--seed", "1", "--runs", "1500",
+                                          "--process-inputs", "500", "--minimize-runs", "40",
+                                          "--growth", "off", "--hang-timeout", GENEROUS)
+            self.assertEqual(r.returncode, 1, r.stderr)
+            found = [(f["signature"], f["sequence"], f["inputs"], f["reproduced"])
+                     for f in report["findings"]]
+            self.assertEqual(len(found), 1, report["findings"])
+            self.assertTrue(found[0][0].startswith("sanitizer runtime error"), found)
+            self.assertEqual(found[0][2:], (1, True), found)
+            with open(os.path.join(out, report["findings"][0]["file"]), encoding="utf-8") as fh:
+                shapes.append((found, [l for l in fh if l.startswith("--> raw ")]))
+        self.assertEqual(shapes[0], shapes[1])
+        self.assertEqual(self.replay(os.path.join(out, report["findings"][0]["file"]), server,
+                                     GENEROUS).returncode, 1)
 
     def test_jobs_find_the_sequence_crash_once(self):
         """--jobs 2: two refserver processes fuzzed at once, sequences split between them by
