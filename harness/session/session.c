@@ -528,25 +528,30 @@ void mcps_session_enqueue(mcps_session *s, cJSON *msg, mcps_shape shape, bool in
         (mcps_inmsg){msg, shape, in_batch, false, line, mcps_clock_us() - s->t0_us, s->request};
 }
 
+/* The estimated bytes of inbox messages [from, to). */
+static size_t inbox_footprint(const mcps_session *s, size_t from, size_t to)
+{
+    size_t bytes = 0;
+    for (size_t i = from; i < to; i++)
+        bytes += footprint(s->inbox[i].msg);
+    return bytes;
+}
+
 void mcps_session_inbox_shift(mcps_session *s, size_t n)
 {
     n = n < s->ninbox ? n : s->ninbox;
-    /* The estimate from the side with fewer messages: usually all go, or most. */
-    size_t kept = 0;
-    if (s->ninbox - n <= n)
-        for (size_t i = n; i < s->ninbox; i++)
-            kept += footprint(s->inbox[i].msg);
-    for (size_t i = 0; i < n; i++) {
-        if (s->ninbox - n > n) {
-            size_t f = footprint(s->inbox[i].msg);
-            s->inbox_bytes -= f < s->inbox_bytes ? f : s->inbox_bytes;
-        }
-        mcps_json_delete(s->inbox[i].msg);
+    size_t kept = s->ninbox - n;
+    /* Walk the side with fewer messages: usually all go, or most stay. */
+    if (kept <= n) {
+        s->inbox_bytes = inbox_footprint(s, n, s->ninbox);
+    } else {
+        size_t gone = inbox_footprint(s, 0, n);
+        s->inbox_bytes -= gone < s->inbox_bytes ? gone : s->inbox_bytes;
     }
-    if (s->ninbox - n <= n)
-        s->inbox_bytes = kept;
-    memmove(s->inbox, s->inbox + n, (s->ninbox - n) * sizeof *s->inbox);
-    s->ninbox -= n;
+    for (size_t i = 0; i < n; i++)
+        mcps_json_delete(s->inbox[i].msg);
+    memmove(s->inbox, s->inbox + n, kept * sizeof *s->inbox);
+    s->ninbox = kept;
 }
 
 /* A client answers pings (PING-001); other requests wait for the suite to answer them. */
