@@ -7,12 +7,12 @@
  * one string value (a byte set, inserted or deleted; a dictionary token written over it or
  * into it), or on the sequence (a line dropped or duplicated, or a line of another queue entry
  * inserted). The same byte is then about a 1 in 20,000 draw, a whole token 1 in 10,000
- * (fuzz/README.md). It knows nothing of any target: the values it writes are random bytes or
- * the tokens of the dictionaries named in MCPS_AFL_MUTATOR_DICT (AFL's -x format, files
- * separated by ':'), such as the compiler's (scripts/afl-build's DIR/refserver.dict). AFL still
- * chooses what to keep, by coverage; havoc runs too unless AFL_CUSTOM_MUTATOR_ONLY is set.
- * Built by scripts/afl-build into DIR/afl-json-mutator.so with the system compiler (not
- * instrumented).
+ * (fuzz/README.md). Strings inside a _meta object are left alone (below). It knows nothing of any
+ * target: the values it writes are random bytes or the tokens of the dictionaries named in
+ * MCPS_AFL_MUTATOR_DICT (AFL's -x format, files separated by ':'), such as the compiler's
+ * (scripts/afl-build's DIR/refserver.dict). AFL still chooses what to keep, by coverage; havoc runs
+ * too unless AFL_CUSTOM_MUTATOR_ONLY is set. Built by scripts/afl-build into
+ * DIR/afl-json-mutator.so with the system compiler (not instrumented).
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -130,11 +130,42 @@ void afl_custom_deinit(void *data)
     free(m);
 }
 
-/* The string values of buf (a string followed by ':' is a key, left alone). */
+/* Where a string closed at buf[j] is a key: its ':' (after blanks), else len. */
+static size_t mcps_aflmut_colon(const unsigned char *buf, size_t len, size_t j)
+{
+    size_t k = j + 1;
+    while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
+        k++;
+    return k < len && buf[k] == ':' ? k : len;
+}
+
+/* Whether the key buf[i..j] (quotes included) is "_meta" and its value, after the colon at
+ * k, an object. */
+static bool mcps_aflmut_meta_key(const unsigned char *buf, size_t len, size_t i, size_t j, size_t k)
+{
+    if (j - i != 6 || memcmp(buf + i + 1, "_meta", 5) != 0)
+        return false;
+    while (++k < len && (buf[k] == ' ' || buf[k] == '\t'))
+        ;
+    return k < len && buf[k] == '{';
+}
+
+/*
+ * The string values of buf: a key is left alone, and so is everything inside a _meta object.
+ * 2026-07-28 puts the revision's _meta (protocolVersion, clientInfo, ...) on every request:
+ * left in, it holds most of a session's strings, and the handful that reach a handler are
+ * lost among them (and past the span limit). The black-box mode fuzzes _meta.
+ */
 static size_t mcps_aflmut_spans(const unsigned char *buf, size_t len, mcps_aflmut_span *s)
 {
-    size_t n = 0;
+    size_t n = 0, depth = 0, meta = 0; /* meta: the depth of the _meta object we are in */
     for (size_t i = 0; i < len && n < MCPS_AFLMUT_SPANS; i++) {
+        if (buf[i] == '\n')
+            depth = meta = 0; /* one message a line */
+        if (buf[i] == '{')
+            depth++;
+        if (buf[i] == '}' && depth)
+            meta = depth-- == meta ? 0 : meta;
         if (buf[i] != '"')
             continue;
         size_t j = i + 1;
@@ -142,10 +173,10 @@ static size_t mcps_aflmut_spans(const unsigned char *buf, size_t len, mcps_aflmu
             j += buf[j] == '\\' ? 2 : 1;
         if (j >= len || buf[j] != '"')
             return n;
-        size_t k = j + 1;
-        while (k < len && (buf[k] == ' ' || buf[k] == '\t'))
-            k++;
-        if (k == len || buf[k] != ':')
+        size_t k = mcps_aflmut_colon(buf, len, j);
+        if (k < len && !meta && mcps_aflmut_meta_key(buf, len, i, j, k))
+            meta = depth + 1;
+        else if (k == len && !meta)
             s[n++] = (mcps_aflmut_span){i + 1, j - i - 1};
         i = j;
     }
