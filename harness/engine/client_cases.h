@@ -37,6 +37,11 @@ int mcps_client_schema_2020_12(const mcps_client_trace *t, mcps_client_grade *g)
 bool mcps_client_request_is(const mcps_client_trace *t, size_t i, const char *method);
 /* The first request (of method, when not NULL) at or after from; t->nmsgs when none. */
 size_t mcps_client_find_request(const mcps_client_trace *t, size_t from, const char *method);
+/* The client's tools/call whose id, as text (mcps_rpc_id_text), is id; NULL when none. */
+const cJSON *mcps_client_call_with_id(const mcps_client_trace *t, const char *id);
+/* The value of header name (case-insensitive) among an HTTP record's lines "Name: value\n",
+ * into out; NULL when absent. */
+const char *mcps_client_header_in(const char *lines, const char *name, char *out, size_t n);
 
 /* A check's verdict (client_grade.c), each returning 0 for the check to return: PASS, INFO and
  * SKIP with what was seen (SKIP: why); broke, the IDs broken, graded FAIL, WARN or INFO by the

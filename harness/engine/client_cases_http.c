@@ -162,47 +162,14 @@ static int http_method_header(const mcps_client_trace *t, mcps_client_grade *g)
         judged);
 }
 
-/* The value of header name (case-insensitive) among lines "Name: value\n"; NULL when absent. */
-static const char *header_in(const char *lines, const char *name, char *out, size_t n)
-{
-    size_t nl = strlen(name);
-    for (const char *p = lines; *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        if (len > nl && p[nl] == ':' && strncasecmp(p, name, nl) == 0) {
-            const char *v = p + nl + 1;
-            while (*v == ' ')
-                v++;
-            snprintf(out, n, "%.*s", (int)(len - (size_t)(v - p)), v);
-            return out;
-        }
-        p += len + (eol != NULL);
-    }
-    return NULL;
-}
-
-/* The tools/call the client sent with request id text id; NULL when none. */
-static const cJSON *call_with_id(const mcps_client_trace *t, const char *id)
-{
-    for (size_t i = 0; i < t->nmsgs; i++) {
-        const cJSON *m = t->msgs[i].json, *method = member(m, "method");
-        char text[64];
-        mcps_rpc_id_text(member(m, "id"), text, sizeof text);
-        if (cJSON_IsString(method) && strcmp(method->valuestring, "tools/call") == 0 &&
-            strcmp(text, id) == 0)
-            return m;
-    }
-    return NULL;
-}
-
 /* One tools/call POST: its Mcp-Param-Text against the body's text argument. */
 static bool param_ok(const mcps_http_seen *e, const cJSON *call, mcps_client_grade *g)
 {
     char want_buf[32], got[160];
     const cJSON *text = member(member(member(call, "params"), "arguments"), "text");
     const char *want = mcps_json_scalar_text(text, want_buf, sizeof want_buf);
-    const char *have =
-        header_in(e->mcp_params, "Mcp-Param-" MCPS_CLIENT_PARAM_HEADER, got, sizeof got);
+    const char *have = mcps_client_header_in(e->mcp_params, "Mcp-Param-" MCPS_CLIENT_PARAM_HEADER,
+                                             got, sizeof got);
     /* plain ASCII only: a value that needs =?base64?...?= (HDR-007) is not judged here */
     bool plain = !want || strspn(want, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                        "0123456789-_.~ ") == strlen(want);
@@ -229,8 +196,9 @@ static int http_param_headers(const mcps_client_trace *t, mcps_client_grade *g)
     size_t judged = 0;
     for (size_t i = 0; i < t->nhttp; i++) {
         const mcps_http_seen *e = &t->http_reqs[i];
-        const cJSON *call =
-            modern_post(e) && strcmp(e->rpc, "tools/call") == 0 ? call_with_id(t, e->rpc_id) : NULL;
+        const cJSON *call = modern_post(e) && strcmp(e->rpc, "tools/call") == 0
+                                ? mcps_client_call_with_id(t, e->rpc_id)
+                                : NULL;
         if (!call)
             continue;
         judged++;

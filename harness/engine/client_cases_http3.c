@@ -16,12 +16,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "codec/header.h"
 #include "codec/json.h"
 #include "codec/rpc.h"
-#include "session/session.h"
 
 #define HTTP_MODERN MCPS_REV_BIT(MCPS_REV_2026_07_28)
-#define SENTINEL    "=?base64?"
 
 static const cJSON *member(const cJSON *o, const char *name)
 {
@@ -33,27 +32,6 @@ static bool modern_request(const mcps_http_seen *e, const char *method)
 {
     return strcmp(e->verb, "POST") == 0 && e->meta_version[0] && e->rpc_id[0] &&
            strcmp(e->rpc, method) == 0;
-}
-
-/* The spec's Value Encoding: a value goes as =?base64?...?= when it has a byte outside
- * 0x20..0x7E, starts or ends with a space (a tab is outside already), or looks like the
- * sentinel itself. */
-static bool needs_encoding(const char *v)
-{
-    size_t n = strlen(v);
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)v[i] < 0x20 || (unsigned char)v[i] > 0x7e)
-            return true;
-    if (n && (v[0] == ' ' || v[n - 1] == ' '))
-        return true;
-    return strncmp(v, SENTINEL, strlen(SENTINEL)) == 0 && n >= strlen(SENTINEL) + 2 &&
-           strcmp(v + n - 2, "?=") == 0;
-}
-
-/* What the header carrying v must say (malloc'd; NULL: out of memory). */
-static char *header_value(const char *v)
-{
-    return needs_encoding(v) ? mcps_stateless_header_encode(v) : strdup(v);
 }
 
 /* ---- HDR-007: Mcp-Name of a name that is not plain ASCII ---- */
@@ -84,9 +62,9 @@ static int name_encoded(const mcps_client_trace *t, mcps_client_grade *g)
     char last[160] = "";
     for (size_t i = 0; i < t->nhttp; i++) {
         const mcps_http_seen *e = &t->http_reqs[i];
-        if (!modern_request(e, "tools/call") || !needs_encoding(e->body_name))
+        if (!modern_request(e, "tools/call") || !mcps_header_needs_encoding(e->body_name))
             continue;
-        char *want = header_value(e->body_name);
+        char *want = mcps_header_encode(e->body_name);
         bool ok = want && name_ok(e, want, g);
         if (want)
             snprintf(last, sizeof last, "%s", want);
@@ -104,41 +82,6 @@ static int name_encoded(const mcps_client_trace *t, mcps_client_grade *g)
 
 /* ---- HDR-014: after -32020, tools/list and the call again with the new header ---- */
 
-/* The value of header name (case-insensitive) among lines "Name: value\n"; NULL when absent. */
-static const char *header_in(const char *lines, const char *name, char *out, size_t n)
-{
-    size_t nl = strlen(name);
-    for (const char *p = lines; *p;) {
-        const char *eol = strchr(p, '\n');
-        size_t len = eol ? (size_t)(eol - p) : strlen(p);
-        if (len > nl && p[nl] == ':' && strncasecmp(p, name, nl) == 0) {
-            const char *v = p + nl + 1;
-            while (*v == ' ')
-                v++;
-            snprintf(out, n, "%.*s", (int)(len - (size_t)(v - p)), v);
-            return out;
-        }
-        p += len + (eol != NULL);
-    }
-    return NULL;
-}
-
-/* The text argument of the client's tools/call with request id text id, as text; NULL when
- * it has none. */
-static const char *text_argument(const mcps_client_trace *t, const char *id, char *buf, size_t n)
-{
-    for (size_t i = 0; i < t->nmsgs; i++) {
-        const cJSON *m = t->msgs[i].json, *method = member(m, "method");
-        char text[64];
-        mcps_rpc_id_text(member(m, "id"), text, sizeof text);
-        if (cJSON_IsString(method) && strcmp(method->valuestring, "tools/call") == 0 &&
-            strcmp(text, id) == 0)
-            return mcps_json_scalar_text(member(member(member(m, "params"), "arguments"), "text"),
-                                         buf, n);
-    }
-    return NULL;
-}
-
 #define NEW_PARAM "Mcp-Param-" MCPS_CLIENT_NEW_HEADER
 
 static int judge_retry(const mcps_client_trace *t, mcps_client_grade *g,
@@ -149,12 +92,14 @@ static int judge_retry(const mcps_client_trace *t, mcps_client_grade *g,
         return mcps_client_broke(g, "HDR-014",
                                  "refused with -32020 (the tool's x-mcp-header changed), the "
                                  "client called the tool again without listing the tools first");
-    const char *text = text_argument(t, retry->rpc_id, buf, sizeof buf);
+    const cJSON *call = mcps_client_call_with_id(t, retry->rpc_id);
+    const char *text = mcps_json_scalar_text(
+        member(member(member(call, "params"), "arguments"), "text"), buf, sizeof buf);
     if (!text)
         return mcps_client_info(g, "refused with -32020, the client listed the tools again and "
                                    "called the tool again without a text argument: no header due");
-    const char *have = header_in(retry->mcp_params, NEW_PARAM, got, sizeof got);
-    char *want = header_value(text);
+    const char *have = mcps_client_header_in(retry->mcp_params, NEW_PARAM, got, sizeof got);
+    char *want = mcps_header_encode(text);
     if (!want)
         return mcps_client_skip(g, "out of memory");
     bool same = have && strcmp(have, want) == 0;

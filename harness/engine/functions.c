@@ -14,6 +14,7 @@
 #include "engine/functions.h"
 
 #include "base/buf.h"
+#include "codec/header.h"
 #include "codec/json.h"
 #include "engine/jsonschema_gen.h"
 #include "session/session.h"
@@ -434,7 +435,7 @@ static cJSON *with_header(const cJSON *headers, const param *p, const char *text
     snprintf(name, sizeof name, "Mcp-Param-%s", p->header);
     cJSON *copy = cJSON_Duplicate(headers, true);
     cJSON_DeleteItemFromObjectCaseSensitive(copy, name);
-    char *encoded = text && !raw ? mcps_stateless_header_encode(text) : NULL;
+    char *encoded = text && !raw ? mcps_header_encode(text) : NULL;
     if (text)
         cJSON_AddStringToObject(copy, name, raw ? text : encoded ? encoded : "");
     free(encoded);
@@ -470,7 +471,7 @@ static void refusals(cJSON *out, const cJSON *headers, const param *ps, size_t n
                   with_header(headers, &ps[i], other, false), NULL);
         free(other);
         char *text = param_text(ps[i].value, false);
-        char *sent = text ? mcps_stateless_header_encode(text) : NULL;
+        char *sent = text ? mcps_header_encode(text) : NULL;
         mcps_buf b = {0};
         mcps_buf_printf(&b, "\x01%s", sent ? sent : "");
         add_probe(invalid, "with a control character (U+0001) before the value", &ps[i],

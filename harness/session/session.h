@@ -225,9 +225,6 @@ void mcps_stateless_stamp(cJSON *msg, mcps_rev rev, const cJSON *caps);
  * Mcp-Method and Mcp-Name (NULL for methods without one) of a stamped request. */
 bool mcps_stateless_header_values(const cJSON *request, const char **version, const char **method,
                                   const char **name);
-/* A header value as sent: as is when safe plain ASCII, else "=?base64?...?=" (HDR-007); the
- * caller frees it (NULL: out of memory). */
-char *mcps_stateless_header_encode(const char *value);
 /* The header lines ("Name: value", each malloc'd, NULL after the last; the count returned) a
  * 2026-07-28 POST of msg carries: MCP-Protocol-Version (the _meta version, else the session's),
  * Mcp-Method and Mcp-Name as msg gives them, and "Mcp-Session-Id:" (none). */

@@ -15,11 +15,12 @@
  * Over Streamable HTTP the same requests also need the MCP-Protocol-Version,
  * Mcp-Method and Mcp-Name headers (HDR-001, HDR-005), derived here from the
  * stamped request (mcps_stateless_header_lines), with a name that is not
- * safe plain ASCII sent as the base64 sentinel (HDR-007); session_http.c
+ * plain ASCII sent as the base64 sentinel (HDR-007, codec/header.c); session_http.c
  * puts them on every POST, below whatever a suite's `--> http` wrote.
  */
 #include "session/session.h"
 
+#include "codec/header.h"
 #include "codec/json.h"
 
 #include <stdio.h>
@@ -145,46 +146,6 @@ bool mcps_stateless_header_values(const cJSON *request, const char **version, co
 
 /* ---- the HTTP headers ------------------------------------------------------------------------ */
 
-#define SENTINEL_HEAD "=?base64?"
-#define SENTINEL_TAIL "?="
-
-/* Safe plain ASCII (HDR-007): visible characters and inner spaces only, and not itself
- * looking like an encoded value. */
-static bool plain_ascii(const char *v)
-{
-    size_t n = strlen(v);
-    if (n && (v[0] == ' ' || v[n - 1] == ' '))
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)v[i] < 0x20 || (unsigned char)v[i] > 0x7e)
-            return false;
-    return strncmp(v, SENTINEL_HEAD, strlen(SENTINEL_HEAD)) != 0;
-}
-
-char *mcps_stateless_header_encode(const char *value)
-{
-    if (plain_ascii(value))
-        return strdup(value);
-    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t n = strlen(value);
-    char *out = malloc(strlen(SENTINEL_HEAD) + (n + 2) / 3 * 4 + strlen(SENTINEL_TAIL) + 1);
-    if (!out)
-        return NULL;
-    char *o = out + sizeof SENTINEL_HEAD - 1;
-    memcpy(out, SENTINEL_HEAD, sizeof SENTINEL_HEAD - 1);
-    const unsigned char *in = (const unsigned char *)value;
-    for (size_t i = 0; i < n; i += 3) {
-        unsigned v = (unsigned)in[i] << 16 | (i + 1 < n ? (unsigned)in[i + 1] << 8 : 0) |
-                     (i + 2 < n ? in[i + 2] : 0);
-        *o++ = digits[v >> 18 & 63];
-        *o++ = digits[v >> 12 & 63];
-        *o++ = i + 1 < n ? digits[v >> 6 & 63] : '=';
-        *o++ = i + 2 < n ? digits[v & 63] : '=';
-    }
-    memcpy(o, SENTINEL_TAIL, sizeof SENTINEL_TAIL);
-    return out;
-}
-
 static char *header_line(const char *name, const char *value)
 {
     if (strpbrk(value, "\r\n"))
@@ -210,7 +171,7 @@ size_t mcps_stateless_header_lines(const mcps_session *s, const cJSON *msg,
         n++;
     if (method && (lines[n] = header_line("Mcp-Method", method)))
         n++;
-    char *encoded = name ? mcps_stateless_header_encode(name) : NULL;
+    char *encoded = name ? mcps_header_encode(name) : NULL;
     if (encoded && (lines[n] = header_line("Mcp-Name", encoded)))
         n++;
     free(encoded);

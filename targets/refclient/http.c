@@ -48,6 +48,7 @@
 
 #include <curl/curl.h>
 
+#include "codec/header.h"
 #include "codec/json.h"
 #include "codec/rev.h"
 
@@ -355,38 +356,14 @@ static struct curl_slist *header(struct curl_slist *l, const char *name, const c
     return curl_slist_append(l, line);
 }
 
-/* Whether a header value must go as =?base64?...?= (2026-07-28's Value Encoding, HDR-007): a
- * byte outside 0x20..0x7E, a space at either end, or the look of the sentinel itself. */
-static bool needs_base64(const char *v)
+/* A header mirroring a body value, in 2026-07-28's Value Encoding (HDR-007); a value that
+ * cannot be encoded (out of memory) goes as is, which the server sees as a mismatch. */
+static struct curl_slist *mirrored(struct curl_slist *l, const char *name, const char *value)
 {
-    size_t n = strlen(v);
-    for (size_t i = 0; i < n; i++)
-        if ((unsigned char)v[i] < 0x20 || (unsigned char)v[i] > 0x7e)
-            return true;
-    if (n && (v[0] == ' ' || v[n - 1] == ' '))
-        return true;
-    return n >= 11 && strncmp(v, "=?base64?", 9) == 0 && strcmp(v + n - 2, "?=") == 0;
-}
-
-/* v as a header carries it: as is, or =?base64?{standard Base64 of its bytes}?= (into out;
- * a value too long for out is cut, which the server sees as a mismatch). */
-static const char *encoded(const char *v, char *out, size_t n)
-{
-    static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    if (!needs_base64(v))
-        return v;
-    const unsigned char *in = (const unsigned char *)v;
-    size_t len = strlen(v), o = (size_t)snprintf(out, n, "=?base64?");
-    for (size_t i = 0; i < len && o + 7 < n; i += 3) {
-        unsigned b = (unsigned)in[i] << 16 | (i + 1 < len ? (unsigned)in[i + 1] << 8 : 0u) |
-                     (i + 2 < len ? (unsigned)in[i + 2] : 0u);
-        out[o++] = abc[b >> 18 & 63];
-        out[o++] = abc[b >> 12 & 63];
-        out[o++] = i + 1 < len ? abc[b >> 6 & 63] : '=';
-        out[o++] = i + 2 < len ? abc[b & 63] : '=';
-    }
-    snprintf(out + o, n - o, "?=");
-    return out;
+    char *enc = mcps_header_encode(value);
+    l = header(l, name, enc ? enc : value);
+    free(enc);
+    return l;
 }
 
 /* 2026-07-28's standard headers of request m (HDR-001, HDR-005, HDR-009); l unchanged for an
@@ -404,11 +381,10 @@ static struct curl_slist *modern_headers(const rc_client *c, const cJSON *m, str
     if (!rc_on(c, RC_FAULT_NO_MCP_METHOD))
         l = header(l, "Mcp-Method", method);
     const char *name = string_of(params, strcmp(method, "resources/read") == 0 ? "uri" : "name");
-    char enc[300];
     if (name && (strcmp(method, "tools/call") == 0 || strcmp(method, "prompts/get") == 0 ||
                  strcmp(method, "resources/read") == 0))
-        l = header(l, "Mcp-Name",
-                   rc_on(c, RC_FAULT_NAME_HEADER_RAW) ? name : encoded(name, enc, sizeof enc));
+        l = rc_on(c, RC_FAULT_NAME_HEADER_RAW) ? header(l, "Mcp-Name", name)
+                                               : mirrored(l, "Mcp-Name", name);
     const cJSON *args = cJSON_GetObjectItemCaseSensitive(params, "arguments");
     for (int i = 0; strcmp(method, "tools/call") == 0 && i < c->nmirror; i++) {
         char buf[32], hname[100];
@@ -416,7 +392,7 @@ static struct curl_slist *modern_headers(const rc_client *c, const cJSON *m, str
             cJSON_GetObjectItemCaseSensitive(args, c->mirror_prop[i]), buf, sizeof buf);
         snprintf(hname, sizeof hname, "Mcp-Param-%s", c->mirror_header[i]);
         if (value && !rc_on(c, RC_FAULT_NO_PARAM_HEADER))
-            l = header(l, hname, encoded(value, enc, sizeof enc));
+            l = mirrored(l, hname, value);
     }
     return l;
 }

@@ -1,8 +1,8 @@
 /*
  * test_stateless_headers.c - the 2026-07-28 HTTP request headers the session
  * derives from a stamped request (session_stateless.c): the base64 sentinel
- * for values that are not safe plain ASCII (HDR-007, with the spec's own
- * examples), and which headers a POST of which message gets (HDR-001,
+ * for values that are not plain ASCII (HDR-007, codec/header.c, with the spec's
+ * own examples), and which headers a POST of which message gets (HDR-001,
  * HDR-005, no Mcp-Session-Id).
  */
 #include <setjmp.h>
@@ -14,12 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec/header.h"
 #include "codec/json.h"
 #include "session/session.h"
 
 static void expect_encoded(const char *value, const char *want)
 {
-    char *got = mcps_stateless_header_encode(value);
+    char *got = mcps_header_encode(value);
     assert_non_null(got);
     assert_string_equal(got, want);
     free(got);
@@ -31,6 +32,9 @@ static void test_plain_values_unchanged(void **state)
     expect_encoded("get_weather", "get_weather");
     expect_encoded("file:///a b/c.txt", "file:///a b/c.txt");
     expect_encoded("", "");
+    /* the sentinel's look is both ends: either alone is a plain value */
+    expect_encoded("=?base64?abc", "=?base64?abc");
+    expect_encoded("abc?=", "abc?=");
 }
 
 static void test_sentinel(void **state)
