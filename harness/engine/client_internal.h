@@ -329,5 +329,7 @@ bool mcps_client_headers_request(mcps_play *play, mcps_client_trace *t, const cJ
 cJSON *mcps_client_stamp(cJSON *result);
 /* ...and a cacheable one's hints, ttlMs and cacheScope (CACHE-001), stamped too. */
 cJSON *mcps_client_cacheable(cJSON *result, int ttl_ms);
+/* The scripted server's answer to a tools/call: one text block, "ok" (client_play.c). */
+cJSON *mcps_client_tool_result(void);
 
 #endif

@@ -187,7 +187,7 @@ static cJSON *mirrored_tool_list(void)
     return r;
 }
 
-static cJSON *tool_result(void)
+cJSON *mcps_client_tool_result(void)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON *text = cJSON_CreateObject();
@@ -491,7 +491,7 @@ static void answer_modern(player *p, const cJSON *req, const char *method, const
                !p->t->input_asked && deprecated_asks(p, req, id))
         return;
     else if (strcmp(method, "tools/call") == 0)
-        send_owned(p, response(id, stamped(tool_result())));
+        send_owned(p, response(id, stamped(mcps_client_tool_result())));
     else
         send_error(p, id, -32601, "Method not found");
 }
@@ -615,7 +615,7 @@ static void task_result(player *p, const cJSON *req)
         return;
     }
     p->task_status = "completed";
-    send_owned(p, response(id, related_meta(tool_result())));
+    send_owned(p, response(id, related_meta(mcps_client_tool_result())));
 }
 
 static void task_cancel(player *p, const cJSON *id)
@@ -682,7 +682,7 @@ static void answer_request(player *p, const cJSON *req, const char *method)
         send_owned(p, response(id, tool_list()));
     else if (strcmp(method, "tools/call") == 0) {
         /* over HTTP as an SSE stream, the rest as JSON bodies: clients meet both (HTTP-012) */
-        cJSON *m = response(id, tool_result());
+        cJSON *m = response(id, mcps_client_tool_result());
         mcps_play_send_stream(&p->play, m);
         cJSON_Delete(m);
     } else

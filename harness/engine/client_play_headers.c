@@ -54,17 +54,6 @@ static cJSON *tool_list(bool changed)
     return mcps_client_cacheable(r, 0); /* nothing to keep: it is about to change */
 }
 
-static cJSON *tool_result(void)
-{
-    cJSON *r = cJSON_CreateObject();
-    cJSON *text = cJSON_CreateObject();
-    cJSON_AddStringToObject(text, "type", "text");
-    cJSON_AddStringToObject(text, "text", "ok");
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "content"), text);
-    cJSON_AddFalseToObject(r, "isError");
-    return mcps_client_stamp(r);
-}
-
 /* -32020 for a call that came without the header the changed schema asks for (400 on HTTP). */
 static cJSON *mismatch(const cJSON *req)
 {
@@ -101,7 +90,7 @@ bool mcps_client_headers_request(mcps_play *play, mcps_client_trace *t, const cJ
                         MCPS_CLIENT_NEW_HEADER);
     } else if (strcmp(method, "tools/call") == 0) {
         m = envelope(req);
-        cJSON_AddItemToObject(m, "result", tool_result());
+        cJSON_AddItemToObject(m, "result", mcps_client_stamp(mcps_client_tool_result()));
     } else
         return false;
     send_owned(play, m);

@@ -549,7 +549,7 @@ bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live
     return true;
 }
 
-void mcps_live_next_batch(mcps_session *s, mcps_live_judge *j)
+void mcps_live_drop_log(mcps_session *s)
 {
     mcps_wire_log log;
     mcps_session_take_log(s, &log);
@@ -561,6 +561,11 @@ void mcps_live_next_batch(mcps_session *s, mcps_live_judge *j)
         free(log.notes[i].message);
     }
     free(log.notes);
+}
+
+void mcps_live_next_batch(mcps_session *s, mcps_live_judge *j)
+{
+    mcps_live_drop_log(s);
     mcps_session_begin_case(s, 0, mcps_live_judge_finding, j);
 }
 

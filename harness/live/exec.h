@@ -43,6 +43,9 @@ bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live
 bool mcps_live_exec_growth(const mcps_live_target *t, const mcps_live_seq *q,
                            mcps_live_outcome *out, size_t *reps, char *err, size_t errlen);
 
+/* Take the session's wire log and free it: the fuzz loop judges stderr as it comes and keeps
+ * no log. */
+void mcps_live_drop_log(mcps_session *s);
 /* After a batch was judged: drop the wire log and empty the inbox, so a process that lives
  * for many batches holds one batch's worth at most. */
 void mcps_live_next_batch(mcps_session *s, mcps_live_judge *j);

@@ -196,16 +196,7 @@ static void judge_stderr(mcps_live_runner *r, mcps_live_judge *j, bool charge)
 /* Drop what the judged flight left: its wire log and its answers (those after it stay). */
 static void next_flight(mcps_live_runner *r, size_t answers)
 {
-    mcps_wire_log log;
-    mcps_session_take_log(r->s, &log);
-    for (size_t i = 0; i < log.nentries; i++)
-        free(log.entries[i].bytes);
-    free(log.entries);
-    for (size_t i = 0; i < log.nnotes; i++) {
-        free(log.notes[i].reqs);
-        free(log.notes[i].message);
-    }
-    free(log.notes);
+    mcps_live_drop_log(r->s);
     mcps_session_inbox_shift(r->s, answers);
     r->answered = r->scanned = 0;
     r->nflight--;
