@@ -150,7 +150,80 @@ static mcps_live_finding *place(run *r, mcps_live_finding *f)
     return slot;
 }
 
-static void record(job *jb, mcps_live_seq *q, const mcps_live_outcome *out, uint64_t n)
+/* Sequence n as the loop sends it: made from the seed and n alone, its first len inputs. */
+static void make_sequence(const run *r, uint64_t n, size_t len, mcps_live_seq *q)
+{
+    uint64_t seed = mcps_live_rng_derive(r->o->seed, n);
+    *q = (mcps_live_seq){0};
+    mcps_live_gen_seq(&r->dict, seed, r->o->max_len, q);
+    if (r->o->target.transport.url)
+        mcps_live_headers_corrupt(q, seed);
+    while (q->n > len)
+        mcps_live_seq_pop(q);
+}
+
+/* The runner's process's history, made again from its log. */
+static void remake_history(const job *jb, mcps_live_seq *out)
+{
+    *out = (mcps_live_seq){0};
+    for (size_t k = 0; k < jb->runner.nlog; k++) {
+        mcps_live_seq q;
+        make_sequence(jb->r, jb->runner.log[k].tag, jb->runner.log[k].n, &q);
+        for (size_t i = 0; i < q.n; i++)
+            mcps_live_seq_push_input(out, &q.items[i]);
+        mcps_live_seq_free(&q);
+    }
+}
+
+/* Sequence n alone, with out's input index moved into it; false when the log lacks it. */
+static bool sequence_alone(const job *jb, uint64_t n, const mcps_live_outcome *out,
+                           mcps_live_seq *q, mcps_live_outcome *moved)
+{
+    size_t from = 0;
+    for (size_t k = 0; k < jb->runner.nlog; from += jb->runner.log[k++].n) {
+        size_t len = jb->runner.log[k].n;
+        if (jb->runner.log[k].tag != n || !len)
+            continue;
+        make_sequence(jb->r, n, len, q);
+        *moved = *out;
+        moved->at = out->at >= from && out->at - from < len ? out->at - from : len - 1;
+        return true;
+    }
+    return false;
+}
+
+/* Minimized from sequence n alone when that reproduces it (most findings: a process takes tens
+ * of thousands of inputs), else from its process's whole history. */
+static bool minimize(job *jb, const mcps_live_outcome *out, uint64_t n, int64_t until,
+                     mcps_live_finding *f)
+{
+    const mcps_live_options *o = jb->r->o;
+    mcps_live_seq q;
+    mcps_live_outcome moved;
+    if (sequence_alone(jb, n, out, &q, &moved)) {
+        bool ok = mcps_live_minimize(&o->target, &q, &moved, o->minimize_runs, until, &f->inputs,
+                                     &f->outcome);
+        mcps_live_seq_free(&q);
+        if (ok)
+            return true;
+        mcps_live_seq_free(&f->inputs);
+    }
+    remake_history(jb, &q);
+    bool ok = mcps_live_minimize(&o->target, &q, out, o->minimize_runs, until, &f->inputs,
+                                 &f->outcome);
+    mcps_live_seq_free(&q);
+    return ok;
+}
+
+static size_t history_inputs(const mcps_live_runner *runner)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < runner->nlog; k++)
+        n += runner->log[k].n;
+    return n;
+}
+
+static void record(job *jb, const mcps_live_outcome *out, uint64_t n)
 {
     run *r = jb->r;
     const mcps_live_options *o = r->o;
@@ -158,7 +231,7 @@ static void record(job *jb, mcps_live_seq *q, const mcps_live_outcome *out, uint
     mcps_live_finding f = {.outcome = *out,
                            .seed = o->seed,
                            .sequence = n,
-                           .original = q->n,
+                           .original = history_inputs(&jb->runner),
                            .found_executions = r->executions,
                            .found_seconds = elapsed(r)};
     bool go = wanted(r, out->signature, n);
@@ -167,8 +240,7 @@ static void record(job *jb, mcps_live_seq *q, const mcps_live_outcome *out, uint
         return;
     int64_t until = o->seconds > 0 ? r->t0_ms + (int64_t)(o->seconds * 1000) : 0;
     int64_t t0 = mcps_clock_ms();
-    f.reproduced =
-        mcps_live_minimize(&o->target, q, out, o->minimize_runs, until, &f.inputs, &f.outcome);
+    f.reproduced = minimize(jb, out, n, until, &f);
     jb->minimize_ms += mcps_clock_ms() - t0;
     mtx_lock(&r->lock);
     mcps_live_finding *slot = place(r, &f);
@@ -201,13 +273,13 @@ static bool should_stop(job *jb)
 /* A runner step that starts a process, retried: a prefix that fails may be the machine's load
  * (a start-up past --probe-timeout): a few more tries, a second apart, before it is the
  * target's. q: send it; NULL: judge the oldest in flight into out. */
-static bool step(job *jb, const mcps_live_seq *q, mcps_live_outcome *out)
+static bool step(job *jb, const mcps_live_seq *q, uint64_t tag, mcps_live_outcome *out)
 {
     const mcps_live_options *o = jb->r->o;
     for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
         if (attempt && (mcps_guard_stopped(o->target.transport.guard) || sleep(1) != 0))
             break;
-        if (q ? mcps_live_runner_send(&jb->runner, q, jb->error, sizeof jb->error)
+        if (q ? mcps_live_runner_send(&jb->runner, q, tag, jb->error, sizeof jb->error)
               : mcps_live_runner_judge(&jb->runner, out, jb->error, sizeof jb->error))
             return true;
     }
@@ -225,14 +297,10 @@ static bool send_sequence(job *jb, uint64_t n, pending *p)
 {
     run *r = jb->r;
     const mcps_live_options *o = r->o;
-    mcps_live_seq q = {0};
-    uint64_t seed = mcps_live_rng_derive(o->seed, n);
-    mcps_live_gen_seq(&r->dict, seed, o->max_len, &q);
-    if (o->target.transport.url)
-        mcps_live_headers_corrupt(&q, seed);
-    while (o->runs && q.n > jb->budget - jb->generated) /* exactly --runs executions */
-        mcps_live_seq_pop(&q);
-    bool ok = step(jb, &q, NULL);
+    mcps_live_seq q;
+    /* exactly --runs executions */
+    make_sequence(r, n, o->runs ? jb->budget - jb->generated : SIZE_MAX, &q);
+    bool ok = step(jb, &q, n, NULL);
     if (ok) {
         jb->generated += q.n;
         p->n[p->count] = n;
@@ -249,7 +317,7 @@ static bool judge_sequence(job *jb, pending *p)
     run *r = jb->r;
     const mcps_live_options *o = r->o;
     mcps_live_outcome out;
-    if (!step(jb, NULL, &out))
+    if (!step(jb, NULL, 0, &out))
         return false;
     uint64_t n = p->n[0];
     size_t len = p->len[0];
@@ -262,11 +330,10 @@ static bool judge_sequence(job *jb, pending *p)
     r->executions += len;
     r->sequences++;
     mtx_unlock(&r->lock);
-    /* The finding's inputs: everything its process was sent. A stop (SIGTERM, SIGINT) ends the
-     * target too, which is no finding of its. */
+    /* A stop (SIGTERM, SIGINT) ends the target too, which is no finding of its. */
     if (out.oracle != MCPS_LIVE_NONE &&
         mcps_guard_stopped(o->target.transport.guard) == MCPS_STOP_NONE)
-        record(jb, &jb->runner.history, &out, n);
+        record(jb, &out, n);
     return true;
 }
 

@@ -35,6 +35,7 @@
  */
 #include "live/runner.h"
 
+#include "base/array.h"
 #include "base/clock.h"
 #include "live/exec.h"
 #include "live/growth.h"
@@ -101,10 +102,16 @@ static void make_spare(mcps_live_runner *r)
         r->spare = mcps_live_start_begin(r->t, route, r, err, sizeof err);
 }
 
+/* Forget the history: the window's inputs and the log. */
+static void forget(mcps_live_runner *r)
+{
+    mcps_live_seq_free(&r->window);
+    r->base = r->nlog = r->history_n = r->history_bytes = 0;
+}
+
 static bool start(mcps_live_runner *r, char *err, size_t errlen)
 {
-    mcps_live_seq_free(&r->history);
-    r->history_bytes = 0;
+    forget(r);
     r->full = false;
     r->nflight = r->answered = r->scanned = 0;
     mcps_live_judge_init(&r->san, &r->san_out);
@@ -122,22 +129,37 @@ static bool start(mcps_live_runner *r, char *err, size_t errlen)
     return true;
 }
 
-/* Append q to the history as a new flight, and write it when it can be pipelined. */
-static void launch(mcps_live_runner *r, const mcps_live_input *items, size_t n)
+/* Flight f's inputs, in the window. */
+static mcps_live_seq inputs_of(const mcps_live_runner *r, const mcps_live_flight *f)
 {
-    mcps_live_flight *f = &r->flight[r->nflight++];
-    *f = (mcps_live_flight){.first = r->history.n, .n = n};
-    mcps_live_judge_init(&f->j, &f->out);
+    return (mcps_live_seq){r->window.items + (f->first - r->base), f->n, f->n};
+}
+
+/* Add sequence tag's n inputs to the history: the log, and the window while in flight. */
+static void note(mcps_live_runner *r, uint64_t tag, const mcps_live_input *items, size_t n)
+{
+    if (mcps_array_reserve(&r->log, &r->cap_log, r->nlog + 1, sizeof *r->log, 64))
+        r->log[r->nlog++] = (mcps_live_sent){tag, n};
     for (size_t i = 0; i < n; i++) {
-        mcps_live_seq_push_input(&r->history, &items[i]);
+        mcps_live_seq_push_input(&r->window, &items[i]);
         r->history_bytes += items[i].len;
     }
+    r->history_n += n;
+}
+
+/* Append q to the history as a new flight, and write it when it can be pipelined. */
+static void launch(mcps_live_runner *r, uint64_t tag, const mcps_live_input *items, size_t n)
+{
+    mcps_live_flight *f = &r->flight[r->nflight++];
+    *f = (mcps_live_flight){.tag = tag, .first = r->history_n, .n = n};
+    mcps_live_judge_init(&f->j, &f->out);
+    note(r, tag, items, n);
     f->sent = !r->t->transport.url && n <= MCPS_LIVE_PLAY_PART;
     if (f->sent) {
-        mcps_live_seq q = {r->history.items + f->first, n, n};
+        mcps_live_seq q = inputs_of(r, f);
         mcps_live_send(r->s, r->t, &q, f->first);
     }
-    if (r->history.n >= r->max_inputs || r->history_bytes >= r->max_bytes)
+    if (r->history_n >= r->max_inputs || r->history_bytes >= r->max_bytes)
         r->full = true;
 }
 
@@ -147,23 +169,25 @@ static bool fresh(mcps_live_runner *r, char *err, size_t errlen)
 {
     mcps_live_seq left = {0};
     size_t lens[MCPS_LIVE_PIPELINE], n = r->nflight;
+    uint64_t tags[MCPS_LIVE_PIPELINE];
     for (size_t k = 0; k < n; k++) {
         lens[k] = r->flight[k].n;
-        for (size_t i = 0; i < lens[k]; i++)
-            mcps_live_seq_push_input(&left, &r->history.items[r->flight[k].first + i]);
+        tags[k] = r->flight[k].tag;
+        mcps_live_seq q = inputs_of(r, &r->flight[k]);
+        for (size_t i = 0; i < q.n; i++)
+            mcps_live_seq_push_input(&left, &q.items[i]);
     }
     bool ok = start(r, err, errlen);
+    if (!ok)
+        forget(r);
     for (size_t k = 0, at = 0; k < n; at += lens[k++])
-        if (ok)
-            launch(r, left.items + at, lens[k]);
-        else
+        if (ok) {
+            launch(r, tags[k], left.items + at, lens[k]);
+        } else {
             r->flight[k].first = at;
-    if (ok) {
-        mcps_live_seq_free(&left);
-    } else {
-        mcps_live_seq_free(&r->history);
-        r->history = left;
-    }
+            note(r, tags[k], left.items + at, lens[k]);
+        }
+    mcps_live_seq_free(&left);
     return ok;
 }
 
@@ -173,11 +197,12 @@ bool mcps_live_runner_ready(const mcps_live_runner *r)
            !(r->s && r->full);
 }
 
-bool mcps_live_runner_send(mcps_live_runner *r, const mcps_live_seq *q, char *err, size_t errlen)
+bool mcps_live_runner_send(mcps_live_runner *r, const mcps_live_seq *q, uint64_t tag, char *err,
+                           size_t errlen)
 {
     if (!r->s && !fresh(r, err, errlen))
         return false;
-    launch(r, q->items, q->n);
+    launch(r, tag, q->items, q->n);
     return true;
 }
 
@@ -193,9 +218,25 @@ static void judge_stderr(mcps_live_runner *r, mcps_live_judge *j, bool charge)
     memcpy(j->san_frame, r->san.san_frame, sizeof j->san_frame);
 }
 
-/* Drop what the judged flight left: its wire log and its answers (those after it stay). */
+/* Take the oldest flight's inputs out of the window. */
+static void drop_inputs(mcps_live_runner *r, size_t n)
+{
+    mcps_live_seq *w = &r->window;
+    for (size_t i = 0; i < n && i < w->n; i++) {
+        free(w->items[i].bytes);
+        free(w->items[i].headers);
+    }
+    n = n < w->n ? n : w->n;
+    memmove(w->items, w->items + n, (w->n - n) * sizeof *w->items);
+    w->n -= n;
+    r->base += n;
+}
+
+/* Drop what the judged flight left: its inputs, its wire log and its answers (those after it
+ * stay). */
 static void next_flight(mcps_live_runner *r, size_t answers)
 {
+    drop_inputs(r, r->flight[0].n);
     mcps_live_drop_log(r->s);
     mcps_session_inbox_shift(r->s, answers);
     r->answered = r->scanned = 0;
@@ -208,7 +249,7 @@ static void next_flight(mcps_live_runner *r, size_t answers)
 /* Play a flight not written yet (HTTP, or too long to pipeline), alone on the process. */
 static size_t play(mcps_live_runner *r, mcps_live_flight *f)
 {
-    mcps_live_seq q = {r->history.items + f->first, f->n, f->n};
+    mcps_live_seq q = inputs_of(r, f);
     mcps_live_play(r->s, r->t, &q, f->first, &f->j);
     mcps_session_begin_case(r->s, 0, route, r); /* play moved the callback to f->j */
     return 0;
@@ -222,7 +263,7 @@ bool mcps_live_runner_judge(mcps_live_runner *r, mcps_live_outcome *out, char *e
     bool last = r->nflight == 1 || !r->flight[1].sent; /* nothing written after it */
     size_t answers;
     if (f->sent) {
-        mcps_live_seq q = {r->history.items + f->first, f->n, f->n};
+        mcps_live_seq q = inputs_of(r, f);
         answers = mcps_live_collect(r->s, r->t, &q, f->first, &f->j, last);
     } else {
         answers = play(r, f);
@@ -243,7 +284,7 @@ bool mcps_live_runner_judge(mcps_live_runner *r, mcps_live_outcome *out, char *e
      * one is replaced (one that exited after its last answer, by the next sequence's pings). */
     bool broken = out->oracle != MCPS_LIVE_NONE && out->oracle != MCPS_LIVE_CONTRACT &&
                   out->oracle != MCPS_LIVE_DISCLOSURE;
-    /* The history stays until the next start: a finding's inputs. */
+    /* The log stays until the next start: a finding's inputs. */
     if (broken || r->s->cut || (!r->nflight && (r->s->exited || r->s->gone)))
         stop(r);
     else if (!r->nflight && r->full)
@@ -257,5 +298,8 @@ void mcps_live_runner_free(mcps_live_runner *r)
     mcps_session_free(r->spare);
     mcps_session_free(r->retired);
     r->spare = r->retired = NULL;
-    mcps_live_seq_free(&r->history);
+    forget(r);
+    free(r->log);
+    r->log = NULL;
+    r->cap_log = 0;
 }

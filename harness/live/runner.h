@@ -3,7 +3,10 @@
  * sequences on one target process (a process start and a handshake cost far
  * more than a message), restarted when it dies or hangs, or its history is
  * full. A finding's inputs are the whole history of its process, which
- * minimize.c then shrinks on fresh processes.
+ * minimize.c then shrinks on fresh processes. The runner keeps only the
+ * inputs in flight, and of the rest each sequence's tag and length: the
+ * caller can make them again (the fuzz loop's are its seed's), so a process
+ * may live for many megabytes of inputs at no cost in memory.
  */
 #ifndef MCPS_LIVE_RUNNER_H
 #define MCPS_LIVE_RUNNER_H
@@ -13,11 +16,14 @@
 #include "live/oracle.h"
 
 /* Inputs per process, at most (--process-inputs): a process start and a handshake cost what
- * hundreds of inputs do (refserver: 2 to 5 ms; node: 0.7 to 1 s), and a finding's minimization
- * starts from its process's whole history, so this trades speed for minimizing time. The growth
- * oracle's window stays MCPS_LIVE_GROWTH_SPAN inputs, however long a process lives. */
-#define MCPS_LIVE_HISTORY_INPUTS 4096
-#define MCPS_LIVE_HISTORY_BYTES  (8u * 1024 * 1024) /* and bytes of them */
+ * thousands of inputs do (refserver: 2 to 5 ms; node: a third of a second of CPU, on both
+ * cores), and at 4096 inputs node's starts took half the fuzz loop's time. A finding is first
+ * minimized from its own sequence alone, so a long history costs only findings that need it.
+ * The growth oracle's window stays MCPS_LIVE_GROWTH_SPAN inputs, however long a process lives. */
+#define MCPS_LIVE_HISTORY_INPUTS 65536
+/* And bytes of them, split between the jobs: what a finding's history takes in memory when it
+ * is made again to be minimized whole. */
+#define MCPS_LIVE_HISTORY_BYTES (64u * 1024 * 1024)
 
 /* Sequences in flight on a stdio process: the next is written before the one before it is
  * awaited, so the target works on it while its predecessor is judged and the one after it is
@@ -25,9 +31,16 @@
  * alone (runner.c says how each oracle stays deterministic). Over HTTP it is 1 (lockstep). */
 #define MCPS_LIVE_PIPELINE 2
 
+/* A sequence sent to the running process: the caller's tag for it, and its length. */
+typedef struct mcps_live_sent {
+    uint64_t tag;
+    size_t n;
+} mcps_live_sent;
+
 /* A sequence written (or, over HTTP or when too long to pipeline, waiting to be played) and not
- * yet judged: its inputs are history[first .. first + n). */
+ * yet judged: its inputs are the history's [first, first + n), window[first - base ...]. */
 typedef struct mcps_live_flight {
+    uint64_t tag;
     size_t first, n;
     bool sent; /* written already; else played (sent and awaited) when judged */
     mcps_live_judge j;
@@ -39,8 +52,11 @@ typedef struct mcps_live_runner {
     mcps_session *s;
     mcps_session *spare;   /* stdio: the next process, its prefix's first request sent */
     mcps_session *retired; /* the last full process, its stdin closed, not yet reaped */
-    mcps_live_seq history; /* every input sent to the running process */
-    size_t history_bytes;
+    mcps_live_seq window;  /* the inputs of the flights, oldest first */
+    size_t base;           /* the history index of window.items[0] */
+    mcps_live_sent *log;   /* every sequence sent to the running process, in order */
+    size_t nlog, cap_log;
+    size_t history_n, history_bytes; /* inputs sent to the running process, and their bytes */
     size_t max_bytes;        /* history bytes per process (init: MCPS_LIVE_HISTORY_BYTES) */
     size_t max_inputs;       /* history inputs per process (init: MCPS_LIVE_HISTORY_INPUTS) */
     size_t processes;        /* started so far */
@@ -57,15 +73,16 @@ void mcps_live_runner_init(mcps_live_runner *r, const mcps_live_target *t);
 /* Whether a sequence may be sent now: fewer than the depth in flight, the history not full, and
  * none waiting to be played. */
 bool mcps_live_runner_ready(const mcps_live_runner *r);
-/* Send q (copied into the history) on the process, started with the prefix when there is none.
+/* Send q (copied) on the process, started with the prefix when there is none; tag names it in
+ * r->log. False with err when a process cannot be started. */
+bool mcps_live_runner_send(mcps_live_runner *r, const mcps_live_seq *q, uint64_t tag, char *err,
+                           size_t errlen);
+/* Judge the oldest sequence in flight: out says which oracle fired, with at an index into the
+ * process's history (every input it was sent, those in flight after it too: the sequences of
+ * r->log, which stays as it was until the next call). The process is stopped after a crash,
+ * hang, sanitizer report or growth (a malformed response leaves it running), or when the
+ * history is full and nothing is in flight; sequences still in flight then go to a fresh one.
  * False with err when a process cannot be started. */
-bool mcps_live_runner_send(mcps_live_runner *r, const mcps_live_seq *q, char *err, size_t errlen);
-/* Judge the oldest sequence in flight: out says which oracle fired, with at an index into
- * r->history (every input the process was sent, those in flight after it too), which stays as
- * it was until the next call. The process is stopped after a crash, hang, sanitizer report or
- * growth (a malformed response leaves it running), or when the history is full and nothing is
- * in flight; sequences still in flight then go to a fresh one. False with err when a process
- * cannot be started. */
 bool mcps_live_runner_judge(mcps_live_runner *r, mcps_live_outcome *out, char *err, size_t errlen);
 void mcps_live_runner_free(mcps_live_runner *r);
 

@@ -73,6 +73,30 @@ GENEROUS = "10"
 # (fuzz/README.md, "The resource-growth oracle"): the clean ASan refserver's memory grows.
 ASAN_WATCH = ["--growth", "fds"] if SANITIZED else []
 
+# A server that dies at its fifth prompts/list: a crash no one sequence of the seed holds.
+COUNTING_SERVER = """import json, os, sys
+lists = 0
+for line in sys.stdin:
+    try:
+        m = json.loads(line)
+    except ValueError:
+        m = None
+    if not isinstance(m, dict) or "id" not in m or "method" not in m:
+        continue
+    if m["method"] == "prompts/list":
+        lists += 1
+        if lists == 5:
+            os.abort()
+    result = {}
+    if m["method"] == "initialize":
+        result = {"protocolVersion": "2025-11-25", "capabilities": {"prompts": {}},
+                  "serverInfo": {"name": "counting", "version": "1"}}
+    if m["method"] == "prompts/list":
+        result = {"prompts": []}
+    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": result}) + "\\n")
+    sys.stdout.flush()
+"""
+
 
 class FuzzLiveTest(unittest.TestCase):
     @classmethod
@@ -380,6 +404,30 @@ class FuzzLiveTest(unittest.TestCase):
                 shapes.append((found, [l for l in fh if l.startswith("--> raw ")]))
         self.assertEqual(shapes[0], shapes[1])
         self.assertEqual(self.replay(os.path.join(out, report["findings"][0]["file"]), server,
+                                     GENEROUS).returncode, 1)
+
+    def test_crash_that_needs_earlier_sequences(self):
+        """A finding is minimized from its sequence alone when that reproduces it, else from its
+        process's whole history, which the runner does not keep but makes again from the seed
+        (runner.h): a crash at the fifth prompts/list the process was sent is reproduced from
+        that history, minimized to the five and replayed."""
+        server_py = os.path.join(self.dir, "counting-server.py")
+        with open(server_py, "w", encoding="utf-8") as f:
+            f.write(COUNTING_SERVER)
+        server = "%s %s" % (sys.executable, server_py)
+        r, report, out, _ = self.fuzz("counting", server, "--seed", "1", "--runs", "3000",
+                                      "--max-findings", "1", "--growth", "off",
+                                      "--hang-timeout", GENEROUS)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        f = report["findings"][0]
+        self.assertEqual(f["signature"], "crash signal 6", f)
+        self.assertTrue(f["reproduced"], f)
+        with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
+            sent = [l for l in fh if l.startswith("--> raw ")]
+        self.assertEqual(len(sent), f["inputs"])
+        self.assertEqual(sum('"prompts/list"' in l for l in sent), 5, sent)
+        self.assertGreater(f["minimized_from"], f["inputs"])
+        self.assertEqual(self.replay(os.path.join(out, f["file"]), server,
                                      GENEROUS).returncode, 1)
 
     def test_jobs_find_the_sequence_crash_once(self):
