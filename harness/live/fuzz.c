@@ -209,8 +209,8 @@ static bool minimize(job *jb, const mcps_live_outcome *out, uint64_t n, int64_t 
         mcps_live_seq_free(&f->inputs);
     }
     remake_history(jb, &q);
-    bool ok = mcps_live_minimize(&o->target, &q, out, o->minimize_runs, until, &f->inputs,
-                                 &f->outcome);
+    bool ok =
+        mcps_live_minimize(&o->target, &q, out, o->minimize_runs, until, &f->inputs, &f->outcome);
     mcps_live_seq_free(&q);
     return ok;
 }

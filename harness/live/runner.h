@@ -57,7 +57,7 @@ typedef struct mcps_live_runner {
     mcps_live_sent *log;   /* every sequence sent to the running process, in order */
     size_t nlog, cap_log;
     size_t history_n, history_bytes; /* inputs sent to the running process, and their bytes */
-    size_t max_bytes;        /* history bytes per process (init: MCPS_LIVE_HISTORY_BYTES) */
+    size_t max_bytes;                /* history bytes per process (init: MCPS_LIVE_HISTORY_BYTES) */
     size_t max_inputs;       /* history inputs per process (init: MCPS_LIVE_HISTORY_INPUTS) */
     size_t processes;        /* started so far */
     mcps_live_growth growth; /* samples of the running process (when t->growth) */
