@@ -7,6 +7,8 @@
  */
 #include "codec/json.h"
 
+#include <string.h>
+
 static bool is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n';
@@ -19,23 +21,32 @@ static size_t skip_space(const char *p, size_t len, size_t i)
     return i;
 }
 
+/* The index of the quote that ends the string whose body starts at p[i] (one not escaped: after
+ * an even run of backslashes), or len. memchr, because the strings here are the long ones. */
+static size_t string_end(const char *p, size_t len, size_t i)
+{
+    size_t body = i;
+    for (const char *q; i < len && (q = memchr(p + i, '"', len - i)) != NULL; i++) {
+        i = (size_t)(q - p);
+        size_t run = 0;
+        while (i - run > body && p[i - run - 1] == '\\')
+            run++;
+        if (run % 2 == 0)
+            return i;
+    }
+    return len;
+}
+
 /* The end of the JSON value starting at p[i], string-aware, without building it. */
 static size_t skip_value(const char *p, size_t len, size_t i)
 {
     size_t depth = 0;
-    bool in_string = false;
     for (; i < len; i++) {
         char c = p[i];
-        if (in_string) {
-            if (c == '\\') {
-                i++;
-            } else if (c == '"') {
-                in_string = false;
-                if (depth == 0)
-                    return i + 1;
-            }
-        } else if (c == '"') {
-            in_string = true;
+        if (c == '"') {
+            i = string_end(p, len, i + 1);
+            if (depth == 0)
+                return i < len ? i + 1 : len;
         } else if (c == '[' || c == '{') {
             depth++;
         } else if (c == ']' || c == '}') {

@@ -14,6 +14,7 @@
  */
 #include "live/gen.h"
 
+#include "codec/json.h"
 #include "live/args.h"
 #include "live/mutate.h"
 #include "live/rng.h"
@@ -281,7 +282,7 @@ static void input(gen *g, mcps_live_seq *out)
     /* A call keeps its method and tool name: mutate_tree knows that of a lone call only. */
     if (mcps_live_rng_chance(&g->rng, 1, 2) && !(call && cJSON_IsArray(msg)) && !g->precise)
         mcps_live_mutate_tree(&g->rng, msg);
-    char *text = cJSON_PrintUnformatted(msg);
+    char *text = mcps_json_print(msg, NULL);
     mcps_buf line = {0};
     mcps_buf_puts(&line, text ? text : "{}");
     free(text);

@@ -5,6 +5,8 @@
  */
 #include "live/mutate.h"
 
+#include "codec/json.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,7 +254,7 @@ static void duplicate_key(mcps_live_rng *r, mcps_buf *line)
     mcps_buf_putc(&out, '{');
     mcps_buf_append(&out, line->data + 1, keylen);
     cJSON *v = mcps_live_random_value(r);
-    char *text = cJSON_PrintUnformatted(v);
+    char *text = mcps_json_print(v, NULL);
     mcps_buf_printf(&out, ":%s,", text ? text : "null");
     free(text);
     cJSON_Delete(v);

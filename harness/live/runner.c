@@ -157,6 +157,7 @@ static void launch(mcps_live_runner *r, uint64_t tag, const mcps_live_input *ite
     f->sent = !r->t->transport.url && n <= MCPS_LIVE_PLAY_PART;
     if (f->sent) {
         mcps_live_seq q = inputs_of(r, f);
+        r->s->obs.mark = f->first + f->n;
         mcps_live_send(r->s, r->t, &q, f->first);
     }
     if (r->history_n >= r->max_inputs || r->history_bytes >= r->max_bytes)
@@ -232,10 +233,11 @@ static void drop_inputs(mcps_live_runner *r, size_t n)
     r->base += n;
 }
 
-/* Drop what the judged flight left: its inputs, its wire log and its answers (those after it
- * stay). */
+/* Drop what the judged flight left: its answered requests, its inputs, its wire log and its
+ * answers (those after it stay). */
 static void next_flight(mcps_live_runner *r, size_t answers)
 {
+    mcps_observer_forget_answered(&r->s->obs, r->flight[0].first + r->flight[0].n);
     drop_inputs(r, r->flight[0].n);
     mcps_live_drop_log(r->s);
     mcps_session_inbox_shift(r->s, answers);
@@ -250,6 +252,7 @@ static void next_flight(mcps_live_runner *r, size_t answers)
 static size_t play(mcps_live_runner *r, mcps_live_flight *f)
 {
     mcps_live_seq q = inputs_of(r, f);
+    r->s->obs.mark = f->first + f->n;
     mcps_live_play(r->s, r->t, &q, f->first, &f->j);
     mcps_session_begin_case(r->s, 0, route, r); /* play moved the callback to f->j */
     return 0;

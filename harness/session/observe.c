@@ -52,13 +52,17 @@ void mcps_observer_init(mcps_observer *obs, mcps_rev rev, size_t max_message,
     };
 }
 
+static void free_request(mcps_tracked_request *r)
+{
+    mcps_json_delete(r->id);
+    mcps_json_delete(r->progress_token);
+    free(r->key);
+}
+
 void mcps_observer_free(mcps_observer *obs)
 {
-    for (size_t i = 0; i < obs->nrequests; i++) {
-        mcps_json_delete(obs->requests[i].id);
-        mcps_json_delete(obs->requests[i].progress_token);
-        free(obs->requests[i].key);
-    }
+    for (size_t i = 0; i < obs->nrequests; i++)
+        free_request(&obs->requests[i]);
     free(obs->requests);
     free(obs->slots);
     for (size_t i = 0; i < obs->nsubscribed; i++)
@@ -111,10 +115,11 @@ static size_t hash_key(const char *s)
     return (size_t)(h ^ (h >> 31));
 }
 
-static size_t *slot_for(const mcps_observer *obs, const char *key)
+/* The slot of key, whose hash_key is hash (kept with each request: an id may be 70 KB long). */
+static size_t *slot_for(const mcps_observer *obs, const char *key, size_t hash)
 {
     size_t mask = obs->nslots - 1;
-    for (size_t i = hash_key(key) & mask;; i = (i + 1) & mask) {
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
         size_t *slot = &obs->slots[i];
         if (!*slot || strcmp(obs->requests[*slot - 1].key, key) == 0)
             return slot;
@@ -131,8 +136,26 @@ static bool grow_slots(mcps_observer *obs)
     obs->slots = slots;
     obs->nslots = n;
     for (size_t i = 0; i < obs->nrequests; i++)
-        *slot_for(obs, obs->requests[i].key) = i + 1;
+        *slot_for(obs, obs->requests[i].key, obs->requests[i].hash) = i + 1;
     return true;
+}
+
+void mcps_observer_forget_answered(mcps_observer *obs, uint64_t mark)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < obs->nrequests; i++) {
+        mcps_tracked_request *r = &obs->requests[i];
+        if (r->answered && r->mark <= mark)
+            free_request(r);
+        else
+            obs->requests[kept++] = *r;
+    }
+    if (kept == obs->nrequests)
+        return;
+    obs->nrequests = kept;
+    memset(obs->slots, 0, obs->nslots * sizeof *obs->slots);
+    for (size_t i = 0; i < obs->nrequests; i++)
+        *slot_for(obs, obs->requests[i].key, obs->requests[i].hash) = i + 1;
 }
 
 static mcps_tracked_request *find_request(const mcps_observer *obs, const cJSON *id, mcps_dir dir)
@@ -140,7 +163,7 @@ static mcps_tracked_request *find_request(const mcps_observer *obs, const cJSON 
     if (!obs->nslots)
         return NULL;
     char *key = request_key(id, dir);
-    size_t index = key ? *slot_for(obs, key) : 0;
+    size_t index = key ? *slot_for(obs, key, hash_key(key)) : 0;
     free(key);
     return index ? &obs->requests[index - 1] : NULL;
 }
@@ -217,6 +240,7 @@ static void remember_request(mcps_observer *obs, const mcps_rpc_info *info, mcps
                                 .key = request_key(info->id, dir),
                                 .dir = dir,
                                 .line = line,
+                                .mark = obs->mark,
                                 .progress_token = token ? cJSON_Duplicate(token, true) : NULL};
     if (obs->rev == MCPS_REV_2026_07_28)
         r->caps = mcps_observe_request_caps(info->params, &r->log_level);
@@ -227,7 +251,8 @@ static void remember_request(mcps_observer *obs, const mcps_rpc_info *info, mcps
         obs->tracking_full = true;
         return;
     }
-    *slot_for(obs, r->key) = ++obs->nrequests;
+    r->hash = hash_key(r->key);
+    *slot_for(obs, r->key, r->hash) = ++obs->nrequests;
 }
 
 static void add_subscription(mcps_observer *obs, const char *uri, mcps_dir dir)

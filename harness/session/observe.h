@@ -67,6 +67,8 @@ typedef struct mcps_tracked_request {
     bool task_created; /* answered with a CreateTaskResult: progress goes on (PROG-010) */
     unsigned caps;     /* 2026-07-28: MCPS_OBS_CAP_* the request's _meta declared */
     bool log_level;    /* 2026-07-28: its _meta set io.modelcontextprotocol/logLevel */
+    uint64_t mark;     /* the observer's mark when it was remembered */
+    size_t hash;       /* of key */
 } mcps_tracked_request;
 
 /* Client capabilities a 2026-07-28 request declared, for what its InputRequiredResult may ask. */
@@ -88,6 +90,7 @@ typedef struct mcps_observer {
     size_t *slots; /* hash of requests by key: index + 1, 0 = empty */
     size_t nslots;
     bool tracking_full;
+    uint64_t mark; /* the caller's: each request remembered keeps it (forget_answered) */
     /* resources/subscribe URIs of each side, for RES-008 (bounded) */
     char *subscribed[32];
     mcps_dir subscribed_by[32];
@@ -105,6 +108,10 @@ void mcps_observer_init(mcps_observer *obs, mcps_rev rev, size_t max_message,
 void mcps_observer_free(mcps_observer *obs);
 /* The revision in force changes once it is negotiated. */
 void mcps_observer_set_rev(mcps_observer *obs, mcps_rev rev);
+/* Forget the answered requests remembered with a mark of at most mark: a fuzz process takes
+ * tens of thousands of requests, which would fill max_tracked (and stop the observer pairing
+ * answers) while only those of the sequences in flight can still be answered. */
+void mcps_observer_forget_answered(mcps_observer *obs, uint64_t mark);
 
 /*
  * Judge one line as it came off the wire (without its newline). Returns true
