@@ -93,8 +93,18 @@ void mcps_rpc_id_text(const cJSON *id, char *dst, size_t n)
         snprintf(dst, n, "(none)");
         return;
     }
-    char *s = mcps_json_print(id, NULL);
-    snprintf(dst, n, "%s", s ? s : "?");
+    size_t len;
+    char *s = mcps_json_print(id, &len);
+    if (!s) {
+        snprintf(dst, n, "?");
+        return;
+    }
+    /* Cut by hand: snprintf would walk all of a 70 KB id to count it. */
+    if (n) {
+        len = len < n - 1 ? len : n - 1;
+        memcpy(dst, s, len);
+        dst[len] = '\0';
+    }
     free(s);
 }
 

@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <threads.h>
 #include <unistd.h>
@@ -148,6 +149,16 @@ static mcps_live_finding *place(run *r, mcps_live_finding *f)
     snprintf(slot->name, sizeof slot->name, "%s-%u", mcps_live_oracle_name(f->outcome.oracle),
              ++r->per_oracle[f->outcome.oracle]);
     return slot;
+}
+
+/* The CPU mcpspec has used, all its threads (its children's, the targets', are not counted). */
+static double own_cpu_seconds(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 /* Sequence n as the loop sends it: made from the seed and n alone, its first len inputs. */
@@ -434,6 +445,7 @@ static int finish(run *r, int code)
                            .seconds = elapsed(r),
                            .minimize_seconds = (double)minimize_ms / 1000.0,
                            .discover_seconds = (double)r->discover_ms / 1000.0,
+                           .cpu_seconds = own_cpu_seconds(),
                            .exit_code = code,
                            .findings = r->findings,
                            .nfindings = r->nfindings,

@@ -94,6 +94,10 @@ static cJSON *report_json(const mcps_live_summary *s, const char *dir)
     double fuzzing = s->seconds - s->discover_seconds - s->minimize_seconds / (double)jobs;
     cJSON_AddNumberToObject(j, "fuzz_exec_per_second",
                             fuzzing > 0 ? (double)s->executions / fuzzing : 0);
+    /* What mcpspec's own work costs, apart from the target's (scripts/bench-fuzz-live). */
+    cJSON_AddNumberToObject(j, "cpu_seconds", s->cpu_seconds);
+    cJSON_AddNumberToObject(j, "cpu_us_per_execution",
+                            s->executions ? s->cpu_seconds * 1e6 / (double)s->executions : 0);
     cJSON_AddNumberToObject(j, "exit_code", s->exit_code);
     if (s->error)
         cJSON_AddStringToObject(j, "error", s->error);

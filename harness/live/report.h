@@ -18,6 +18,7 @@ typedef struct mcps_live_summary {
     size_t shard, shards;             /* --shard (shards 0: not sharded) */
     double seconds, minimize_seconds; /* the run's wall time, and the jobs' time minimizing */
     double discover_seconds;          /* reading the target's lists, before any input */
+    double cpu_seconds; /* mcpspec's own CPU, its threads not the target's, the whole run */
     int exit_code;
     const mcps_live_finding *findings;
     size_t nfindings;

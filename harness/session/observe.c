@@ -509,7 +509,8 @@ static void judge_meta(mcps_observer *obs, const cJSON *msg, mcps_dir dir, uint6
     while (n && visited++ < 10000) {
         const cJSON *v = stack[--n];
         for (const cJSON *c = v->child; c; c = c->next) {
-            if (c->string && strcmp(c->string, "_meta") == 0 && cJSON_IsObject(c))
+            if (c->string && c->string[0] == '_' && strcmp(c->string, "_meta") == 0 &&
+                cJSON_IsObject(c))
                 for (const cJSON *k = c->child; k; k = k->next)
                     judge_meta_key(obs, k->string, dir, offset, line);
             if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && n < 64)
