@@ -9,6 +9,7 @@
 #include "live/growth.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,18 +17,24 @@
 
 #define REPLAY_BYTES ((size_t)32 * 1024 * 1024)
 
+/* VmRSS, from /proc/PID/statm (its second field, in pages: the same count /proc/PID/status
+ * gives, which costs the kernel a page of text to write, at every sample). */
 static long rss_kib(int pid)
 {
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
-    FILE *f = fopen(path, "r");
-    long kib = -1;
-    while (f && kib < 0 && fgets(line, sizeof line, f))
-        if (strncmp(line, "VmRSS:", 6) == 0 && sscanf(line + 6, "%ld", &kib) != 1)
-            kib = -1;
-    if (f)
-        fclose(f);
-    return kib;
+    char path[64], text[128];
+    snprintf(path, sizeof path, "/proc/%d/statm", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    long size, pages;
+    if (n <= 0)
+        return -1;
+    text[n] = '\0';
+    if (sscanf(text, "%ld %ld", &size, &pages) != 2)
+        return -1;
+    return pages * (sysconf(_SC_PAGESIZE) / 1024);
 }
 
 /* Whether descriptor fd of pid is a socket: a connection of ours, over HTTP. */
