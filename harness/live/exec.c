@@ -266,42 +266,42 @@ static void put_ping(mcps_session *s, const mcps_live_target *t, size_t i, mcps_
     cJSON_Delete(ping);
 }
 
-/* Inputs and pings, pipelined in one write (a system call per line was most of the fuzz loop's
- * own cost); a send that fails leaves the pings to say why (the target is gone or stopped
- * reading). Ping numbers go on from first. */
+/* Write the lines in b (their lengths in lens) in one send, then empty both. */
+static bool flush_lines(mcps_session *s, mcps_buf *b, size_t *lens, size_t *k)
+{
+    char err[200];
+    bool ok = !*k || mcps_session_send_lines(s, b->data, lens, *k, err, sizeof err);
+    mcps_buf_clear(b);
+    *k = 0;
+    return ok;
+}
+
+/* Inputs and pings, pipelined (a system call per line was most of the fuzz loop's own cost), in
+ * writes of WRITE_BYTES or so: each has the send deadline (--hang-timeout) a message had, so a
+ * slow target that keeps reading is not taken for one that stopped, and the buffer stays small
+ * enough for the allocator to keep. A send that fails leaves the pings to say why (the target is
+ * gone or stopped reading). Ping numbers go on from first. */
 static void send_all(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
                      size_t first)
 {
-    char err[200];
     mcps_buf buf = {0};
-    size_t *lens = malloc(2 * q->n * sizeof *lens + 1), k = 0, total = 0;
-    if (!lens)
-        return;
-    for (size_t i = 0; i < q->n; i++)
-        total += q->items[i].len + 1 + 64; /* and its ping */
-    mcps_buf_reserve(&buf, total);
-    for (size_t i = 0; i < q->n; i++) {
+    size_t *lens = malloc(2 * q->n * sizeof *lens + 1), k = 0;
+    bool ok = lens != NULL;
+    for (size_t i = 0; ok && i < q->n; i++) {
         size_t at = buf.len;
         mcps_buf_append(&buf, q->items[i].bytes, q->items[i].len);
         mcps_buf_putc(&buf, '\n');
         lens[k++] = buf.len - at;
-        if (!mcps_live_pinged(t, i, q->n))
-            continue;
-        at = buf.len;
-        put_ping(s, t, first + i, &buf);
-        lens[k++] = buf.len - at;
+        if (mcps_live_pinged(t, i, q->n)) {
+            at = buf.len;
+            put_ping(s, t, first + i, &buf);
+            lens[k++] = buf.len - at;
+        }
+        if (buf.len >= WRITE_BYTES)
+            ok = flush_lines(s, &buf, lens, &k);
     }
-    /* In writes of WRITE_BYTES or so: each has the send deadline (--hang-timeout) a message had,
-     * so a slow target that keeps reading is not taken for one that stopped. */
-    bool ok = true;
-    for (size_t line = 0, offset = 0; ok && line < k;) {
-        size_t from = line, bytes = 0;
-        while (line < k && (bytes < WRITE_BYTES || line == from))
-            bytes += lens[line++];
-        ok = mcps_session_send_lines(s, buf.data + offset, lens + from, line - from, err,
-                                     sizeof err);
-        offset += bytes;
-    }
+    if (ok)
+        flush_lines(s, &buf, lens, &k);
     free(lens);
     mcps_buf_free(&buf);
 }
