@@ -38,8 +38,11 @@ REFSERVER = os.path.join(BIN_DIR, "refserver")
 HOSTILE = os.path.join(ROOT, "tests", "hostile")
 
 
-# A server that reports a UBSan-like error on stderr for completion/complete and goes on.
-UB_SERVER = """import json, sys
+# A server written by the tests, its misbehaviour its argument: "ub" reports a UBSan-like error
+# on stderr for completion/complete and goes on; "counting" dies at its fifth prompts/list, a
+# crash no one sequence of the seed holds.
+TEST_SERVER = """import json, os, sys
+mode, lists = sys.argv[1], 0
 for line in sys.stdin:
     try:
         m = json.loads(line)
@@ -47,13 +50,19 @@ for line in sys.stdin:
         m = None
     if not isinstance(m, dict) or "id" not in m or "method" not in m:
         continue
-    if m["method"] == "completion/complete":
+    if mode == "ub" and m["method"] == "completion/complete":
         sys.stderr.write("x.c:1:1: runtime error: signed integer overflow\\n")
         sys.stderr.flush()
     result = {}
+    if m["method"] == "prompts/list":
+        lists += 1
+        if mode == "counting" and lists == 5:
+            os.abort()
+        result = {"prompts": []}
     if m["method"] == "initialize":
-        result = {"protocolVersion": "2025-11-25", "capabilities": {},
-                  "serverInfo": {"name": "ub", "version": "1"}}
+        caps = {"prompts": {}} if mode == "counting" else {}
+        result = {"protocolVersion": "2025-11-25", "capabilities": caps,
+                  "serverInfo": {"name": mode, "version": "1"}}
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": result}) + "\\n")
     sys.stdout.flush()
 """
@@ -73,29 +82,6 @@ GENEROUS = "10"
 # (fuzz/README.md, "The resource-growth oracle"): the clean ASan refserver's memory grows.
 ASAN_WATCH = ["--growth", "fds"] if SANITIZED else []
 
-# A server that dies at its fifth prompts/list: a crash no one sequence of the seed holds.
-COUNTING_SERVER = """import json, os, sys
-lists = 0
-for line in sys.stdin:
-    try:
-        m = json.loads(line)
-    except ValueError:
-        m = None
-    if not isinstance(m, dict) or "id" not in m or "method" not in m:
-        continue
-    if m["method"] == "prompts/list":
-        lists += 1
-        if lists == 5:
-            os.abort()
-    result = {}
-    if m["method"] == "initialize":
-        result = {"protocolVersion": "2025-11-25", "capabilities": {"prompts": {}},
-                  "serverInfo": {"name": "counting", "version": "1"}}
-    if m["method"] == "prompts/list":
-        result = {"prompts": []}
-    sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": result}) + "\\n")
-    sys.stdout.flush()
-"""
 
 
 class FuzzLiveTest(unittest.TestCase):
@@ -119,6 +105,13 @@ class FuzzLiveTest(unittest.TestCase):
             with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
                 report = json.load(f)
         return r, report, out, elapsed
+
+    def test_server(self, mode):
+        """The command of TEST_SERVER in this mode."""
+        path = os.path.join(self.dir, "test-server.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(TEST_SERVER)
+        return "%s %s %s" % (sys.executable, path, mode)
 
     def replay(self, path, server, hang):
         return run([MCPSPEC, "replay", path, "--server", server, "--hang-timeout", hang],
@@ -385,10 +378,7 @@ class FuzzLiveTest(unittest.TestCase):
         be ordered against its answers on stdout: it is charged when the process ends with
         nothing in flight, so the same seed gives the same finding (sequence and inputs),
         minimized to the one input and replayed (fuzz/README.md, "Throughput")."""
-        server_py = os.path.join(self.dir, "ub-server.py")
-        with open(server_py, "w", encoding="utf-8") as f:
-            f.write(UB_SERVER)
-        server = "%s %s" % (sys.executable, server_py)
+        server = self.test_server("ub")
         shapes = []
         for i in range(2):
             r, report, out, _ = self.fuzz("ub-%d" % i, server, "--seed", "1", "--runs", "1500",
@@ -411,10 +401,7 @@ class FuzzLiveTest(unittest.TestCase):
         process's whole history, which the runner does not keep but makes again from the seed
         (runner.h): a crash at the fifth prompts/list the process was sent is reproduced from
         that history, minimized to the five and replayed."""
-        server_py = os.path.join(self.dir, "counting-server.py")
-        with open(server_py, "w", encoding="utf-8") as f:
-            f.write(COUNTING_SERVER)
-        server = "%s %s" % (sys.executable, server_py)
+        server = self.test_server("counting")
         r, report, out, _ = self.fuzz("counting", server, "--seed", "1", "--runs", "3000",
                                       "--max-findings", "1", "--growth", "off",
                                       "--hang-timeout", GENEROUS)
