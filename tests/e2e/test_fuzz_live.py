@@ -106,7 +106,7 @@ class FuzzLiveTest(unittest.TestCase):
                 report = json.load(f)
         return r, report, out, elapsed
 
-    def test_server(self, mode):
+    def script_server(self, mode):
         """The command of TEST_SERVER in this mode."""
         path = os.path.join(self.dir, "test-server.py")
         with open(path, "w", encoding="utf-8") as f:
@@ -378,7 +378,7 @@ class FuzzLiveTest(unittest.TestCase):
         be ordered against its answers on stdout: it is charged when the process ends with
         nothing in flight, so the same seed gives the same finding (sequence and inputs),
         minimized to the one input and replayed (fuzz/README.md, "Throughput")."""
-        server = self.test_server("ub")
+        server = self.script_server("ub")
         shapes = []
         for i in range(2):
             r, report, out, _ = self.fuzz("ub-%d" % i, server, "--seed", "1", "--runs", "1500",
@@ -401,7 +401,7 @@ class FuzzLiveTest(unittest.TestCase):
         process's whole history, which the runner does not keep but makes again from the seed
         (runner.h): a crash at the fifth prompts/list the process was sent is reproduced from
         that history, minimized to the five and replayed."""
-        server = self.test_server("counting")
+        server = self.script_server("counting")
         r, report, out, _ = self.fuzz("counting", server, "--seed", "1", "--runs", "3000",
                                       "--max-findings", "1", "--growth", "off",
                                       "--hang-timeout", GENEROUS)
