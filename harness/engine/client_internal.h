@@ -329,6 +329,9 @@ bool mcps_client_headers_request(mcps_play *play, mcps_client_trace *t, const cJ
 cJSON *mcps_client_stamp(cJSON *result);
 /* ...and a cacheable one's hints, ttlMs and cacheScope (CACHE-001), stamped too. */
 cJSON *mcps_client_cacheable(cJSON *result, int ttl_ms);
+/* The scripted server's one-tool list (client_play.c): a tool named name that takes a string
+ * "text", whose x-mcp-header is header (NULL: none). */
+cJSON *mcps_client_echo_tool_list(const char *name, const char *header);
 /* The scripted server's answer to a tools/call: one text block, "ok" (client_play.c). */
 cJSON *mcps_client_tool_result(void);
 

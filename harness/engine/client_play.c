@@ -156,7 +156,7 @@ static void answer_initialize(player *p, const cJSON *req)
     p->answered_ms = mcps_clock_ms();
 }
 
-static cJSON *tool_list_of(const char *name)
+cJSON *mcps_client_echo_tool_list(const char *name, const char *header)
 {
     cJSON *r = cJSON_CreateObject();
     cJSON *tool = cJSON_CreateObject();
@@ -164,10 +164,17 @@ static cJSON *tool_list_of(const char *name)
     cJSON_AddStringToObject(tool, "description", "Returns its text argument");
     cJSON *schema = cJSON_AddObjectToObject(tool, "inputSchema");
     cJSON_AddStringToObject(schema, "type", "object");
-    cJSON *props = cJSON_AddObjectToObject(schema, "properties");
-    cJSON_AddStringToObject(cJSON_AddObjectToObject(props, "text"), "type", "string");
+    cJSON *text = cJSON_AddObjectToObject(cJSON_AddObjectToObject(schema, "properties"), "text");
+    cJSON_AddStringToObject(text, "type", "string");
+    if (header)
+        cJSON_AddStringToObject(text, "x-mcp-header", header);
     cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "tools"), tool);
     return r;
+}
+
+static cJSON *tool_list_of(const char *name)
+{
+    return mcps_client_echo_tool_list(name, NULL);
 }
 
 static cJSON *tool_list(void)
@@ -178,13 +185,7 @@ static cJSON *tool_list(void)
 /* 2026-07-28's tool list: its text argument is mirrored into a header (HDR-009). */
 static cJSON *mirrored_tool_list(void)
 {
-    cJSON *r = tool_list();
-    cJSON *tool = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "tools"), 0);
-    cJSON *props = cJSON_GetObjectItemCaseSensitive(
-        cJSON_GetObjectItemCaseSensitive(tool, "inputSchema"), "properties");
-    cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(props, "text"), "x-mcp-header",
-                            MCPS_CLIENT_PARAM_HEADER);
-    return r;
+    return mcps_client_echo_tool_list("echo", MCPS_CLIENT_PARAM_HEADER);
 }
 
 cJSON *mcps_client_tool_result(void)

@@ -40,17 +40,8 @@ static cJSON *envelope(const cJSON *req)
 
 static cJSON *tool_list(bool changed)
 {
-    cJSON *r = cJSON_CreateObject();
-    cJSON *tool = cJSON_CreateObject();
-    cJSON_AddStringToObject(tool, "name", MCPS_CLIENT_NAMED_TOOL);
-    cJSON_AddStringToObject(tool, "description", "Returns its text argument");
-    cJSON *schema = cJSON_AddObjectToObject(tool, "inputSchema");
-    cJSON_AddStringToObject(schema, "type", "object");
-    cJSON *text = cJSON_AddObjectToObject(cJSON_AddObjectToObject(schema, "properties"), "text");
-    cJSON_AddStringToObject(text, "type", "string");
-    cJSON_AddStringToObject(text, "x-mcp-header",
-                            changed ? MCPS_CLIENT_NEW_HEADER : MCPS_CLIENT_PARAM_HEADER);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(r, "tools"), tool);
+    cJSON *r = mcps_client_echo_tool_list(
+        MCPS_CLIENT_NAMED_TOOL, changed ? MCPS_CLIENT_NEW_HEADER : MCPS_CLIENT_PARAM_HEADER);
     return mcps_client_cacheable(r, 0); /* nothing to keep: it is about to change */
 }
 
