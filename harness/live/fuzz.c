@@ -226,14 +226,6 @@ static bool minimize(job *jb, const mcps_live_outcome *out, uint64_t n, int64_t 
     return ok;
 }
 
-static size_t history_inputs(const mcps_live_runner *runner)
-{
-    size_t n = 0;
-    for (size_t k = 0; k < runner->nlog; k++)
-        n += runner->log[k].n;
-    return n;
-}
-
 static void record(job *jb, const mcps_live_outcome *out, uint64_t n)
 {
     run *r = jb->r;
@@ -242,7 +234,7 @@ static void record(job *jb, const mcps_live_outcome *out, uint64_t n)
     mcps_live_finding f = {.outcome = *out,
                            .seed = o->seed,
                            .sequence = n,
-                           .original = history_inputs(&jb->runner),
+                           .original = jb->runner.history_n,
                            .found_executions = r->executions,
                            .found_seconds = elapsed(r)};
     bool go = wanted(r, out->signature, n);

@@ -57,6 +57,8 @@ void mcps_live_seq_push(mcps_live_seq *q, const char *bytes, size_t len);
 void mcps_live_seq_push_input(mcps_live_seq *q, const mcps_live_input *in);
 /* Drop the last input. */
 void mcps_live_seq_pop(mcps_live_seq *q);
+/* Drop the first n inputs (all, when there are fewer); how many went. */
+size_t mcps_live_seq_drop_front(mcps_live_seq *q, size_t n);
 void mcps_live_seq_free(mcps_live_seq *q);
 /* The inputs of q whose index keep[i] is true, copied. */
 void mcps_live_seq_subset(const mcps_live_seq *q, const bool *keep, mcps_live_seq *out);

@@ -219,26 +219,12 @@ static void judge_stderr(mcps_live_runner *r, mcps_live_judge *j, bool charge)
     memcpy(j->san_frame, r->san.san_frame, sizeof j->san_frame);
 }
 
-/* Take the oldest flight's inputs out of the window. */
-static void drop_inputs(mcps_live_runner *r, size_t n)
-{
-    mcps_live_seq *w = &r->window;
-    for (size_t i = 0; i < n && i < w->n; i++) {
-        free(w->items[i].bytes);
-        free(w->items[i].headers);
-    }
-    n = n < w->n ? n : w->n;
-    memmove(w->items, w->items + n, (w->n - n) * sizeof *w->items);
-    w->n -= n;
-    r->base += n;
-}
-
 /* Drop what the judged flight left: its answered requests, its inputs, its wire log and its
  * answers (those after it stay). */
 static void next_flight(mcps_live_runner *r, size_t answers)
 {
     mcps_observer_forget_answered(&r->s->obs, r->flight[0].first + r->flight[0].n);
-    drop_inputs(r, r->flight[0].n);
+    r->base += mcps_live_seq_drop_front(&r->window, r->flight[0].n);
     mcps_live_drop_log(r->s);
     mcps_session_inbox_shift(r->s, answers);
     r->answered = r->scanned = 0;

@@ -42,6 +42,18 @@ void mcps_live_seq_pop(mcps_live_seq *q)
     free(q->items[q->n].headers);
 }
 
+size_t mcps_live_seq_drop_front(mcps_live_seq *q, size_t n)
+{
+    n = n < q->n ? n : q->n;
+    for (size_t i = 0; i < n; i++) {
+        free(q->items[i].bytes);
+        free(q->items[i].headers);
+    }
+    memmove(q->items, q->items + n, (q->n - n) * sizeof *q->items);
+    q->n -= n;
+    return n;
+}
+
 void mcps_live_seq_free(mcps_live_seq *q)
 {
     while (q->n)
