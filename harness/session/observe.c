@@ -126,17 +126,24 @@ static size_t *slot_for(const mcps_observer *obs, const char *key, size_t hash)
     }
 }
 
+/* Every remembered request put in the (cleared) table again. */
+static void reindex(mcps_observer *obs)
+{
+    memset(obs->slots, 0, obs->nslots * sizeof *obs->slots);
+    for (size_t i = 0; i < obs->nrequests; i++)
+        *slot_for(obs, obs->requests[i].key, obs->requests[i].hash) = i + 1;
+}
+
 static bool grow_slots(mcps_observer *obs)
 {
     size_t n = obs->nslots ? obs->nslots * 2 : 128;
-    size_t *slots = calloc(n, sizeof *slots);
+    size_t *slots = malloc(n * sizeof *slots);
     if (!slots)
         return false;
     free(obs->slots);
     obs->slots = slots;
     obs->nslots = n;
-    for (size_t i = 0; i < obs->nrequests; i++)
-        *slot_for(obs, obs->requests[i].key, obs->requests[i].hash) = i + 1;
+    reindex(obs);
     return true;
 }
 
@@ -153,9 +160,7 @@ void mcps_observer_forget_answered(mcps_observer *obs, uint64_t mark)
     if (kept == obs->nrequests)
         return;
     obs->nrequests = kept;
-    memset(obs->slots, 0, obs->nslots * sizeof *obs->slots);
-    for (size_t i = 0; i < obs->nrequests; i++)
-        *slot_for(obs, obs->requests[i].key, obs->requests[i].hash) = i + 1;
+    reindex(obs);
 }
 
 static mcps_tracked_request *find_request(const mcps_observer *obs, const cJSON *id, mcps_dir dir)
@@ -509,8 +514,7 @@ static void judge_meta(mcps_observer *obs, const cJSON *msg, mcps_dir dir, uint6
     while (n && visited++ < 10000) {
         const cJSON *v = stack[--n];
         for (const cJSON *c = v->child; c; c = c->next) {
-            if (c->string && c->string[0] == '_' && strcmp(c->string, "_meta") == 0 &&
-                cJSON_IsObject(c))
+            if (c->string && strcmp(c->string, "_meta") == 0 && cJSON_IsObject(c))
                 for (const cJSON *k = c->child; k; k = k->next)
                     judge_meta_key(obs, k->string, dir, offset, line);
             if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && n < 64)
