@@ -1,13 +1,13 @@
 /*
  * runner.c - a persistent target process for the fuzz loop, pipelined: on
- * stdio the next sequence is written before the one before it is awaited
+ * stdio later sequences are written before the oldest is awaited
  * (MCPS_LIVE_PIPELINE in flight), so the target is not idle while mcpspec
  * judges and generates. Each judged sequence's wire log is judged (stderr) and
  * dropped and its answers taken out of the inbox, so memory is bounded by
  * what is in flight, whatever the process's lifetime. The growth oracle's
  * window is the process's life after its warm-up (growth.h).
  *
- * What keeps a finding a function of the seed and target, with a sequence
+ * What keeps a finding a function of the seed and target, with sequences
  * already written behind the one judged:
  * - what is in flight when a sequence is judged depends on the inputs alone
  *   (the depth is fixed; the history's limits and --runs, which stop the
@@ -24,8 +24,8 @@
  *   a fresh one, as they would have been had they not been written yet; the
  *   finding's inputs are its process's whole history, those too (ddmin cuts
  *   them).
- * The growth oracle samples after a sequence's answers, with the next one in
- * flight: one sequence's work is far below its thresholds (growth.h).
+ * The growth oracle samples after a sequence's answers, with later ones in
+ * flight: a few sequences' work is far below its thresholds (growth.h).
  *
  * A process's start and end cost what hundreds of inputs do (node: a quarter
  * of a second each), so on stdio a spare is started, its prefix sent, while

@@ -25,11 +25,13 @@
  * is made again to be minimized whole. */
 #define MCPS_LIVE_HISTORY_BYTES (64u * 1024 * 1024)
 
-/* Sequences in flight on a stdio process: the next is written before the one before it is
- * awaited, so the target works on it while its predecessor is judged and the one after it is
- * made. A fixed depth, so what is in flight when a sequence is judged depends on the inputs
- * alone (runner.c says how each oracle stays deterministic). Over HTTP it is 1 (lockstep). */
-#define MCPS_LIVE_PIPELINE 2
+/* Sequences in flight on a stdio process: later ones are written before the oldest is awaited,
+ * so the target works on them while it is judged and the next is made. A fixed depth, so what
+ * is in flight when a sequence is judged depends on the inputs alone (runner.c says how each
+ * oracle stays deterministic). Over HTTP it is 1 (lockstep). With the target's pipes widened
+ * (transport/proc.c), 4 kept both sides busy against refserver where 2 let each wait on the
+ * other's slow moments: 8% more executions; 8 gave nothing more. */
+#define MCPS_LIVE_PIPELINE 4
 
 /* A sequence sent to the running process: the caller's tag for it, and its length. */
 typedef struct mcps_live_sent {

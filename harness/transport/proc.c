@@ -10,8 +10,8 @@
  *
  * _GNU_SOURCE (here only): pipe2() to create close-on-exec pipes atomically -
  * with pipe()+fcntl() another thread's spawn could inherit our pipe ends and
- * keep a target's stdin open -, posix_spawn's chdir and closefrom actions, and
- * syscall() for pidfd_open.
+ * keep a target's stdin open -, posix_spawn's chdir and closefrom actions,
+ * syscall() for pidfd_open, and F_SETPIPE_SZ.
  */
 #define _GNU_SOURCE
 #include "transport/proc.h"
@@ -37,6 +37,7 @@ extern char **environ;
 
 #define DEFAULT_PATH     "/usr/local/bin:/usr/bin:/bin"
 #define LEFTOVER_POLL_MS 5
+#define PIPE_BYTES       (256 * 1024) /* a target's stdin and stdout: see widen() */
 
 /* Everything the child needs, computed before spawning. */
 typedef struct child_plan {
@@ -207,6 +208,15 @@ static bool lift_above_stdio(int *fd)
     return true;
 }
 
+/* A target's stdin and stdout hold PIPE_BYTES, not the kernel's 64 KiB: a fuzz
+ * sequence with a 70 KB string filled one, and each side then waited on the other (against
+ * refserver, a third of mcpspec's writes met a full pipe). Best effort: a user past the
+ * kernel's pipe budget (pipe-user-pages-soft) keeps the default. */
+static void widen(int fd)
+{
+    (void)fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES);
+}
+
 static bool open_pipes(pipes *pp)
 {
     *pp = (pipes){{-1, -1}, {-1, -1}, {-1, -1}};
@@ -215,8 +225,11 @@ static bool open_pipes(pipes *pp)
     int *all[] = {&pp->in[0], &pp->in[1], &pp->out[0], &pp->out[1], &pp->err[0], &pp->err[1]};
     for (size_t i = 0; ok && i < sizeof all / sizeof *all; i++)
         ok = lift_above_stdio(all[i]);
-    if (ok)
+    if (ok) {
+        widen(pp->in[1]);
+        widen(pp->out[0]);
         return true;
+    }
     int e = errno;
     close_pipes(pp);
     errno = e;
