@@ -497,28 +497,39 @@ static void play_part(mcps_session *s, const mcps_live_target *t, const mcps_liv
     judge_disclosure(s, q, first, j, s->ninbox);
 }
 
-/* A long q (a process's whole history, minimized or replayed) goes in parts of PLAY_PART inputs,
- * each judged and dropped before the next: the inbox holds one part's answers, not thousands. */
-void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
-                    size_t first, mcps_live_judge *j)
+/* A long sequence (a process's whole history, minimized or replayed) goes in parts of PLAY_PART
+ * inputs, each judged and dropped before the next: the inbox holds one part's answers, not
+ * thousands, and only the part is in memory. */
+static void play_source(mcps_session *s, const mcps_live_target *t, const mcps_live_source *src,
+                        const bool *keep, size_t n, size_t first, mcps_live_judge *j)
 {
-    for (size_t from = 0; from < q->n || from == 0; from += PLAY_PART) {
-        if (from) {
+    size_t from = 0, played = 0;
+    do {
+        if (played) {
             mcps_live_judge_stderr(j, s);
             mcps_live_next_batch(s, j);
             if (!mcps_live_alive(s, j))
                 break;
         }
-        size_t n = q->n - from < PLAY_PART ? q->n - from : PLAY_PART;
-        mcps_live_seq part = {q->items + from, n, n};
-        play_part(s, t, &part, first + from, j);
-    }
+        mcps_live_seq part;
+        mcps_live_source_take(src, keep, n, &from, PLAY_PART, &part);
+        play_part(s, t, &part, first + played, j);
+        played += part.n;
+        mcps_live_seq_free(&part);
+    } while (from < n);
     if (s->exited || s->gone) {
         int64_t until = mcps_clock_deadline(DRAIN_EXIT_MS / 1000.0);
         while (mcps_session_poll(s, until))
             ;
     }
     mcps_live_judge_stderr(j, s);
+}
+
+void mcps_live_play(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
+                    size_t first, mcps_live_judge *j)
+{
+    mcps_live_source src = mcps_live_seq_source(q);
+    play_source(s, t, &src, NULL, q->n, first, j);
 }
 
 void mcps_live_send(mcps_session *s, const mcps_live_target *t, const mcps_live_seq *q,
@@ -535,18 +546,25 @@ size_t mcps_live_collect(mcps_session *s, const mcps_live_target *t, const mcps_
     return end;
 }
 
-bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live_outcome *out,
-                    char *err, size_t errlen)
+bool mcps_live_exec_source(const mcps_live_target *t, const mcps_live_source *src, const bool *keep,
+                           size_t n, mcps_live_outcome *out, char *err, size_t errlen)
 {
     mcps_live_judge j;
     mcps_live_judge_init(&j, out);
     mcps_session *s = mcps_live_start(t, mcps_live_judge_finding, &j, err, errlen);
     if (!s)
         return false;
-    mcps_live_play(s, t, q, 0, &j);
+    play_source(s, t, src, keep, n, 0, &j);
     mcps_live_judge_done(&j);
     mcps_session_free(s);
     return true;
+}
+
+bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live_outcome *out,
+                    char *err, size_t errlen)
+{
+    mcps_live_source src = mcps_live_seq_source(q);
+    return mcps_live_exec_source(t, &src, NULL, q->n, out, err, errlen);
 }
 
 void mcps_live_drop_log(mcps_session *s)

@@ -35,6 +35,10 @@ const cJSON *mcps_live_await(mcps_session *s, const char *id, int64_t deadline_m
  * err when the prefix itself could not be played (the run cannot be done). */
 bool mcps_live_exec(const mcps_live_target *t, const mcps_live_seq *q, mcps_live_outcome *out,
                     char *err, size_t errlen);
+/* The same for the inputs keep marks (all, when NULL) among src's first n, made a part at a
+ * time; out->at indexes the inputs played. */
+bool mcps_live_exec_source(const mcps_live_target *t, const mcps_live_source *src, const bool *keep,
+                           size_t n, mcps_live_outcome *out, char *err, size_t errlen);
 
 /* Run q on a fresh process for the growth oracle (growth.h): played once to warm up, then
  * again until about MCPS_LIVE_GROWTH_WINDOW inputs are measured (mcps_live_growth_reps

@@ -173,17 +173,50 @@ static void make_sequence(const run *r, uint64_t n, size_t len, mcps_live_seq *q
         mcps_live_seq_pop(q);
 }
 
-/* The runner's process's history, made again from its log. */
-static void remake_history(const job *jb, mcps_live_seq *out)
+/* The runner's process's history as a source: made again from its log, a sequence at a time, so
+ * a process may live for any number of inputs at no cost in memory. */
+typedef struct history {
+    const job *jb;
+    size_t *starts; /* starts[k]: the history index of log[k]'s first input */
+    size_t k;       /* the log entry in made */
+    mcps_live_seq made;
+} history;
+
+static const mcps_live_input *history_input(void *ctx, size_t i)
 {
-    *out = (mcps_live_seq){0};
-    for (size_t k = 0; k < jb->runner.nlog; k++) {
-        mcps_live_seq q;
-        make_sequence(jb->r, jb->runner.log[k].tag, jb->runner.log[k].n, &q);
-        for (size_t i = 0; i < q.n; i++)
-            mcps_live_seq_push_input(out, &q.items[i]);
-        mcps_live_seq_free(&q);
+    history *h = ctx;
+    const mcps_live_runner *rn = &h->jb->runner;
+    size_t lo = 0, hi = rn->nlog;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        *(h->starts[mid] <= i ? &lo : &hi) = mid;
     }
+    if (lo != h->k) {
+        mcps_live_seq_free(&h->made);
+        make_sequence(h->jb->r, rn->log[lo].tag, rn->log[lo].n, &h->made);
+        h->k = lo;
+    }
+    size_t at = i - h->starts[lo];
+    return at < h->made.n ? &h->made.items[at] : NULL;
+}
+
+static bool history_open(const job *jb, history *h, mcps_live_source *src)
+{
+    const mcps_live_runner *rn = &jb->runner;
+    *h = (history){
+        .jb = jb, .starts = malloc((rn->nlog ? rn->nlog : 1) * sizeof *h->starts), .k = SIZE_MAX};
+    if (!h->starts)
+        return false;
+    for (size_t k = 0, at = 0; k < rn->nlog; at += rn->log[k++].n)
+        h->starts[k] = at;
+    *src = (mcps_live_source){rn->history_n, history_input, h};
+    return true;
+}
+
+static void history_close(history *h)
+{
+    free(h->starts);
+    mcps_live_seq_free(&h->made);
 }
 
 /* Sequence n alone, with out's input index moved into it; false when the log lacks it. */
@@ -204,24 +237,34 @@ static bool sequence_alone(const job *jb, uint64_t n, const mcps_live_outcome *o
 }
 
 /* Minimized from sequence n alone when that reproduces it (most findings: a process takes tens
- * of thousands of inputs), else from its process's whole history. */
+ * of thousands of inputs), else from its process's whole history. One that neither reproduces
+ * keeps its sequence alone: the history is the seed's to make again, and may be hundreds of
+ * megabytes. */
 static bool minimize(job *jb, const mcps_live_outcome *out, uint64_t n, int64_t until,
                      mcps_live_finding *f)
 {
     const mcps_live_options *o = jb->r->o;
-    mcps_live_seq q;
-    mcps_live_outcome moved;
-    if (sequence_alone(jb, n, out, &q, &moved)) {
-        bool ok = mcps_live_minimize(&o->target, &q, &moved, o->minimize_runs, until, &f->inputs,
-                                     &f->outcome);
+    mcps_live_seq q = {0};
+    mcps_live_outcome moved = *out;
+    bool alone = sequence_alone(jb, n, out, &q, &moved);
+    if (alone && mcps_live_minimize(&o->target, &q, &moved, o->minimize_runs, until, &f->inputs,
+                                    &f->outcome)) {
         mcps_live_seq_free(&q);
-        if (ok)
-            return true;
-        mcps_live_seq_free(&f->inputs);
+        return true;
     }
-    remake_history(jb, &q);
-    bool ok =
-        mcps_live_minimize(&o->target, &q, out, o->minimize_runs, until, &f->inputs, &f->outcome);
+    mcps_live_seq_free(&f->inputs);
+    history h;
+    mcps_live_source src;
+    bool ok = history_open(jb, &h, &src) &&
+              mcps_live_minimize_source(&o->target, &src, out, o->minimize_runs, until, &f->inputs,
+                                        &f->outcome);
+    history_close(&h);
+    if (!ok) {
+        mcps_live_seq_free(&f->inputs);
+        f->inputs = q;
+        f->outcome = moved;
+        q = (mcps_live_seq){0};
+    }
     mcps_live_seq_free(&q);
     return ok;
 }
@@ -467,8 +510,7 @@ static void consent(run *r)
     }
 }
 
-/* The jobs, each with its share of --runs and of the history's byte budget (memory stays
- * that of one job, whatever --jobs is); job 0 on this thread. */
+/* The jobs, each with its share of --runs; job 0 on this thread. */
 static void run_jobs(run *r)
 {
     const mcps_live_options *o = r->o;
@@ -477,7 +519,6 @@ static void run_jobs(run *r)
         *jb = (job){.r = r, .k = k};
         jb->budget = o->runs / r->njobs + (k < o->runs % r->njobs);
         mcps_live_runner_init(&jb->runner, &o->target);
-        jb->runner.max_bytes = MCPS_LIVE_HISTORY_BYTES / r->njobs;
         if (o->process_inputs)
             jb->runner.max_inputs = o->process_inputs;
     }

@@ -63,6 +63,23 @@ void mcps_live_seq_free(mcps_live_seq *q);
 /* The inputs of q whose index keep[i] is true, copied. */
 void mcps_live_seq_subset(const mcps_live_seq *q, const bool *keep, mcps_live_seq *out);
 
+/* Inputs made on demand: input(ctx, i) for i < n, valid until the next call (NULL when it cannot
+ * be made). A process's whole history, remade from the seed a sequence at a time, is one: it
+ * is played and minimized without ever being in memory whole. */
+typedef struct mcps_live_source {
+    size_t n;
+    const mcps_live_input *(*input)(void *ctx, size_t i);
+    void *ctx;
+} mcps_live_source;
+
+/* q's inputs as a source (q must outlive it). */
+mcps_live_source mcps_live_seq_source(const mcps_live_seq *q);
+/* From index *from of src's first n, the next inputs that keep marks (all, when keep is NULL),
+ * copied into out (zeroed here) until it holds max; *from moves past them and past the unmarked
+ * ones after them. */
+void mcps_live_source_take(const mcps_live_source *src, const bool *keep, size_t n, size_t *from,
+                           size_t max, mcps_live_seq *out);
+
 typedef enum mcps_live_oracle {
     MCPS_LIVE_NONE,
     MCPS_LIVE_CRASH,      /* the target exited or was killed */

@@ -12,6 +12,7 @@
 #include "live/growth.h"
 #include "live/shrink.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,13 +22,21 @@
 
 typedef struct trial {
     const mcps_live_target *t;
-    const mcps_live_seq *base;
+    const mcps_live_source *base;
     const char *signature;
     int64_t until_ms;
     mcps_live_outcome last; /* the outcome of the last candidate that failed the same way */
 } trial;
 
-static bool same_failure(trial *tr, const mcps_live_seq *q)
+static bool is_growth(const trial *tr)
+{
+    return strncmp(tr->signature, "growth ", 7) == 0;
+}
+
+/* Whether the candidate (q, else the inputs keep marks among the base's first n) fails the
+ * same way. A growth candidate is played many times over (mcps_live_exec_growth), so it is
+ * made whole; the others are made a part at a time as they are played. */
+static bool same_failure(trial *tr, const mcps_live_seq *q, const bool *keep, size_t n)
 {
     mcps_live_outcome out;
     char err[200];
@@ -36,9 +45,16 @@ static bool same_failure(trial *tr, const mcps_live_seq *q)
     size_t reps;
     mcps_live_target t = *tr->t;
     t.growth = mcps_live_growth_watch(tr->signature);
-    bool ran = strncmp(tr->signature, "growth ", 7) == 0
-                   ? mcps_live_exec_growth(&t, q, &out, &reps, err, sizeof err)
-                   : mcps_live_exec(tr->t, q, &out, err, sizeof err);
+    mcps_live_seq made = {0};
+    if (!q && is_growth(tr)) {
+        size_t from = 0;
+        mcps_live_source_take(tr->base, keep, n, &from, SIZE_MAX, &made);
+        q = &made;
+    }
+    bool ran = is_growth(tr) ? mcps_live_exec_growth(&t, q, &out, &reps, err, sizeof err)
+               : q           ? mcps_live_exec(tr->t, q, &out, err, sizeof err)
+                   : mcps_live_exec_source(tr->t, tr->base, keep, n, &out, err, sizeof err);
+    mcps_live_seq_free(&made);
     if (!ran || out.oracle == MCPS_LIVE_NONE || strcmp(out.signature, tr->signature) != 0)
         return false;
     tr->last = out;
@@ -47,62 +63,57 @@ static bool same_failure(trial *tr, const mcps_live_seq *q)
 
 static bool test_subset(void *ctx, const bool *keep, size_t n)
 {
-    (void)n;
-    trial *tr = ctx;
-    mcps_live_seq q;
-    mcps_live_seq_subset(tr->base, keep, &q);
-    bool failed = same_failure(tr, &q);
-    mcps_live_seq_free(&q);
-    return failed;
+    return same_failure(ctx, NULL, keep, n);
 }
 
 static bool still_fails(void *ctx, const mcps_live_seq *q)
 {
-    return same_failure(ctx, q);
+    return same_failure(ctx, q, NULL, 0);
 }
 
-static void copy(const mcps_live_seq *q, size_t n, mcps_live_seq *out)
+bool mcps_live_minimize_source(const mcps_live_target *t, const mcps_live_source *src,
+                               const mcps_live_outcome *first, size_t budget, int64_t until_ms,
+                               mcps_live_seq *out, mcps_live_outcome *final)
 {
+    /* Whether it reproduces is always asked, past the run's time too: a finding without that
+     * answer is worth little. Only ddmin's search is bounded by until_ms. */
+    trial tr = {t, src, first->signature, 0, *first};
+    *final = *first;
     *out = (mcps_live_seq){0};
-    for (size_t i = 0; i < n && i < q->n; i++)
-        mcps_live_seq_push_input(out, &q->items[i]);
+    /* A contract finding may come from any input; the others fire at `at` at the latest. */
+    size_t n = first->oracle == MCPS_LIVE_CONTRACT || first->at >= src->n ? src->n : first->at + 1;
+    if (!same_failure(&tr, NULL, NULL, n)) {
+        n = src->n;
+        if (!same_failure(&tr, NULL, NULL, n))
+            return false;
+    }
+    bool *keep = malloc((n ? n : 1) * sizeof *keep);
+    if (!keep) {
+        size_t from = 0;
+        mcps_live_source_take(src, NULL, n, &from, SIZE_MAX, out);
+        return true;
+    }
+    for (size_t i = 0; i < n; i++)
+        keep[i] = true;
+    tr.until_ms = until_ms;
+    size_t used = mcps_live_ddmin(keep, n, test_subset, &tr, budget), from = 0;
+    mcps_live_source_take(src, keep, n, &from, SIZE_MAX, out);
+    if (budget > used)
+        mcps_live_shrink(out, still_fails, &tr,
+                         budget - used < SHRINK_TESTS ? budget - used : SHRINK_TESTS);
+    *final = tr.last;
+    free(keep);
+    return true;
 }
 
 bool mcps_live_minimize(const mcps_live_target *t, const mcps_live_seq *q,
                         const mcps_live_outcome *first, size_t budget, int64_t until_ms,
                         mcps_live_seq *out, mcps_live_outcome *final)
 {
-    /* Whether it reproduces is always asked, past the run's time too: a finding without that
-     * answer is worth little. Only ddmin's search is bounded by until_ms. */
-    trial tr = {t, NULL, first->signature, 0, *first};
-    *final = *first;
-    /* A contract finding may come from any input; the others fire at `at` at the latest. */
-    mcps_live_seq cut;
-    copy(q, first->oracle == MCPS_LIVE_CONTRACT ? q->n : first->at + 1, &cut);
-    if (!same_failure(&tr, &cut)) {
-        mcps_live_seq_free(&cut);
-        copy(q, q->n, &cut);
-        if (!same_failure(&tr, &cut)) {
-            *out = cut;
-            return false;
-        }
-    }
-    bool *keep = malloc((cut.n ? cut.n : 1) * sizeof *keep);
-    if (!keep) {
-        *out = cut;
+    mcps_live_source src = mcps_live_seq_source(q);
+    if (mcps_live_minimize_source(t, &src, first, budget, until_ms, out, final))
         return true;
-    }
-    for (size_t i = 0; i < cut.n; i++)
-        keep[i] = true;
-    tr.base = &cut;
-    tr.until_ms = until_ms;
-    size_t used = mcps_live_ddmin(keep, cut.n, test_subset, &tr, budget);
-    mcps_live_seq_subset(&cut, keep, out);
-    if (budget > used)
-        mcps_live_shrink(out, still_fails, &tr,
-                         budget - used < SHRINK_TESTS ? budget - used : SHRINK_TESTS);
-    *final = tr.last;
-    free(keep);
-    mcps_live_seq_free(&cut);
-    return true;
+    size_t from = 0;
+    mcps_live_source_take(&src, NULL, q->n, &from, SIZE_MAX, out);
+    return false;
 }

@@ -18,5 +18,11 @@
 bool mcps_live_minimize(const mcps_live_target *t, const mcps_live_seq *q,
                         const mcps_live_outcome *first, size_t budget, int64_t until_ms,
                         mcps_live_seq *out, mcps_live_outcome *final);
+/* The same for inputs made on demand (a process's history, remade from the seed): played a
+ * part at a time, so only the minimized inputs are ever in memory whole (a growth finding's
+ * candidates too, played many times over). out is left empty when it does not fail again. */
+bool mcps_live_minimize_source(const mcps_live_target *t, const mcps_live_source *src,
+                               const mcps_live_outcome *first, size_t budget, int64_t until_ms,
+                               mcps_live_seq *out, mcps_live_outcome *final);
 
 #endif

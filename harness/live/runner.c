@@ -47,8 +47,7 @@
 
 void mcps_live_runner_init(mcps_live_runner *r, const mcps_live_target *t)
 {
-    *r = (mcps_live_runner){
-        .t = t, .max_bytes = MCPS_LIVE_HISTORY_BYTES, .max_inputs = MCPS_LIVE_HISTORY_INPUTS};
+    *r = (mcps_live_runner){.t = t, .max_inputs = MCPS_LIVE_HISTORY_INPUTS};
 }
 
 static void stop(mcps_live_runner *r)
@@ -106,7 +105,7 @@ static void make_spare(mcps_live_runner *r)
 static void forget(mcps_live_runner *r)
 {
     mcps_live_seq_free(&r->window);
-    r->base = r->nlog = r->history_n = r->history_bytes = 0;
+    r->base = r->nlog = r->history_n = 0;
 }
 
 static bool start(mcps_live_runner *r, char *err, size_t errlen)
@@ -140,10 +139,8 @@ static void note(mcps_live_runner *r, uint64_t tag, const mcps_live_input *items
 {
     if (mcps_array_reserve(&r->log, &r->cap_log, r->nlog + 1, sizeof *r->log, 64))
         r->log[r->nlog++] = (mcps_live_sent){tag, n};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         mcps_live_seq_push_input(&r->window, &items[i]);
-        r->history_bytes += items[i].len;
-    }
     r->history_n += n;
 }
 
@@ -160,7 +157,7 @@ static void launch(mcps_live_runner *r, uint64_t tag, const mcps_live_input *ite
         r->s->obs.mark = f->first + f->n;
         mcps_live_send(r->s, r->t, &q, f->first);
     }
-    if (r->history_n >= r->max_inputs || r->history_bytes >= r->max_bytes)
+    if (r->history_n >= r->max_inputs)
         r->full = true;
 }
 

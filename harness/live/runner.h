@@ -5,8 +5,9 @@
  * full. A finding's inputs are the whole history of its process, which
  * minimize.c then shrinks on fresh processes. The runner keeps only the
  * inputs in flight, and of the rest each sequence's tag and length: the
- * caller can make them again (the fuzz loop's are its seed's), so a process
- * may live for many megabytes of inputs at no cost in memory.
+ * caller can make them again (the fuzz loop's are its seed's, made a sequence
+ * at a time as they are played: fuzz.c), so a process may live for hundreds of
+ * megabytes of inputs at no cost in memory.
  */
 #ifndef MCPS_LIVE_RUNNER_H
 #define MCPS_LIVE_RUNNER_H
@@ -16,14 +17,14 @@
 #include "live/oracle.h"
 
 /* Inputs per process, at most (--process-inputs): a process start and a handshake cost what
- * thousands of inputs do (refserver: 2 to 5 ms; node: a third of a second of CPU, on both
- * cores), and at 4096 inputs node's starts took half the fuzz loop's time. A finding is first
- * minimized from its own sequence alone, so a long history costs only findings that need it.
- * The growth oracle's window stays MCPS_LIVE_GROWTH_SPAN inputs, however long a process lives. */
-#define MCPS_LIVE_HISTORY_INPUTS 65536
-/* And bytes of them, split between the jobs: what a finding's history takes in memory when it
- * is made again to be minimized whole. */
-#define MCPS_LIVE_HISTORY_BYTES (64u * 1024 * 1024)
+ * thousands of inputs do (refserver: 2 to 5 ms; node: a third of a second of CPU, and its JIT's
+ * warm-up again). Against server-everything, 65536 gave 17 500 to 19 800 exec/s, 262144 gave
+ * 22 500 to 24 700. A finding is first minimized from its own sequence alone, so a long history
+ * costs only the findings that need it (each of their candidates is played on a fresh process,
+ * up to the whole history: about 12 s for node); the history is made again from the seed as it
+ * is played, so it costs no memory. The growth oracle's window stays MCPS_LIVE_GROWTH_SPAN
+ * inputs, however long a process lives. */
+#define MCPS_LIVE_HISTORY_INPUTS 262144
 
 /* Sequences in flight on a stdio process: later ones are written before the oldest is awaited,
  * so the target works on them while it is judged and the next is made. A fixed depth, so what
@@ -58,8 +59,7 @@ typedef struct mcps_live_runner {
     size_t base;           /* the history index of window.items[0] */
     mcps_live_sent *log;   /* every sequence sent to the running process, in order */
     size_t nlog, cap_log;
-    size_t history_n, history_bytes; /* inputs sent to the running process, and their bytes */
-    size_t max_bytes;                /* history bytes per process (init: MCPS_LIVE_HISTORY_BYTES) */
+    size_t history_n;        /* inputs sent to the running process */
     size_t max_inputs;       /* history inputs per process (init: MCPS_LIVE_HISTORY_INPUTS) */
     size_t processes;        /* started so far */
     mcps_live_growth growth; /* samples of the running process (when t->growth) */

@@ -1,5 +1,6 @@
 /*
- * seq.c - input sequences: growable, owned copies of each line (and its HTTP headers).
+ * seq.c - input sequences: growable, owned copies of each line (and its HTTP headers); and
+ * sources, inputs made on demand, taken into sequences a part at a time.
  */
 #include "live/live.h"
 
@@ -68,4 +69,29 @@ void mcps_live_seq_subset(const mcps_live_seq *q, const bool *keep, mcps_live_se
     for (size_t i = 0; i < q->n; i++)
         if (keep[i])
             mcps_live_seq_push_input(out, &q->items[i]);
+}
+
+static const mcps_live_input *seq_input(void *ctx, size_t i)
+{
+    return &((const mcps_live_seq *)ctx)->items[i];
+}
+
+mcps_live_source mcps_live_seq_source(const mcps_live_seq *q)
+{
+    return (mcps_live_source){q->n, seq_input, (void *)q};
+}
+
+void mcps_live_source_take(const mcps_live_source *src, const bool *keep, size_t n, size_t *from,
+                           size_t max, mcps_live_seq *out)
+{
+    *out = (mcps_live_seq){0};
+    size_t i = *from;
+    for (; i < n && out->n < max; i++) {
+        const mcps_live_input *in = keep && !keep[i] ? NULL : src->input(src->ctx, i);
+        if (in)
+            mcps_live_seq_push_input(out, in);
+    }
+    while (i < n && keep && !keep[i])
+        i++;
+    *from = i;
 }
