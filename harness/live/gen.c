@@ -282,16 +282,20 @@ static void input(gen *g, mcps_live_seq *out)
     /* A call keeps its method and tool name: mutate_tree knows that of a lone call only. */
     if (mcps_live_rng_chance(&g->rng, 1, 2) && !(call && cJSON_IsArray(msg)) && !g->precise)
         mcps_live_mutate_tree(&g->rng, msg);
-    char *text = mcps_json_print(msg, NULL);
-    mcps_buf line = {0};
-    mcps_buf_puts(&line, text ? text : "{}");
-    free(text);
+    size_t len = 0;
+    char *text = mcps_json_print(msg, &len);
+    cJSON_Delete(msg);
+    /* The printed text is the line, not copied into one: a copy was 2% of the fuzz loop. */
+    mcps_buf line = text ? (mcps_buf){text, len, len + 1, false} : (mcps_buf){0};
+    if (!text)
+        mcps_buf_puts(&line, "{}");
     /* Text mutations could rename a consented tool: calls keep their text. */
     if (!call && mcps_live_rng_chance(&g->rng, 1, 8))
         mcps_live_mutate_text(&g->rng, &line);
-    cJSON_Delete(msg);
-    mcps_live_seq_push(out, line.data ? line.data : "", line.len);
-    mcps_buf_free(&line);
+    if (line.data)
+        mcps_live_seq_adopt(out, line.data, line.len);
+    else
+        mcps_live_seq_push(out, "", 0);
 }
 
 void mcps_live_gen_seq(const mcps_live_dict *d, uint64_t seed, size_t max_len, mcps_live_seq *out)

@@ -53,6 +53,9 @@ typedef struct mcps_live_seq {
 } mcps_live_seq;
 
 void mcps_live_seq_push(mcps_live_seq *q, const char *bytes, size_t len);
+/* Append bytes (malloc'd, NUL-terminated at len) as an input without copying them: q owns them,
+ * or they are freed when q cannot grow. */
+void mcps_live_seq_adopt(mcps_live_seq *q, char *bytes, size_t len);
 /* A copy of in, its headers too. */
 void mcps_live_seq_push_input(mcps_live_seq *q, const mcps_live_input *in);
 /* Drop the last input. */

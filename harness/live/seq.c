@@ -29,6 +29,15 @@ void mcps_live_seq_push(mcps_live_seq *q, const char *bytes, size_t len)
     push(q, bytes, len, NULL);
 }
 
+void mcps_live_seq_adopt(mcps_live_seq *q, char *bytes, size_t len)
+{
+    if (!mcps_array_reserve(&q->items, &q->cap, q->n + 1, sizeof *q->items, 16)) {
+        free(bytes);
+        return;
+    }
+    q->items[q->n++] = (mcps_live_input){bytes, len, NULL};
+}
+
 void mcps_live_seq_push_input(mcps_live_seq *q, const mcps_live_input *in)
 {
     push(q, in->bytes, in->len, in->headers);

@@ -523,33 +523,20 @@ void mcps_session_enqueue(mcps_session *s, cJSON *msg, mcps_shape shape, bool in
         inbox_drop(s, msg);
         return;
     }
-    s->inbox_bytes += footprint(msg);
-    s->inbox[s->ninbox++] =
-        (mcps_inmsg){msg, shape, in_batch, false, line, mcps_clock_us() - s->t0_us, s->request};
-}
-
-/* The estimated bytes of inbox messages [from, to). */
-static size_t inbox_footprint(const mcps_session *s, size_t from, size_t to)
-{
-    size_t bytes = 0;
-    for (size_t i = from; i < to; i++)
-        bytes += footprint(s->inbox[i].msg);
-    return bytes;
+    size_t bytes = footprint(msg);
+    s->inbox_bytes += bytes;
+    s->inbox[s->ninbox++] = (mcps_inmsg){
+        msg, shape, in_batch, false, line, mcps_clock_us() - s->t0_us, s->request, bytes};
 }
 
 void mcps_session_inbox_shift(mcps_session *s, size_t n)
 {
     n = n < s->ninbox ? n : s->ninbox;
     size_t kept = s->ninbox - n;
-    /* Walk the side with fewer messages: usually all go, or most stay. */
-    if (kept <= n) {
-        s->inbox_bytes = inbox_footprint(s, n, s->ninbox);
-    } else {
-        size_t gone = inbox_footprint(s, 0, n);
-        s->inbox_bytes -= gone < s->inbox_bytes ? gone : s->inbox_bytes;
-    }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        s->inbox_bytes -= s->inbox[i].bytes;
         mcps_json_delete(s->inbox[i].msg);
+    }
     memmove(s->inbox, s->inbox + n, kept * sizeof *s->inbox);
     s->ninbox = kept;
 }

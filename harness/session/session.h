@@ -49,6 +49,7 @@ typedef struct mcps_inmsg {
     size_t line;   /* line in the target's output */
     int64_t t_us;
     unsigned request; /* HTTP: the request whose response or stream carried it; stdio: 0 */
+    size_t bytes;     /* the memory msg takes, estimated (of s->inbox_bytes) */
 } mcps_inmsg;
 
 /* Counts of what the observer judged, for observer checks that saw nothing to judge. */

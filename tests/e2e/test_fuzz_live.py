@@ -56,11 +56,16 @@ for line in sys.stdin:
     result = {}
     if m["method"] == "prompts/list":
         lists += 1
+        # once: the same crash, but only the first time ever (a marker file beside the script)
+        marker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "crashed-once")
+        if mode == "once" and lists == 5 and not os.path.exists(marker):
+            open(marker, "w").close()
+            os.abort()
         if mode == "counting" and lists == 5:
             os.abort()
         result = {"prompts": []}
     if m["method"] == "initialize":
-        caps = {"prompts": {}} if mode == "counting" else {}
+        caps = {"prompts": {}} if mode in ("counting", "once") else {}
         result = {"protocolVersion": "2025-11-25", "capabilities": caps,
                   "serverInfo": {"name": mode, "version": "1"}}
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": result}) + "\\n")
@@ -416,6 +421,25 @@ class FuzzLiveTest(unittest.TestCase):
         self.assertGreater(f["minimized_from"], f["inputs"])
         self.assertEqual(self.replay(os.path.join(out, f["file"]), server,
                                      GENEROUS).returncode, 1)
+
+    def test_unreproduced_finding_keeps_its_sequence(self):
+        """A finding that neither its sequence alone nor its process's history reproduces (a
+        server that crashes at its fifth prompts/list the first time only) is written with its
+        own sequence's inputs, not the history's: the history is the seed's to make again."""
+        server = self.script_server("once")
+        r, report, out, _ = self.fuzz("once", server, "--seed", "1", "--runs", "3000",
+                                      "--max-findings", "1", "--growth", "off",
+                                      "--hang-timeout", GENEROUS)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        f = report["findings"][0]
+        self.assertEqual(f["signature"], "crash signal 6", f)
+        self.assertFalse(f["reproduced"], f)
+        with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
+            sent = [l for l in fh if l.startswith("--> raw ")]
+        self.assertEqual(len(sent), f["inputs"])
+        self.assertTrue(any('"prompts/list"' in l for l in sent), sent)
+        self.assertLessEqual(f["inputs"], 64)  # --max-len: one sequence
+        self.assertGreater(f["minimized_from"], f["inputs"])
 
     def test_jobs_find_the_sequence_crash_once(self):
         """--jobs 2: two refserver processes fuzzed at once, sequences split between them by
