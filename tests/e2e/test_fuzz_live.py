@@ -401,45 +401,41 @@ class FuzzLiveTest(unittest.TestCase):
         self.assertEqual(self.replay(os.path.join(out, report["findings"][0]["file"]), server,
                                      GENEROUS).returncode, 1)
 
+    def crash_at_fifth_list(self, mode):
+        """Fuzz TEST_SERVER in mode (it dies at its fifth prompts/list): the crash finding, and
+        the input lines its file sends, which must be as many as it says."""
+        server = self.script_server(mode)
+        r, report, out, _ = self.fuzz(mode, server, "--seed", "1", "--runs", "3000",
+                                      "--max-findings", "1", "--growth", "off",
+                                      "--hang-timeout", GENEROUS)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        f = report["findings"][0]
+        self.assertEqual(f["signature"], "crash signal 6", f)
+        path = os.path.join(out, f["file"])
+        with open(path, encoding="utf-8") as fh:
+            sent = [l for l in fh if l.startswith("--> raw ")]
+        self.assertEqual(len(sent), f["inputs"])
+        self.assertGreater(f["minimized_from"], f["inputs"])
+        return f, sent, server, path
+
     def test_crash_that_needs_earlier_sequences(self):
         """A finding is minimized from its sequence alone when that reproduces it, else from its
         process's whole history, which the runner does not keep but makes again from the seed
         (runner.h): a crash at the fifth prompts/list the process was sent is reproduced from
         that history, minimized to the five and replayed."""
-        server = self.script_server("counting")
-        r, report, out, _ = self.fuzz("counting", server, "--seed", "1", "--runs", "3000",
-                                      "--max-findings", "1", "--growth", "off",
-                                      "--hang-timeout", GENEROUS)
-        self.assertEqual(r.returncode, 1, r.stderr)
-        f = report["findings"][0]
-        self.assertEqual(f["signature"], "crash signal 6", f)
+        f, sent, server, path = self.crash_at_fifth_list("counting")
         self.assertTrue(f["reproduced"], f)
-        with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
-            sent = [l for l in fh if l.startswith("--> raw ")]
-        self.assertEqual(len(sent), f["inputs"])
         self.assertEqual(sum('"prompts/list"' in l for l in sent), 5, sent)
-        self.assertGreater(f["minimized_from"], f["inputs"])
-        self.assertEqual(self.replay(os.path.join(out, f["file"]), server,
-                                     GENEROUS).returncode, 1)
+        self.assertEqual(self.replay(path, server, GENEROUS).returncode, 1)
 
     def test_unreproduced_finding_keeps_its_sequence(self):
         """A finding that neither its sequence alone nor its process's history reproduces (a
         server that crashes at its fifth prompts/list the first time only) is written with its
         own sequence's inputs, not the history's: the history is the seed's to make again."""
-        server = self.script_server("once")
-        r, report, out, _ = self.fuzz("once", server, "--seed", "1", "--runs", "3000",
-                                      "--max-findings", "1", "--growth", "off",
-                                      "--hang-timeout", GENEROUS)
-        self.assertEqual(r.returncode, 1, r.stderr)
-        f = report["findings"][0]
-        self.assertEqual(f["signature"], "crash signal 6", f)
+        f, sent, _, _ = self.crash_at_fifth_list("once")
         self.assertFalse(f["reproduced"], f)
-        with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
-            sent = [l for l in fh if l.startswith("--> raw ")]
-        self.assertEqual(len(sent), f["inputs"])
         self.assertTrue(any('"prompts/list"' in l for l in sent), sent)
         self.assertLessEqual(f["inputs"], 64)  # --max-len: one sequence
-        self.assertGreater(f["minimized_from"], f["inputs"])
 
     def test_jobs_find_the_sequence_crash_once(self):
         """--jobs 2: two refserver processes fuzzed at once, sequences split between them by
