@@ -9,6 +9,7 @@
 #include "base/hex.h"
 #include "live/exec.h"
 #include "live/growth.h"
+#include "live/minimize.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -46,6 +47,12 @@ static void header(mcps_buf *b, const mcps_live_finding *f, const mcps_live_find
     mcps_buf_printf(b, "# inputs: %zu (minimized from %zu%s)\n", f->inputs.n, f->original,
                     f->reproduced ? ""
                                   : "; not reproduced on a fresh process, or no time left to try");
+    if (f->history_inputs)
+        mcps_buf_printf(b,
+                        "# history: it reproduced from %zu inputs of its process's history, over "
+                        "the\n# %u MiB a finding keeps: these are its own sequence's; the seed "
+                        "and command\n# above make the history again.\n",
+                        f->history_inputs, MCPS_LIVE_KEEP_BYTES >> 20);
     if (o->reqs[0])
         mcps_buf_printf(b, "# observer: %s\n", o->reqs);
     if (o->oracle == MCPS_LIVE_GROWTH)

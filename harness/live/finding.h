@@ -21,6 +21,10 @@ typedef struct mcps_live_finding {
     size_t found_executions; /* the run's executions when it was found (0: not by the loop) */
     double found_seconds;    /* and the run's time then, minimizing before it included */
     mcps_live_seq inputs;    /* minimized */
+    /* Reproduced from this many inputs of its process's history, over MCPS_LIVE_KEEP_BYTES
+     * (minimize.h) once minimized as far as the budget went: inputs holds its sequence alone,
+     * and the seed makes the rest again. 0 otherwise. */
+    size_t history_inputs;
 } mcps_live_finding;
 
 typedef struct mcps_live_finding_meta {

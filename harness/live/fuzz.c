@@ -237,9 +237,9 @@ static bool sequence_alone(const job *jb, uint64_t n, const mcps_live_outcome *o
 }
 
 /* Minimized from sequence n alone when that reproduces it (most findings: a process takes tens
- * of thousands of inputs), else from its process's whole history. One that neither reproduces
- * keeps its sequence alone: the history is the seed's to make again, and may be hundreds of
- * megabytes. */
+ * of thousands of inputs), else from its process's whole history. One that neither reproduces,
+ * or whose history minimized is over MCPS_LIVE_KEEP_BYTES, keeps its sequence alone: the
+ * history is the seed's to make again, and may be hundreds of megabytes. */
 static bool minimize(job *jb, const mcps_live_outcome *out, uint64_t n, int64_t until,
                      mcps_live_finding *f)
 {
@@ -257,9 +257,9 @@ static bool minimize(job *jb, const mcps_live_outcome *out, uint64_t n, int64_t 
     mcps_live_source src;
     bool ok = history_open(jb, &h, &src) &&
               mcps_live_minimize_source(&o->target, &src, out, o->minimize_runs, until, &f->inputs,
-                                        &f->outcome);
+                                        &f->outcome, &f->history_inputs);
     history_close(&h);
-    if (!ok) {
+    if (!ok || f->history_inputs) {
         mcps_live_seq_free(&f->inputs);
         f->inputs = q;
         f->outcome = moved;

@@ -71,10 +71,24 @@ static bool still_fails(void *ctx, const mcps_live_seq *q)
     return same_failure(ctx, q, NULL, 0);
 }
 
+/* The inputs keep marks among src's first n: how many, and whether their bytes are within max. */
+static bool fits(const mcps_live_source *src, const bool *keep, size_t n, size_t max, size_t *count)
+{
+    size_t bytes = 0;
+    *count = 0;
+    for (size_t i = 0; i < n; i++) {
+        const mcps_live_input *in = keep[i] ? src->input(src->ctx, i) : NULL;
+        *count += in != NULL;
+        bytes += in ? in->len : 0;
+    }
+    return bytes <= max;
+}
+
 bool mcps_live_minimize_source(const mcps_live_target *t, const mcps_live_source *src,
                                const mcps_live_outcome *first, size_t budget, int64_t until_ms,
-                               mcps_live_seq *out, mcps_live_outcome *final)
+                               mcps_live_seq *out, mcps_live_outcome *final, size_t *over)
 {
+    *over = 0;
     /* Whether it reproduces is always asked, past the run's time too: a finding without that
      * answer is worth little. Only ddmin's search is bounded by until_ms. */
     trial tr = {t, src, first->signature, 0, *first};
@@ -89,14 +103,19 @@ bool mcps_live_minimize_source(const mcps_live_target *t, const mcps_live_source
     }
     bool *keep = malloc((n ? n : 1) * sizeof *keep);
     if (!keep) {
-        size_t from = 0;
-        mcps_live_source_take(src, NULL, n, &from, SIZE_MAX, out);
+        *over = n;
         return true;
     }
     for (size_t i = 0; i < n; i++)
         keep[i] = true;
     tr.until_ms = until_ms;
-    size_t used = mcps_live_ddmin(keep, n, test_subset, &tr, budget), from = 0;
+    size_t used = mcps_live_ddmin(keep, n, test_subset, &tr, budget), from = 0, count;
+    *final = tr.last;
+    if (!fits(src, keep, n, MCPS_LIVE_KEEP_BYTES, &count)) {
+        *over = count;
+        free(keep);
+        return true;
+    }
     mcps_live_source_take(src, keep, n, &from, SIZE_MAX, out);
     if (budget > used)
         mcps_live_shrink(out, still_fails, &tr,
@@ -111,9 +130,14 @@ bool mcps_live_minimize(const mcps_live_target *t, const mcps_live_seq *q,
                         mcps_live_seq *out, mcps_live_outcome *final)
 {
     mcps_live_source src = mcps_live_seq_source(q);
-    if (mcps_live_minimize_source(t, &src, first, budget, until_ms, out, final))
+    size_t over, from = 0;
+    if (mcps_live_minimize_source(t, &src, first, budget, until_ms, out, final, &over)) {
+        if (over) { /* q is in memory whole already: its copy, unminimized */
+            mcps_live_source_take(&src, NULL, q->n, &from, SIZE_MAX, out);
+            *final = *first;
+        }
         return true;
-    size_t from = 0;
+    }
     mcps_live_source_take(&src, NULL, q->n, &from, SIZE_MAX, out);
     return false;
 }

@@ -45,6 +45,8 @@ static cJSON *finding_json(const mcps_live_finding *f, const char *dir)
     cJSON_AddNumberToObject(j, "seed", (double)f->seed);
     cJSON_AddNumberToObject(j, "sequence", (double)f->sequence);
     cJSON_AddNumberToObject(j, "inputs", (double)f->inputs.n);
+    if (f->history_inputs) /* its file holds its sequence alone (finding.h) */
+        cJSON_AddNumberToObject(j, "history_inputs", (double)f->history_inputs);
     cJSON_AddNumberToObject(j, "minimized_from", (double)f->original);
     cJSON_AddBoolToObject(j, "reproduced", f->reproduced);
     if (f->found_executions) {

@@ -63,9 +63,11 @@ for line in sys.stdin:
             os.abort()
         if mode == "counting" and lists == 5:
             os.abort()
+        if mode == "late" and lists == 2500:  # after some 76 000 inputs, 90 MB of them
+            os.abort()
         result = {"prompts": []}
     if m["method"] == "initialize":
-        caps = {"prompts": {}} if mode in ("counting", "once") else {}
+        caps = {"prompts": {}} if mode in ("counting", "once", "late") else {}
         result = {"protocolVersion": "2025-11-25", "capabilities": caps,
                   "serverInfo": {"name": mode, "version": "1"}}
     sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": m["id"], "result": result}) + "\\n")
@@ -436,6 +438,44 @@ class FuzzLiveTest(unittest.TestCase):
         self.assertFalse(f["reproduced"], f)
         self.assertTrue(any('"prompts/list"' in l for l in sent), sent)
         self.assertLessEqual(f["inputs"], 64)  # --max-len: one sequence
+
+    def test_history_over_the_bound_keeps_its_sequence(self):
+        """A finding reproduced from its process's history whose minimized inputs are over the
+        64 MiB a finding keeps (here not minimized, --minimize-runs 0: a crash at the 2500th
+        prompts/list, some 76 000 inputs and 90 MB into the process) keeps its own sequence,
+        its file and the report say so, and mcpspec's peak memory (wait4) stays under 64 MiB:
+        the history is played from the seed, never made whole."""
+        if SANITIZED:
+            self.skipTest("release only: the loop runs to 76 000 inputs (slow under ASan)")
+        server = self.script_server("late")
+        out = os.path.join(self.dir, "late")
+        p = subprocess.Popen([MCPSPEC, "fuzz", "--server", server, "--seed", "1", "--runs",
+                              "200000", "--max-findings", "16", "--minimize-runs", "0",
+                              "--growth", "off", "--hang-timeout", GENEROUS, "--out", out,
+                              "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        pid, _, usage = os.wait4(p.pid, os.WNOHANG)
+        while pid == 0:
+            if time.monotonic() > deadline:
+                p.kill()
+                self.fail("mcpspec fuzz did not end in 120 s")
+            time.sleep(0.05)
+            pid, _, usage = os.wait4(p.pid, os.WNOHANG)
+        p.returncode = 0  # reaped here: Popen must not wait for it again
+        peak_kib = usage.ru_maxrss
+        with open(os.path.join(out, "report.json"), encoding="utf-8") as f:
+            report = json.load(f)
+        crash = [f for f in report["findings"] if f["signature"] == "crash signal 6"]
+        self.assertEqual(len(crash), 1, report["findings"])
+        f = crash[0]
+        self.assertTrue(f["reproduced"], f)
+        self.assertGreater(f["history_inputs"], 50000, f)
+        self.assertLessEqual(f["inputs"], 64)  # its sequence
+        with open(os.path.join(out, f["file"]), encoding="utf-8") as fh:
+            text = fh.read()
+        self.assertIn("# history: it reproduced from %d inputs" % f["history_inputs"], text)
+        self.assertEqual(len(re.findall(r"^--> raw ", text, re.M)), f["inputs"])
+        self.assertLess(peak_kib, 64 * 1024)
 
     def test_jobs_find_the_sequence_crash_once(self):
         """--jobs 2: two refserver processes fuzzed at once, sequences split between them by
