@@ -33,9 +33,33 @@ static bool is_growth(const trial *tr)
     return strncmp(tr->signature, "growth ", 7) == 0;
 }
 
-/* Whether the candidate (q, else the inputs keep marks among the base's first n) fails the
- * same way. A growth candidate is played many times over (mcps_live_exec_growth), so it is
- * made whole; the others are made a part at a time as they are played. */
+/* The inputs keep marks (all, when NULL) among src's first n: how many, and whether their bytes
+ * are within max. */
+static bool fits(const mcps_live_source *src, const bool *keep, size_t n, size_t max, size_t *count)
+{
+    size_t bytes = 0;
+    *count = 0;
+    for (size_t i = 0; i < n; i++) {
+        const mcps_live_input *in = !keep || keep[i] ? src->input(src->ctx, i) : NULL;
+        *count += in != NULL;
+        bytes += in ? in->len : 0;
+    }
+    return bytes <= max;
+}
+
+/* A growth candidate from the base, made whole, since it is played many times over
+ * (mcps_live_exec_growth); false, not tried, when that is over MCPS_LIVE_KEEP_BYTES. */
+static bool made_whole(const trial *tr, const bool *keep, size_t n, mcps_live_seq *made)
+{
+    size_t count, from = 0;
+    if (!fits(tr->base, keep, n, MCPS_LIVE_KEEP_BYTES, &count))
+        return false;
+    mcps_live_source_take(tr->base, keep, n, &from, SIZE_MAX, made);
+    return true;
+}
+
+/* Whether the candidate (q, else the inputs keep marks among the base's first n, made a part at
+ * a time as they are played, or whole for growth) fails the same way. */
 static bool same_failure(trial *tr, const mcps_live_seq *q, const bool *keep, size_t n)
 {
     mcps_live_outcome out;
@@ -47,8 +71,8 @@ static bool same_failure(trial *tr, const mcps_live_seq *q, const bool *keep, si
     t.growth = mcps_live_growth_watch(tr->signature);
     mcps_live_seq made = {0};
     if (!q && is_growth(tr)) {
-        size_t from = 0;
-        mcps_live_source_take(tr->base, keep, n, &from, SIZE_MAX, &made);
+        if (!made_whole(tr, keep, n, &made))
+            return false;
         q = &made;
     }
     bool ran = is_growth(tr) ? mcps_live_exec_growth(&t, q, &out, &reps, err, sizeof err)
@@ -69,19 +93,6 @@ static bool test_subset(void *ctx, const bool *keep, size_t n)
 static bool still_fails(void *ctx, const mcps_live_seq *q)
 {
     return same_failure(ctx, q, NULL, 0);
-}
-
-/* The inputs keep marks among src's first n: how many, and whether their bytes are within max. */
-static bool fits(const mcps_live_source *src, const bool *keep, size_t n, size_t max, size_t *count)
-{
-    size_t bytes = 0;
-    *count = 0;
-    for (size_t i = 0; i < n; i++) {
-        const mcps_live_input *in = keep[i] ? src->input(src->ctx, i) : NULL;
-        *count += in != NULL;
-        bytes += in ? in->len : 0;
-    }
-    return bytes <= max;
 }
 
 bool mcps_live_minimize_source(const mcps_live_target *t, const mcps_live_source *src,
