@@ -63,8 +63,6 @@ void mcps_live_seq_pop(mcps_live_seq *q);
 /* Drop the first n inputs (all, when there are fewer); how many went. */
 size_t mcps_live_seq_drop_front(mcps_live_seq *q, size_t n);
 void mcps_live_seq_free(mcps_live_seq *q);
-/* The inputs of q whose index keep[i] is true, copied. */
-void mcps_live_seq_subset(const mcps_live_seq *q, const bool *keep, mcps_live_seq *out);
 
 /* Inputs made on demand: input(ctx, i) for i < n, valid until the next call (NULL when it cannot
  * be made). A process's whole history, remade from the seed a sequence at a time, is one: it

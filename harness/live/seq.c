@@ -72,13 +72,6 @@ void mcps_live_seq_free(mcps_live_seq *q)
     *q = (mcps_live_seq){0};
 }
 
-void mcps_live_seq_subset(const mcps_live_seq *q, const bool *keep, mcps_live_seq *out)
-{
-    *out = (mcps_live_seq){0};
-    for (size_t i = 0; i < q->n; i++)
-        if (keep[i])
-            mcps_live_seq_push_input(out, &q->items[i]);
-}
 
 static const mcps_live_input *seq_input(void *ctx, size_t i)
 {
